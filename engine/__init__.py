@@ -1,0 +1,1 @@
+"""The rules of Fugitive (shared/RULES.md) as a library."""

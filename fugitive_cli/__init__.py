@@ -1,0 +1,1 @@
+"""The ``fugitive`` command line: one module per subcommand, each owned by its package."""

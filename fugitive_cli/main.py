@@ -1,0 +1,56 @@
+"""``fugitive``: the command-line entry point.
+
+Each subcommand lives in its own module of this package with two functions,
+``configure(parser)`` and ``run(args) -> int``; the modules are imported only when
+their command runs, so ``fugitive check`` never pays for Streamlit or the solver.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+#: command -> (module, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "play": ("fugitive_cli.play", "play a game in the terminal against a bot"),
+    "simulate": ("fugitive_cli.simulate", "play bot games and print win counts and speed"),
+    "check": ("fugitive_cli.check", "validate a game record (RECORD.md)"),
+    "games": ("fugitive_cli.games", "list, export and import the stored games"),
+    "solve": ("fugitive_cli.solve", "exact probabilities for the Marshal's position of a record"),
+    "tournament": ("fugitive_cli.tournament", "play every Marshal bot against every Fugitive bot"),
+    "calibration": ("fugitive_cli.calibration", "how well the solver's probabilities match outcomes"),
+}
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
+    parser = argparse.ArgumentParser(prog="fugitive", description="Fugitive: engine, notepad and exact solver.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    modules: dict[str, object] = {}
+    for name, (module_name, help_text) in COMMANDS.items():
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            continue  # a command whose module is not written yet is simply not offered
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        module.configure(p)
+        modules[name] = module
+    return parser, modules
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser, modules = build_parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return 2
+    try:
+        return int(modules[args.command].run(args) or 0)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The Marshal's notepad: records, validation and storage."""
