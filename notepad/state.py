@@ -1,0 +1,166 @@
+"""The public state of a game as the validator tracks it, as read-only values.
+
+The validator keeps its own mutable bookkeeping; what it hands out is a snapshot
+of frozen dataclasses, so a caller (the Streamlit app, the CLI) can never bend the
+validator's state by accident, and a snapshot stays true to the moment it was taken.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from types import MappingProxyType
+from typing import Literal, Mapping
+
+from engine.record import Ruleset
+
+Player = Literal["fugitive", "marshal"]
+
+
+class Phase(str, Enum):
+    """Where in the turn order the game is: which events may come next.
+
+    ``OPENING`` is the Fugitive's first turn (1 or 2 places, no draw).
+    ``AFTER_PASS`` exists only with ``pass_draw``: the Fugitive may take one extra
+    draw from the lowest non-empty deck, or the Marshal's turn begins.
+    """
+
+    OPENING = "opening"
+    FUGITIVE_DRAW = "fugitive_draw"
+    FUGITIVE_ACTION = "fugitive_action"
+    AFTER_PASS = "after_pass"
+    MARSHAL_DRAW = "marshal_draw"
+    MARSHAL_GUESS = "marshal_guess"
+    MANHUNT = "manhunt"
+    OVER = "over"
+
+    @property
+    def player(self) -> Player | None:
+        """Whose turn it is in this phase (None once the game is over)."""
+        if self in (Phase.OPENING, Phase.FUGITIVE_DRAW, Phase.FUGITIVE_ACTION, Phase.AFTER_PASS):
+            return "fugitive"
+        if self is Phase.OVER:
+            return None
+        return "marshal"
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One hideout of the row (position 1 is the first right of card 0).
+
+    ``number`` is the face-up number, ``None`` while the hideout is face down.
+    ``sprint_cards`` are the revealed sprint cards (``None`` while unknown; the
+    escape's stay unknown for ever).
+    """
+
+    position: int
+    sprints: int
+    number: int | None
+    placed_at: int
+    revealed_at: int | None = None
+    sprint_cards: tuple[int, ...] | None = None
+
+    @property
+    def face_up(self) -> bool:
+        return self.number is not None
+
+
+@dataclass(frozen=True)
+class AllowedEntry:
+    """One kind of event the rules allow next, with its constraints.
+
+    The app offers exactly these entries. Fields that do not apply to a kind are
+    left at their empty defaults:
+
+    - ``place``: ``max_sprints`` for a face-down hideout (``None``: no face-down
+      hideout is possible, the Fugitive holds only 42), ``escape_max_sprints`` when
+      42 may be played (``None`` otherwise). The counts follow from the Fugitive's
+      public hand size.
+    - ``fugitive_draw``: ``decks`` he may draw from; ``optional`` for the extra
+      draw after a pass.
+    - ``marshal_draw``: ``decks`` that still have cards and ``cards`` she could
+      draw (not yet seen by her).
+    - ``guess`` / ``manhunt_guess``: ``numbers`` that may be guessed (not face up),
+      ``positions`` a hit may reveal (face down), ``max_numbers`` the most numbers
+      a hit can name; ``warn_numbers`` are in the Marshal's hand (cannot hit).
+    """
+
+    kind: str
+    decks: tuple[int, ...] = ()
+    cards: tuple[int, ...] = ()
+    numbers: tuple[int, ...] = ()
+    warn_numbers: tuple[int, ...] = ()
+    positions: tuple[int, ...] = ()
+    max_numbers: int = 0
+    max_sprints: int | None = None
+    escape_max_sprints: int | None = None
+    optional: bool = False
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class PublicState:
+    """What the Marshal's notepad knows for certain after the events so far."""
+
+    ruleset: Ruleset
+    events: int
+    row: tuple[Slot, ...]
+    deck_sizes: Mapping[int, int]
+    phase: Phase
+    marshal_hand: tuple[int, ...]
+    fugitive_hand_size: int
+    escaped: bool
+    winner: Player | None
+    allowed: tuple[AllowedEntry, ...]
+
+    @property
+    def turn(self) -> Player | None:
+        return self.phase.player
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def manhunt(self) -> bool:
+        return self.phase is Phase.MANHUNT
+
+    @property
+    def placements(self) -> int:
+        return len(self.row)
+
+    @property
+    def face_down(self) -> tuple[int, ...]:
+        """Positions of the face-down hideouts."""
+        return tuple(s.position for s in self.row if not s.face_up)
+
+    @property
+    def face_up_numbers(self) -> tuple[int, ...]:
+        return tuple(s.number for s in self.row if s.number is not None)
+
+    @property
+    def highest_revealed(self) -> int:
+        """The highest face-up hideout other than the escape (0 counts)."""
+        return max((n for n in self.face_up_numbers if n != 42), default=0)
+
+    def allows(self, kind: str) -> bool:
+        return any(a.kind == kind for a in self.allowed)
+
+    def summary(self) -> str:
+        """One line for ``fugitive check``."""
+        parts = [
+            f"{self.events} events",
+            f"{self.placements} placements",
+            f"{len(self.face_down)} face down",
+            "decks " + "/".join(str(self.deck_sizes[d]) for d in (1, 2, 3)),
+        ]
+        if self.over:
+            parts.append(f"game over, {self.winner} wins")
+        elif self.manhunt:
+            parts.append("Manhunt, the Marshal guesses")
+        else:
+            parts.append(f"{self.turn} to move ({self.phase.value})")
+        return ", ".join(parts)
+
+
+def frozen_mapping(d: dict[int, int]) -> Mapping[int, int]:
+    return MappingProxyType(dict(d))
