@@ -1,0 +1,339 @@
+"""Exact counting of hidden histories: a dynamic program over the row.
+
+Why a dynamic program, not route enumeration
+--------------------------------------------
+The number of routes (face-down hideout sequences) grows exponentially with the
+number of face-down hideouts, but the weight of a route depends on its past only
+through a few small numbers. Walking the row left to right, the state after
+position ``i`` is
+
+* ``h``  – the number of hideout ``i`` (the next gap starts there);
+* ``G``  – how many cards of each *class* (deck 0–3 × odd/even) the hidden part has
+  used so far (hideouts and sprint cards); deck 0 is the starting hand 1, 2, 3;
+* ``H``  – how many face-down hideouts lie in each class of the deck the route is in
+  now (the "open" deck; see below).
+
+Weight of a history (SOLVER_MODEL.md, "Counting hint")
+------------------------------------------------------
+For each deck r, the used cards of r must sit in the Fugitive's draw list of r
+before their deadline a(c) (the draws of r made by the turn of use). In position
+order the deadlines never decrease, so the number of ways to give the used cards
+their slots is the product, over positions, of the falling factorial
+``(A_r(i) - U_r)_(m)`` where U_r counts the cards of r used before and m the ones used
+now; the remaining ``d_r - u_r`` slots take any of the ``N_r - u_r`` other cards.
+
+Sprint cards are anonymous within a class: with ``P_c`` free cards in class c
+(not held by the Marshal, not revealed), ``H_c`` face-down hideouts and ``M_c`` sprint
+cards of the class, their numbers can be chosen in ``(P_c - H_c)_(M_c) / prod m_c,i!``
+ways. Since ``(P-H)_M = (P)_(H+M) / (P)_H``, every used card of class c contributes
+the factor ``P_c - G_c`` when it is used, and the ``(P_c)_(H_c)`` is divided out once
+the route has passed the class (its H no longer changes). Only the open deck's H
+needs to be in the state; the division is exact because every merged weight holds
+the factor ``(P)_G``.
+
+Everything is Python integers: counts are exact at any size.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import comb
+
+from engine.cards import DECKS, ESCAPE, deck_of
+from .facts import Facts
+
+N_CLASSES = 8
+BITS = 4
+MASK = (1 << BITS) - 1
+MAX_CARD = 41
+
+
+def card_class(card: int) -> int:
+    """Class index: 2 * deck + (1 if even). Deck 0 holds the starting cards 1, 2, 3."""
+    return 2 * deck_of(card) + (card % 2 == 0)
+
+
+CLASS_MEMBERS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(c for c in range(1, 42) if card_class(c) == k) for k in range(N_CLASSES)
+)
+
+
+def falling(n: int, k: int) -> int:
+    """n (n-1) ... (n-k+1); zero when k > n."""
+    if k > n:
+        return 0
+    out = 1
+    for j in range(k):
+        out *= n - j
+    return out
+
+
+def g_get(G: int, c: int) -> int:
+    return (G >> (BITS * c)) & MASK
+
+
+def deck_used(G: int, r: int) -> int:
+    return ((G >> (BITS * 2 * r)) & MASK) + ((G >> (BITS * (2 * r + 1))) & MASK)
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """A number that must be a hideout at one of the positions 1..``within``."""
+
+    number: int
+    within: int
+
+
+class Counter:
+    """Counts the consistent hidden histories of :class:`Facts`, with marginals.
+
+    ``requirements`` add "this number is a hideout among the first k positions"
+    constraints; the solver uses them for multi-number misses (inclusion-exclusion)
+    and for joint probabilities of several numbers.
+    """
+
+    def __init__(self, facts: Facts, requirements: tuple[Requirement, ...] = ()):
+        self.facts = facts
+        self.n = len(facts.positions)
+        known = facts.known_cards
+        marshal = facts.marshal_cards
+        excluded = known | marshal
+        self.pool = [sum(1 for c in CLASS_MEMBERS[k] if c not in excluded) for k in range(N_CLASSES)]
+        self.deck_free = {r: sum(1 for c in DECKS[r] if c not in marshal) for r in DECKS}
+        # forbidden face-down numbers per position (1-based)
+        self.forbidden: list[frozenset[int]] = [frozenset()]
+        for i in range(1, self.n + 1):
+            bad = set(excluded)
+            bad.update(x for x, k in facts.missed_single.items() if k >= i)
+            self.forbidden.append(frozenset(bad))
+        # deck usage of revealed positions, and slots per position
+        self.slots: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
+        self.revealed_use: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
+        for p in facts.positions:
+            self.slots.append((0,) + tuple(facts.slots_at(r, p.turn) for r in (1, 2, 3)))
+            use = [0, 0, 0, 0]
+            if p.hideout is not None and p.hideout != ESCAPE:
+                use[deck_of(p.hideout)] += 1
+            for s in p.sprint_cards or ():
+                use[deck_of(s)] += 1
+            self.revealed_use.append(tuple(use))
+        # cumulative revealed usage per deck before each position
+        self.revealed_before: list[tuple[int, int, int, int]] = []
+        acc = [0, 0, 0, 0]
+        for i in range(self.n + 1):
+            if i:
+                acc = [a + b for a, b in zip(acc, self.revealed_use[i])]
+            self.revealed_before.append(tuple(acc))
+        # requirements: per layer, numbers that may not be jumped over, and minimum h at a layer
+        self.no_jump: list[tuple[int, ...]] = [() for _ in range(self.n + 1)]
+        self.min_h: list[int] = [0] * (self.n + 1)
+        for req in requirements:
+            for i in range(1, min(req.within, self.n) + 1):
+                self.no_jump[i] += (req.number,)
+            k = min(req.within, self.n)
+            self.min_h[k] = max(self.min_h[k], req.number)
+        self._sprint_cache: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+
+    # ------------------------------------------------------------------ pieces
+    def _sprint_options(self, i: int, G: int) -> list[tuple[int, int, int]]:
+        """(G after, evens among the sprint cards, weight) for position i's hidden sprints.
+
+        The weight holds the class factors (P_c - G_c)_(m) / m! and the slot factors
+        (A_r - U_r)_(m_r) of the sprint cards.
+        """
+        key = (i, G)
+        cached = self._sprint_cache.get(key)
+        if cached is not None:
+            return cached
+        p = self.facts.positions[i - 1]
+        k = p.sprints
+        slots = self.slots[i]
+        before = self.revealed_before[i - 1]
+        out: list[tuple[int, int, int]] = []
+        free_slots = [0] + [slots[r] - deck_used(G, r) - before[r] for r in (1, 2, 3)]
+        free_cls = [self.pool[c] - g_get(G, c) for c in range(N_CLASSES)]
+
+        def rec(c: int, left: int, G2: int, evens: int, w: int, deck_taken: int) -> None:
+            if left == 0:
+                out.append((G2, evens, w))
+                return
+            if c == N_CLASSES:
+                return
+            r = c >> 1
+            # cards of class c available: free in the class, and free slots of its deck
+            cap = free_cls[c]
+            if r:
+                room = free_slots[r] - (deck_taken if c & 1 else 0)
+                cap = min(cap, room)
+            for m in range(min(cap, left), -1, -1):
+                wm = w * comb(free_cls[c], m)
+                if r and m:
+                    taken_before = deck_taken if c & 1 else 0
+                    wm *= falling(free_slots[r] - taken_before, m)
+                nxt_taken = (m if not c & 1 else 0)
+                rec(
+                    c + 1,
+                    left - m,
+                    G2 + (m << (BITS * c)),
+                    evens + (m if c & 1 else 0),
+                    wm,
+                    nxt_taken,
+                )
+
+        rec(0, k, G, 0, 1, 0)
+        self._sprint_cache[key] = out
+        return out
+
+    def _closing(self, r: int, H: int) -> int:
+        """(P)_(H) for both classes of deck r: divided out once the route has left r."""
+        return falling(self.pool[2 * r], H & MASK) * falling(self.pool[2 * r + 1], H >> BITS)
+
+    def successors_raw(self, i: int, state: tuple[int, int, int]) -> list[tuple[int, int, int, int, int]]:
+        """Transitions over position i from ``state`` (the state after i-1).
+
+        Each is ``(h, G, H, divisor, weight)``: the weight still to be divided by the
+        divisor (the closing of the deck the route leaves); the division is exact on
+        the accumulated weight, not necessarily on the step alone.
+        """
+        h, G, H = state
+        p = self.facts.positions[i - 1]
+        out: list[tuple[int, int, int, int, int]] = []
+        no_jump = self.no_jump[i]
+        min_h = self.min_h[i]
+        r_open = deck_of(h) if h else 0
+        if not p.face_down:
+            x = p.hideout
+            if x <= h:
+                return out
+            sprint_opts: list[tuple[int, int, int]]
+            if p.sprints_hidden:  # the escape: 42 with face-down sprint cards
+                sprint_opts = self._sprint_options(i, G)
+            else:
+                value = sum(1 if s % 2 else 2 for s in p.sprint_cards)
+                sprint_opts = [(G, value - len(p.sprint_cards), 1)]
+            if any(h < y < x for y in no_jump) or x < min_h:
+                return out
+            slots = self.slots[i]
+            before = self.revealed_before[i - 1]
+            use = self.revealed_use[i]
+            for G2, evens, w in sprint_opts:
+                if x - h > 3 + p.sprints + evens:
+                    continue
+                wt = w
+                for r in (1, 2, 3):
+                    if use[r]:
+                        # revealed cards take their slots after the hidden sprint cards
+                        wt *= falling(slots[r] - deck_used(G2, r) - before[r], use[r])
+                if not wt:
+                    continue
+                r_new = 0 if x == ESCAPE else deck_of(x)
+                H2, div = H, 1
+                if x == ESCAPE or r_new != r_open:
+                    div = self._closing(r_open, H)
+                    H2 = 0
+                out.append((x, G2, H2, div, wt))
+            return out
+        # a face-down hideout
+        forbidden = self.forbidden[i]
+        slots = self.slots[i]
+        before = self.revealed_before[i - 1]
+        for G2, evens, w in self._sprint_options(i, G):
+            top = min(h + 3 + p.sprints + evens, MAX_CARD)
+            for x in range(h + 1, top + 1):
+                if x in forbidden or x < min_h:
+                    continue
+                if no_jump and any(h < y < x for y in no_jump):
+                    break
+                c = card_class(x)
+                r = c >> 1
+                free = self.pool[c] - g_get(G2, c)
+                if free <= 0:
+                    continue
+                wt = w * free
+                if r:
+                    room = slots[r] - deck_used(G2, r) - before[r]
+                    if room <= 0:
+                        continue
+                    wt *= room
+                if r != r_open:
+                    div = self._closing(r_open, H)
+                    H2 = 1 << (BITS * (c & 1))
+                else:
+                    div = 1
+                    H2 = H + (1 << (BITS * (c & 1)))
+                out.append((x, G2 + (1 << (BITS * c)), H2, div, wt))
+        return out
+
+    # ------------------------------------------------------------------ passes
+    def _end(self, state: tuple[int, int, int]) -> tuple[int, int]:
+        """(numerator factor, divisor) at the end of the row for ``state``."""
+        h, G, H = state
+        num = 1
+        used_revealed = self.revealed_before[self.n]
+        for r in (1, 2, 3):
+            u = deck_used(G, r) + used_revealed[r]
+            d = self.facts.draws[r]
+            num *= falling(self.deck_free[r] - u, d - u)
+        div = 1
+        if h != ESCAPE:
+            r = deck_of(h) if h else 0
+            div = falling(self.pool[2 * r], H & MASK) * falling(self.pool[2 * r + 1], H >> BITS)
+        return num, div
+
+    def forward(self) -> list[dict[tuple[int, int, int], int]]:
+        layers: list[dict[tuple[int, int, int], int]] = [{(0, 0, 0): 1}]
+        for i in range(1, self.n + 1):
+            nxt: dict[tuple[int, int, int], int] = {}
+            for s, w in layers[-1].items():
+                for x, G2, H2, div, w2 in self.successors_raw(i, s):
+                    s2 = (x, G2, H2)
+                    nxt[s2] = nxt.get(s2, 0) + w * w2 // div
+            layers.append(nxt)
+        return layers
+
+    def total(self) -> int:
+        layers = self.forward()
+        z = 0
+        for s, w in layers[-1].items():
+            num, div = self._end(s)
+            q, rem = divmod(w * num, div)
+            assert rem == 0
+            z += q
+        return z
+
+    def marginals(self) -> tuple[int, list[dict[int, int]]]:
+        """The total and, for each position, number -> count of histories with it there.
+
+        Forward-backward. The deferred class division makes a completion's weight a
+        rational number, so the backward values are kept scaled by
+        ``D = prod_c P_c!``, which every product of class divisors along a path
+        divides: ``beta~(s) = D * beta(s)`` is an integer, and so is
+        ``alpha(s) * beta~(s) / D``, the count of histories through ``s``.
+        """
+        layers = self.forward()
+        n = self.n
+        D = 1
+        for p in self.pool:
+            D *= falling(p, p)
+        b_next: dict[tuple[int, int, int], int] = {}
+        for s in layers[n]:
+            num, div = self._end(s)
+            b_next[s] = num * (D // div)
+        counts: list[dict[int, int]] = [dict() for _ in range(n + 1)]
+        z = sum(w * b_next[s] for s, w in layers[n].items())
+        for s, w in layers[n].items():
+            counts[n][s[0]] = counts[n].get(s[0], 0) + w * b_next[s]
+        for i in range(n - 1, 0, -1):
+            b_cur: dict[tuple[int, int, int], int] = {}
+            for s in layers[i]:
+                acc = 0
+                for x, G2, H2, div, w2 in self.successors_raw(i + 1, s):
+                    b = b_next.get((x, G2, H2))
+                    if b:
+                        acc += w2 * b // div
+                b_cur[s] = acc
+            for s, w in layers[i].items():
+                counts[i][s[0]] = counts[i].get(s[0], 0) + w * b_cur[s]
+            b_next = b_cur
+        out = [{x: v // D for x, v in c.items() if v} for c in counts]
+        assert z % D == 0
+        return z // D, out

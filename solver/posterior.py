@@ -1,0 +1,124 @@
+"""The solver's answer for one Marshal's position, as a typed object."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Callable, Iterable
+
+from engine.cards import ESCAPE
+
+
+@dataclass(frozen=True)
+class PositionPosterior:
+    """One position of the row: revealed (number known) or face down (a distribution)."""
+
+    position: int
+    revealed: bool
+    sprints: int
+    hideout: int | None = None
+    #: number -> exact count of histories with that number here (face-down only)
+    counts: dict[int, int] = field(default_factory=dict)
+    total: int = 1
+
+    @property
+    def candidates(self) -> dict[int, float]:
+        return {x: c / self.total for x, c in sorted(self.counts.items())}
+
+    def probability(self, number: int) -> Fraction:
+        if self.revealed:
+            return Fraction(int(self.hideout == number))
+        return Fraction(self.counts.get(number, 0), self.total)
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.revealed:
+            return {"position": self.position, "revealed": True, "hideout": self.hideout}
+        return {
+            "position": self.position,
+            "revealed": False,
+            "sprints": self.sprints,
+            "candidates": {str(x): p for x, p in self.candidates.items()},
+        }
+
+
+@dataclass(frozen=True)
+class Posterior:
+    """What the Marshal can know at the end of a record (SOLVER_MODEL.md).
+
+    ``histories`` is the exact number of consistent hidden histories; every
+    probability is an exact ratio of two such counts (``Fraction`` through
+    :meth:`probability`, floats in :attr:`hideouts` and :meth:`to_dict`).
+    """
+
+    consistent: bool
+    histories: int = 0
+    positions: tuple[PositionPosterior, ...] = ()
+    #: number -> count of histories where it is a face-down hideout now
+    number_counts: dict[int, int] = field(default_factory=dict)
+    first_inconsistent_event: int | None = None
+    reason: str = ""
+    _joint: Callable[[frozenset[int]], int] | None = field(default=None, repr=False, compare=False)
+
+    # ---------------------------------------------------------------- numbers
+    def probability(self, number: int) -> Fraction:
+        """Exact probability that ``number`` is a face-down hideout now."""
+        if not self.consistent:
+            raise ValueError("the record is inconsistent: no hidden history fits")
+        return Fraction(self.number_counts.get(number, 0), self.histories)
+
+    @property
+    def hideouts(self) -> dict[int, float]:
+        """Every number 1–41 -> probability that it is a face-down hideout now."""
+        if not self.consistent:
+            return {}
+        return {x: self.number_counts.get(x, 0) / self.histories for x in range(1, 42)}
+
+    @property
+    def face_down_count(self) -> int:
+        return sum(1 for p in self.positions if not p.revealed)
+
+    @property
+    def certain(self) -> list[int]:
+        """Numbers that are face-down hideouts in every consistent history."""
+        return [x for x, c in sorted(self.number_counts.items()) if c == self.histories]
+
+    @property
+    def ruled_out(self) -> list[int]:
+        """Guessable numbers that are a face-down hideout in no consistent history."""
+        face_up = {p.hideout for p in self.positions if p.revealed}
+        return [x for x in range(1, 42) if x not in face_up and not self.number_counts.get(x)]
+
+    def joint(self, numbers: Iterable[int]) -> Fraction:
+        """Exact probability that every number of the set is a face-down hideout now.
+
+        This is the chance that a multi-number guess of exactly these numbers hits.
+        """
+        want = frozenset(numbers)
+        if not want:
+            return Fraction(1)
+        if len(want) == 1:
+            return self.probability(next(iter(want)))
+        if not self.consistent or self._joint is None:
+            raise ValueError("the record is inconsistent: no hidden history fits")
+        if any(not self.number_counts.get(x) for x in want):
+            return Fraction(0)
+        return Fraction(self._joint(want), self.histories)
+
+    # ---------------------------------------------------------------- output
+    def to_dict(self) -> dict[str, Any]:
+        """Exactly the ``fugitive solve --json`` object of RECORD.md."""
+        if not self.consistent:
+            return {
+                "consistent": False,
+                "first_inconsistent_event": self.first_inconsistent_event,
+                "reason": self.reason,
+            }
+        return {
+            "consistent": True,
+            "histories": str(self.histories),
+            "hideouts": {str(x): p for x, p in self.hideouts.items()},
+            "positions": [p.to_dict() for p in self.positions],
+        }
+
+
+def escaped_position(index: int, sprints: int) -> PositionPosterior:
+    return PositionPosterior(index, True, sprints, ESCAPE)

@@ -1,0 +1,174 @@
+"""``solve(record)``: the exact posterior for the Marshal's position of a record."""
+from __future__ import annotations
+
+import json
+import os
+from itertools import combinations
+from typing import Any, Iterable
+
+from engine.record import Record, RecordFormatError, load_record, record_from_dict
+from .count import Counter, Requirement
+from .facts import Facts, extract
+from .posterior import Posterior, PositionPosterior
+
+
+class InvalidRecord(ValueError):
+    """The record breaks the format or the rules (not merely inconsistent)."""
+
+
+def as_record(source: Any) -> Record:
+    """Accept a Record, a notepad-like object with ``.record``, a dict, JSON text or a path."""
+    if isinstance(source, Record):
+        return source
+    if hasattr(source, "record") and isinstance(getattr(source, "record"), Record):
+        return source.record
+    if isinstance(source, dict):
+        return record_from_dict(source)
+    if isinstance(source, (str, bytes, os.PathLike)):
+        if isinstance(source, (str, bytes)) and source.lstrip()[:1] in ("{", b"{"):
+            return record_from_dict(json.loads(source))
+        return load_record(source)
+    raise TypeError(f"cannot read a record from {type(source).__name__}")
+
+
+def _validate(record: Record) -> None:
+    """Rule-check with the notepad's validator (the solver trusts nothing else)."""
+    try:
+        from notepad.validator import validate
+    except ImportError:  # pragma: no cover - the notepad is part of the project
+        return
+    try:
+        validate(record)
+    except ValueError as exc:
+        raise InvalidRecord(str(exc)) from None
+
+
+def _relevant_sets(facts: Facts, base: Counter) -> list[tuple[frozenset[int], int]]:
+    """Multi-number misses that can still bind: every number possible within k positions.
+
+    A miss of a set with a number that no history puts among the first k hideouts says
+    nothing more; inclusion-exclusion only needs the others.
+    """
+    if not facts.missed_sets:
+        return []
+    _, marg = base.marginals()
+    out = []
+    for numbers, k in facts.missed_sets:
+        reachable = set()
+        for i in range(1, k + 1):
+            p = facts.positions[i - 1]
+            if p.face_down:
+                reachable.update(marg[i])
+            else:
+                reachable.add(p.hideout)
+        if numbers <= reachable:
+            out.append((numbers, k))
+    return out
+
+
+class _Solver:
+    """Counts with the multi-number misses by inclusion-exclusion over their subsets."""
+
+    def __init__(self, facts: Facts):
+        self.facts = facts
+        self.base = Counter(facts)
+        self.sets = _relevant_sets(facts, self.base)
+
+    def _terms(self, extra: tuple[Requirement, ...] = ()):
+        for size in range(len(self.sets) + 1):
+            for chosen in combinations(self.sets, size):
+                reqs = tuple(Requirement(x, k) for numbers, k in chosen for x in sorted(numbers)) + extra
+                yield (-1) ** size, reqs
+
+    def total(self, extra: tuple[Requirement, ...] = ()) -> int:
+        z = 0
+        for sign, reqs in self._terms(extra):
+            if not reqs:
+                z += sign * self.base.total()
+            else:
+                z += sign * Counter(self.facts, reqs).total()
+        return z
+
+    def marginals(self) -> tuple[int, list[dict[int, int]]]:
+        z = 0
+        acc: list[dict[int, int]] = [dict() for _ in range(len(self.facts.positions) + 1)]
+        for sign, reqs in self._terms():
+            counter = self.base if not reqs else Counter(self.facts, reqs)
+            zt, marg = counter.marginals()
+            z += sign * zt
+            for i, d in enumerate(marg):
+                for x, c in d.items():
+                    acc[i][x] = acc[i].get(x, 0) + sign * c
+        return z, [{x: c for x, c in d.items() if c} for d in acc]
+
+
+def count_histories(record: Record) -> int:
+    """The exact number of consistent hidden histories (no marginals)."""
+    return _Solver(extract(record)).total()
+
+
+def _first_inconsistent(record: Record) -> int:
+    """Index of the first event after which no history fits (binary search on prefixes).
+
+    Adding events only adds constraints, so consistency of prefixes is monotone.
+    """
+    lo, hi = 0, len(record.events) - 1  # prefix [:hi+1] is inconsistent
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if count_histories(record.truncated(mid + 1)) > 0:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def _describe(event) -> str:
+    from engine.record import event_to_dict
+
+    d = event_to_dict(event)
+    kind = d.pop("type")
+    details = ", ".join(f"{k}={v}" for k, v in d.items())
+    return f"{kind} ({details})" if details else kind
+
+
+def solve(source: Any, validate: bool = True) -> Posterior:
+    """The exact posterior for the end of a record (a Record, dict, JSON text or path).
+
+    Raises :class:`InvalidRecord` for a record that breaks the format or the rules;
+    a well-formed record that no hidden history fits gives ``consistent=False``.
+    """
+    try:
+        record = as_record(source).marshal_view()
+    except RecordFormatError as exc:
+        raise InvalidRecord(str(exc)) from None
+    if validate:
+        _validate(record)
+    facts = extract(record)
+    solver = _Solver(facts)
+    total, marg = solver.marginals()
+    if total == 0:
+        n = _first_inconsistent(record)
+        return Posterior(
+            consistent=False,
+            first_inconsistent_event=n,
+            reason=f"no hidden history fits after event {n}: {_describe(record.events[n])}",
+        )
+    positions = []
+    number_counts: dict[int, int] = {}
+    for p in facts.positions:
+        if p.face_down:
+            counts = marg[p.index]
+            positions.append(PositionPosterior(p.index, False, p.sprints, None, counts, total))
+            for x, c in counts.items():
+                number_counts[x] = number_counts.get(x, 0) + c
+        else:
+            positions.append(PositionPosterior(p.index, True, p.sprints, p.hideout))
+    n = len(facts.positions)
+
+    def joint(numbers: frozenset[int]) -> int:
+        return solver.total(tuple(Requirement(x, n) for x in sorted(numbers)))
+
+    return Posterior(True, total, tuple(positions), number_counts, _joint=joint)
+
+
+__all__ = ["solve", "count_histories", "InvalidRecord", "as_record"]

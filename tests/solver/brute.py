@@ -1,0 +1,153 @@
+"""A brute-force reference counter for small Marshal's records.
+
+Written independently of ``solver/``: it reads the events itself, enumerates every
+hideout number and every concrete set of sprint cards for every position, checks
+each finished history against the record, and counts the Fugitive's draw lists for
+it by enumerating where in each deck's draw list every used card lies. Slow on
+purpose; only for records with a few positions and few sprint cards.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations, permutations
+
+DECK_RANGES = {1: range(4, 15), 2: range(15, 29), 3: range(29, 42)}
+
+
+def _deck(card: int) -> int:
+    for d, rng in DECK_RANGES.items():
+        if card in rng:
+            return d
+    return 0
+
+
+def _value(card: int) -> int:
+    return 1 if card % 2 else 2
+
+
+def read_events(record: dict):
+    """Positions (turn, sprints, known hideout, known sprint cards), draw turns, facts."""
+    turn = 0
+    draw_turns = {1: [0, 0, 0], 2: [0, 0], 3: []}  # the turn from which each draw is usable
+    positions: list[dict] = []
+    marshal: set[int] = set()
+    misses: list[tuple[frozenset, int]] = []
+    phase = "opening"  # opening | marshal | fugitive_drawn | fugitive_done
+    for e in record["events"]:
+        t = e["type"]
+        if t == "fugitive_draw":
+            if phase == "fugitive_done":  # bonus draw after a pass
+                draw_turns[e["deck"]].append(turn + 1)
+            else:
+                if phase == "marshal":
+                    turn += 1
+                    phase = "fugitive_drawn"
+                draw_turns[e["deck"]].append(turn)
+        elif t in ("place", "pass"):
+            if phase == "marshal":
+                turn += 1
+            phase = "opening" if turn == 0 else "fugitive_done"
+            if t == "place":
+                positions.append({"turn": turn, "k": e["sprints"], "h": e.get("hideout"), "S": None})
+        else:
+            phase = "marshal"
+            if t == "marshal_draw":
+                marshal.add(e["card"])
+            elif t == "guess":
+                if e["hit"]:
+                    for r in e["reveals"]:
+                        positions[r["position"] - 1]["h"] = r["hideout"]
+                        positions[r["position"] - 1]["S"] = tuple(r["sprint_cards"])
+                else:
+                    misses.append((frozenset(e["numbers"]), len(positions)))
+            elif t == "manhunt_guess":
+                if e["hit"]:
+                    positions[e["position"] - 1]["h"] = e["number"]
+                    positions[e["position"] - 1]["S"] = tuple(e.get("sprint_cards", []))
+                else:
+                    misses.append((frozenset([e["number"]]), len(positions)))
+    return positions, draw_turns, marshal, misses
+
+
+def _falling(n: int, k: int) -> int:
+    out = 1
+    for j in range(k):
+        out *= n - j
+    return out if k <= n else 0
+
+
+@lru_cache(maxsize=None)
+def _draw_lists(deck: int, used: tuple[tuple[int, int], ...], draw_turns: tuple[int, ...], n_free: int) -> int:
+    """Draw lists of one deck in which each (card, turn) used card was drawn by its turn."""
+    d = len(draw_turns)
+    u = len(used)
+    if u > d:
+        return 0
+    placements = 0
+    for slots in permutations(range(d), u):
+        if all(draw_turns[s] <= turn for s, (_, turn) in zip(slots, used)):
+            placements += 1
+    return placements * _falling(n_free - u, d - u)
+
+
+def brute_force(record: dict) -> tuple[int, list[dict[int, int]]]:
+    """(total histories, per position: number -> histories with that face-down number)."""
+    positions, draw_turns, marshal, misses = read_events(record)
+    n = len(positions)
+    known = {p["h"] for p in positions if p["h"] is not None}
+    for p in positions:
+        known.update(p["S"] or ())
+    counts: list[dict[int, int]] = [dict() for _ in range(n)]
+    total = 0
+    row: list[int] = []
+    used: dict[int, int] = {}  # card -> turn of use
+
+    def finish() -> None:
+        nonlocal total
+        for numbers, k in misses:
+            if numbers <= set(row[:k]):
+                return
+        w = 1
+        for d, rng in DECK_RANGES.items():
+            cards = tuple(sorted((c, t) for c, t in used.items() if c in rng))
+            n_free = sum(1 for c in rng if c not in marshal)
+            w *= _draw_lists(d, cards, tuple(draw_turns[d]), n_free)
+            if not w:
+                return
+        total += w
+        for i, p in enumerate(positions):
+            if p["h"] is None:
+                counts[i][row[i]] = counts[i].get(row[i], 0) + w
+
+    def rec(i: int, prev: int) -> None:
+        if i == n:
+            finish()
+            return
+        p = positions[i]
+        if p["S"] is not None:
+            sets = [p["S"]]
+        else:
+            pool = [c for c in range(1, 42) if c not in used and c not in marshal and c not in known]
+            sets = list(combinations(pool, p["k"]))
+        for S in sets:
+            top = prev + 3 + sum(_value(c) for c in S)
+            if p["h"] is not None:
+                options = [p["h"]] if prev < p["h"] <= top else []
+            else:
+                options = [
+                    x for x in range(prev + 1, min(top, 41) + 1)
+                    if x not in used and x not in marshal and x not in known and x not in S
+                ]
+            for x in options:
+                if x == 42 and i != n - 1:
+                    continue
+                row.append(x)
+                for c in S + ((x,) if x != 42 else ()):
+                    used[c] = p["turn"]
+                rec(i + 1, x)
+                for c in S + ((x,) if x != 42 else ()):
+                    del used[c]
+                row.pop()
+
+    rec(0, 0)
+    return total, counts
