@@ -281,10 +281,10 @@ class Validator:
             raise RecordRuleError(i, f"not an event: {event!r}")
         if kind == "manhunt_guess":
             raise RecordRuleError(i, "a manhunt_guess comes only after an escape (42) that starts a Manhunt")
-        raise RecordRuleError(i, f"a {kind} is not allowed now: {self._expected()}")
+        raise RecordRuleError(i, f"a {kind} is not allowed now: {self._expected(ph, left)}")
 
-    def _expected(self) -> str:
-        ph = self.phase
+    def _expected(self, ph: Phase, left: int) -> str:
+        """What the rules wanted instead, in words, for the phase the event met."""
         if ph is Phase.OPENING:
             if self._opening_places == 0:
                 return "the Fugitive's first turn starts with a place (no draw)"
@@ -298,9 +298,9 @@ class Validator:
         if ph is Phase.AFTER_PASS:
             return "after a pass come the extra fugitive_draw or the Marshal's marshal_draw"
         if ph is Phase.MARSHAL_DRAW:
-            if self._draws_left == 2:
+            if left == 2:
                 return "the Marshal's first turn is 2 marshal_draws, then a guess"
-            if self._draws_left == 1 and self._is_first_marshal_turn():
+            if left == 1 and self._is_first_marshal_turn():
                 return "the Marshal's first turn needs a second marshal_draw before the guess"
             return "the Marshal's turn starts with a marshal_draw while a deck has cards"
         if ph is Phase.MARSHAL_GUESS:
