@@ -463,10 +463,10 @@ class Validator:
         d = deck_of(c)
         if d == 0:
             raise RecordRuleError(i, f"marshal_draw of {c}, but {c} is in no deck")
-        if self._decks[d] == 0:
-            raise RecordRuleError(i, f"marshal_draw of {c}, but deck {d} is empty")
         if c in self._seen:
             raise RecordRuleError(i, f"marshal_draw of {c}, but {c} was already {self._seen[c]}")
+        if self._decks[d] == 0:
+            raise RecordRuleError(i, f"marshal_draw of {c}, but deck {d} is empty")
         if c in self._fugitive_cards:
             raise RecordRuleError(i, f"marshal_draw of {c}, but {c} is the Fugitive's ({self._fugitive_cards[c]})")
 

@@ -157,7 +157,8 @@ def test_all_decks_empty_skips_draws():
     events += [PASS, miss(1), place(), miss(2)]
     v = validate(rec(*events))
     assert [a.kind for a in v.allowed_next()] == ["place", "pass"]
-    fails(rec(*events, PASS, mdraw(4)), len(events) + 1, "is empty")
+    unseen = next(c for c in range(4, 42) if c not in v.state.marshal_hand)
+    fails(rec(*events, PASS, mdraw(unseen)), len(events) + 1, "is empty")
 
 
 # --------------------------------------------------------------------------- pass_draw
