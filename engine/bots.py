@@ -1,0 +1,177 @@
+"""Random bots and a game loop.
+
+Bots see only views (engine.views), never a state: that is how the information
+boundary holds for every player program. The random bots are deliberately a little
+"human" (they pass sometimes, bluff sometimes, escape when they can) because the
+solver's benchmarks and calibration are run on their games; a uniformly random
+choice over all legal placements would sprint absurdly and end games oddly.
+
+Placement never enumerates sprint subsets (there can be 2^hand): the bot picks a
+hideout, then adds random hand cards until the reach suffices.
+"""
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from . import rules
+from .cards import BASE_STEP, ESCAPE
+from .game import apply, new_game
+from .moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
+from .record import Ruleset
+from .state import FUGITIVE_PHASES, GameState, Phase
+from .views import FugitiveView, MarshalView, fugitive_view, marshal_view
+
+SPRINT = rules.SPRINT
+
+
+def _pick(rng: random.Random, items: list):
+    """A uniform choice, several times faster than ``rng.choice`` (whose bias-free
+    integer sampling costs more than the rest of a bot's move); the float's bias over
+    a few dozen items is below 1e-14."""
+    return items[int(rng.random() * len(items))]
+
+
+class FugitiveBot(Protocol):
+    def choose(self, view: FugitiveView) -> Move: ...
+
+
+class MarshalBot(Protocol):
+    def choose(self, view: MarshalView) -> Move: ...
+
+
+class RandomFugitive:
+    """A random but plausible Fugitive (see the module docstring for the policy)."""
+
+    pass_probability = 0.15
+    bluff_probability = 0.2
+    escape_probability = 0.8
+    bonus_draw_probability = 0.9
+
+    def __init__(self, seed: int | None = None):
+        self.rng = random.Random(seed)
+
+    def choose(self, view: FugitiveView) -> Move:
+        rng = self.rng
+        phase = view.phase
+        if phase is Phase.FUGITIVE_DRAW:
+            s = view.deck_sizes
+            return Draw(_pick(rng, [d for d in (1, 2, 3) if s[d - 1]]))
+        if phase is Phase.FUGITIVE_BONUS_DRAW:
+            if rng.random() < self.bonus_draw_probability:
+                s = view.deck_sizes
+                return Draw(1 if s[0] else 2 if s[1] else 3)
+            return DeclineDraw()
+        if phase is Phase.FUGITIVE_OPENING or phase is Phase.FUGITIVE_PLACE:
+            return self._place(view)
+        raise ValueError(f"not the Fugitive's turn: {phase}")
+
+    def _place(self, view: FugitiveView) -> Move:
+        rng = self.rng
+        prev = view.row[-1].number
+        hand = view.hand
+        needs_second = view.needs_second
+        cands = rules.legal_hideouts(prev, hand, needs_second)
+        can_pass = view.can_pass
+        if ESCAPE in cands and rng.random() < self.escape_probability:
+            h = ESCAPE
+        else:
+            others = [c for c in cands if c != ESCAPE]
+            if can_pass and (not others or rng.random() < self.pass_probability):
+                return PassTurn()
+            if not others:  # cannot pass and only 42 fits: play it
+                others = cands
+            h = _pick(rng, others)
+        pool = sorted(c for c in hand if c != h and c != ESCAPE)
+        for _ in range(20):
+            sprints = self._sprint_set(h - prev - BASE_STEP, pool)
+            if not needs_second or rules.leaves_second(prev, hand, h, sprints):
+                return PlaceHideout(h, sprints)
+        # The "two" opening and an unlucky draw of sprint cards: choose among the exact ones.
+        return PlaceHideout(*rng.choice([p for p in rules.placements(prev, hand, True) if p[0] == h]))
+
+    def _sprint_set(self, need: int, pool: list[int]) -> frozenset[int]:
+        rng = self.rng
+        chosen: list[int] = []
+        rest = pool
+        if need > 0:
+            rest = pool[:]
+            rng.shuffle(rest)
+            total = 0
+            while total < need:
+                c = rest.pop()
+                chosen.append(c)
+                total += SPRINT[c]
+        if rest and rng.random() < self.bluff_probability:
+            chosen.append(_pick(rng, rest) if rest is pool else rest.pop())
+        return frozenset(chosen)
+
+
+class RandomMarshal:
+    """A random Marshal: random decks; a random single guess (10%: two numbers)."""
+
+    pair_probability = 0.1
+
+    def __init__(self, seed: int | None = None):
+        self.rng = random.Random(seed)
+
+    def choose(self, view: MarshalView) -> Move:
+        rng = self.rng
+        phase = view.phase
+        if phase is Phase.MARSHAL_DRAW:
+            s = view.deck_sizes
+            return Draw(_pick(rng, [d for d in (1, 2, 3) if s[d - 1]]))
+        if phase is Phase.MARSHAL_GUESS or phase is Phase.MANHUNT:
+            up = view.face_up_numbers
+            hand = view.hand
+            # Rejection sampling: uniform over 1-41 minus face-up minus her hand,
+            # without building the candidate list every turn.
+            rand = rng.random
+            n = int(rand() * 41) + 1
+            tries = 1
+            while n in up or n in hand:
+                if tries > 64:
+                    cands = [c for c in range(1, 42) if c not in up and c not in hand] or [
+                        c for c in range(1, 42) if c not in up
+                    ]
+                    n = _pick(rng, cands)
+                    break
+                n = int(rand() * 41) + 1
+                tries += 1
+            if phase is Phase.MANHUNT:
+                return HuntGuess(n)
+            if rng.random() < self.pair_probability:
+                m = int(rand() * 41) + 1
+                for _ in range(64):
+                    if m != n and m not in up and m not in hand:
+                        return MakeGuess(frozenset((n, m)))
+                    m = int(rand() * 41) + 1
+            return MakeGuess(frozenset((n,)))
+        raise ValueError(f"not the Marshal's turn: {phase}")
+
+
+def play_game(
+    fugitive_bot: FugitiveBot,
+    marshal_bot: MarshalBot,
+    seed: int | None = None,
+    ruleset: Ruleset = Ruleset(),
+    max_moves: int = 100_000,
+) -> GameState:
+    """Play one game to its end, each bot seeing only its own view; the final state.
+
+    ``max_moves`` guards against a pair of bots that never finish (random bots end
+    with probability 1, but a buggy bot should fail loudly, not hang).
+    """
+    state = new_game(seed, ruleset)
+    fugitive_phases = FUGITIVE_PHASES
+    over = Phase.OVER
+    for _ in range(max_moves):
+        phase = state.phase
+        if phase is over:
+            return state
+        if phase in fugitive_phases:
+            move = fugitive_bot.choose(fugitive_view(state))
+        else:
+            move = marshal_bot.choose(marshal_view(state))
+        state = apply(state, move)
+    raise RuntimeError(f"the game did not end within {max_moves} moves")

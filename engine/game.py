@@ -1,0 +1,411 @@
+"""Setting up a game, listing legal moves and applying a move.
+
+``apply`` is the one place where the rules change a state. It first checks the move
+completely (raising :class:`IllegalMove` with the reason) and only then builds the
+next state, so an illegal move can never leave anything half-done.
+"""
+from __future__ import annotations
+
+import random
+from itertools import combinations
+from typing import Iterator
+
+from . import rules
+from .cards import BASE_STEP, DECKS, ESCAPE, SETUP_DRAWS, STARTING_HAND
+from .errors import IllegalMove
+from .moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
+from .record import FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Reveal, Ruleset
+from .state import GameState, Hideout, MarshalDrewFrom, Phase, PublicHideout
+
+#: The highest revealed hideout before 42 that lets the Fugitive escape at once.
+ESCAPE_THRESHOLD = 30
+
+_CARD0 = Hideout(0, (), True)
+
+# Events are immutable, so the common ones are made once and shared: building a
+# frozen dataclass costs about a microsecond, and a game writes some 80 events.
+_FUGITIVE_DRAW = {(d, c): FugitiveDraw(d, c) for d in (1, 2, 3) for c in DECKS[d]}
+_PUBLIC_FUGITIVE_DRAW = {d: FugitiveDraw(d) for d in (1, 2, 3)}
+_MARSHAL_DRAW = {c: MarshalDraw(c) for d in (1, 2, 3) for c in DECKS[d]}
+_MARSHAL_DREW_FROM = {d: MarshalDrewFrom(d) for d in (1, 2, 3)}
+_PUBLIC_PLACE = {n: Place(n, None, None) for n in range(42)}
+_SINGLE_MISS = {n: Guess((n,), False) for n in range(1, 42)}
+_PASS = Pass()
+_PUBLIC_CARD0 = PublicHideout(0, 0, ())
+
+
+# --------------------------------------------------------------------------- setup
+def initial_state(ruleset: Ruleset, decks: tuple[tuple[int, ...], ...]) -> GameState:
+    """The state after setup, the decks given top card first.
+
+    The Fugitive's setup draws are the top cards of decks 1 and 2; new_game passes
+    shuffled decks, replay passes decks arranged to deal the recorded cards.
+    """
+    hand = set(STARTING_HAND)
+    setup: list[int] = []
+    rest = []
+    for i, deck in enumerate(decks):
+        n = SETUP_DRAWS[i + 1]
+        setup.extend(deck[:n])
+        rest.append(tuple(deck[n:]))
+    hand.update(setup)
+    return GameState(
+        ruleset=ruleset,
+        phase=Phase.FUGITIVE_OPENING,
+        row=(_CARD0,),
+        public_row=(_PUBLIC_CARD0,),
+        decks=tuple(rest),
+        fugitive_hand=frozenset(hand),
+        marshal_hand=frozenset(),
+        fugitive_setup=tuple(sorted(setup)),
+        events=(),
+        public_events=(),
+        fugitive_events=(),
+        winner=None,
+        draws_left=0,
+        opening_placed=0,
+        up_numbers=frozenset((0,)),
+        down_numbers=frozenset(),
+    )
+
+
+def new_game(seed: int | None = None, ruleset: Ruleset = Ruleset()) -> GameState:
+    """A new game: each deck shuffled on its own (reproducibly from ``seed``), the
+    setup draws dealt to the Fugitive."""
+    rng = random.Random(seed)
+    decks = []
+    for d in (1, 2, 3):
+        cards = list(DECKS[d])
+        rng.shuffle(cards)
+        decks.append(tuple(cards))
+    return initial_state(ruleset, tuple(decks))
+
+
+# --------------------------------------------------------------------------- queries
+def _needs_second(state: GameState) -> bool:
+    return state.phase is Phase.FUGITIVE_OPENING and state.ruleset.opening == "two" and state.opening_placed == 0
+
+
+def _placing(state: GameState) -> bool:
+    return state.phase is Phase.FUGITIVE_OPENING or state.phase is Phase.FUGITIVE_PLACE
+
+
+def legal_hideouts(state: GameState) -> list[int]:
+    """The hand cards the Fugitive can place now with some sprint set (ascending)."""
+    if not _placing(state):
+        return []
+    return rules.legal_hideouts(state.row[-1].number, state.fugitive_hand, _needs_second(state))
+
+
+def legal_placements(state: GameState) -> Iterator[PlaceHideout]:
+    """Every legal placement (hideout and sprint set), lazily: there can be 2^hand many."""
+    if not _placing(state):
+        return
+    for h, s in rules.placements(state.row[-1].number, state.fugitive_hand, _needs_second(state)):
+        yield PlaceHideout(h, s)
+
+
+def can_place(state: GameState, hideout: int, sprint_cards=frozenset()) -> bool:
+    """Is placing ``hideout`` over ``sprint_cards`` legal now?"""
+    if not _placing(state):
+        return False
+    return (
+        rules.placement_error(state.row[-1].number, state.fugitive_hand, hideout, frozenset(sprint_cards), _needs_second(state))
+        is None
+    )
+
+
+def guessable_numbers(state: GameState) -> list[int]:
+    """Numbers the Marshal may name: 1-41 and not face up (her own cards included)."""
+    up = state.up_numbers
+    return [n for n in range(1, 42) if n not in up]
+
+
+def nonempty_decks(state: GameState) -> list[int]:
+    return [i + 1 for i, d in enumerate(state.decks) if d]
+
+
+def legal_moves(state: GameState) -> list[Move]:
+    """All legal moves, except that for a normal guess only single numbers are listed:
+    any non-empty subset of :func:`guessable_numbers` is legal too, but there are 2^n."""
+    phase = state.phase
+    if phase is Phase.FUGITIVE_DRAW or phase is Phase.MARSHAL_DRAW:
+        return [Draw(d) for d in nonempty_decks(state)]
+    if phase is Phase.FUGITIVE_BONUS_DRAW:
+        return [Draw(nonempty_decks(state)[0]), DeclineDraw()]
+    if phase is Phase.FUGITIVE_OPENING or phase is Phase.FUGITIVE_PLACE:
+        moves: list[Move] = list(legal_placements(state))
+        if phase is Phase.FUGITIVE_PLACE or (state.opening_placed == 1 and state.ruleset.opening == "one-or-two"):
+            moves.append(PassTurn())
+        return moves
+    if phase is Phase.MARSHAL_GUESS:
+        return [MakeGuess(frozenset((n,))) for n in guessable_numbers(state)]
+    if phase is Phase.MANHUNT:
+        return [HuntGuess(n) for n in guessable_numbers(state)]
+    return []
+
+
+# --------------------------------------------------------------------------- apply
+_DOING = {
+    Phase.FUGITIVE_OPENING: "the Fugitive's first turn (place 1 or 2 hideouts)",
+    Phase.FUGITIVE_DRAW: "the Fugitive's draw",
+    Phase.FUGITIVE_PLACE: "the Fugitive's turn to place a hideout or pass",
+    Phase.FUGITIVE_BONUS_DRAW: "the Fugitive's optional bonus draw after his pass",
+    Phase.MARSHAL_DRAW: "the Marshal's draw",
+    Phase.MARSHAL_GUESS: "the Marshal's guess",
+    Phase.MANHUNT: "the Manhunt (the Marshal guesses one number at a time)",
+}
+
+
+def _wrong_time(state: GameState, what: str) -> IllegalMove:
+    if state.phase is Phase.OVER:
+        return IllegalMove(f"the game is over: the {state.winner.capitalize() if state.winner else 'nobody'} won")
+    return IllegalMove(f"cannot {what} now: it is {_DOING[state.phase]}")
+
+
+def apply(state: GameState, move: Move) -> GameState:
+    """The state after ``move``; raises IllegalMove (leaving ``state`` as it was)."""
+    handler = _HANDLERS.get(type(move))
+    if handler is None:
+        raise IllegalMove(f"{move!r} is not a move")
+    return handler(state, move)
+
+
+def _marshal_phase(decks: tuple) -> Phase:
+    """The Marshal's turn starts with a draw, or with the guess when every deck is empty."""
+    return Phase.MARSHAL_DRAW if (decks[0] or decks[1] or decks[2]) else Phase.MARSHAL_GUESS
+
+
+def _fugitive_phase(decks: tuple) -> Phase:
+    return Phase.FUGITIVE_DRAW if (decks[0] or decks[1] or decks[2]) else Phase.FUGITIVE_PLACE
+
+
+def _draw(state: GameState, move: Draw) -> GameState:
+    phase = state.phase
+    if phase is not Phase.FUGITIVE_DRAW and phase is not Phase.MARSHAL_DRAW and phase is not Phase.FUGITIVE_BONUS_DRAW:
+        raise _wrong_time(state, "draw")
+    d = move.deck
+    if d not in (1, 2, 3):
+        raise IllegalMove(f"there is no deck {d!r}: the decks are 1, 2 and 3")
+    decks = state.decks
+    deck = decks[d - 1]
+    if not deck:
+        raise IllegalMove(f"deck {d} is empty")
+    if phase is Phase.FUGITIVE_BONUS_DRAW:
+        lowest = 1 if decks[0] else 2 if decks[1] else 3
+        if d != lowest:
+            raise IllegalMove(f"the bonus draw after a pass comes only from the lowest deck that still has cards: deck {lowest}")
+    card = deck[0]
+    new_decks = decks[: d - 1] + (deck[1:],) + decks[d:]
+    if phase is Phase.MARSHAL_DRAW:
+        ev = _MARSHAL_DRAW[card]
+        left = state.draws_left - 1
+        more = left > 0 and (new_decks[0] or new_decks[1] or new_decks[2])
+        return state._evolve(
+            phase=Phase.MARSHAL_DRAW if more else Phase.MARSHAL_GUESS,
+            decks=new_decks,
+            marshal_hand=state.marshal_hand | {card},
+            events=state.events + (ev,),
+            public_events=state.public_events + (ev,),
+            fugitive_events=state.fugitive_events + (_MARSHAL_DREW_FROM[d],),
+            draws_left=left if more else 0,
+        )
+    ev = _FUGITIVE_DRAW[d, card]
+    bonus = phase is Phase.FUGITIVE_BONUS_DRAW
+    return state._evolve(
+        phase=_marshal_phase(new_decks) if bonus else Phase.FUGITIVE_PLACE,
+        draws_left=1 if bonus else 0,
+        decks=new_decks,
+        fugitive_hand=state.fugitive_hand | {card},
+        events=state.events + (ev,),
+        public_events=state.public_events + (_PUBLIC_FUGITIVE_DRAW[d],),
+        fugitive_events=state.fugitive_events + (ev,),
+    )
+
+
+def _place(state: GameState, move: PlaceHideout) -> GameState:
+    if not _placing(state):
+        raise _wrong_time(state, "place a hideout")
+    h = move.hideout
+    sprints = move.sprint_cards
+    why = rules.placement_error(state.row[-1].number, state.fugitive_hand, h, sprints, _needs_second(state))
+    if why is not None:
+        raise IllegalMove(why)
+    cards = tuple(sorted(sprints))
+    escape = h == ESCAPE
+    ev = Place(len(cards), h, cards)
+    public_ev = Place(len(cards), ESCAPE, None) if escape else _PUBLIC_PLACE[len(cards)]
+    row = state.row + (Hideout(h, cards, escape),)
+    public_row = state.public_row + (PublicHideout(ESCAPE if escape else None, len(cards), None),)
+    hand = state.fugitive_hand - sprints - {h}
+    events = state.events + (ev,)
+    public_events = state.public_events + (public_ev,)
+    fugitive_events = state.fugitive_events + (ev,)
+    if escape:
+        # RULES.md "Winning": the highest revealed hideout before 42 decides.
+        if max(state.up_numbers) >= ESCAPE_THRESHOLD:
+            phase, winner = Phase.OVER, "fugitive"
+        elif not state.down_numbers:  # nothing left to hunt (cannot happen after a guess)
+            phase, winner = Phase.OVER, "marshal"
+        else:
+            phase, winner = Phase.MANHUNT, None
+        return state._evolve(
+            phase=phase, winner=winner, row=row, public_row=public_row, fugitive_hand=hand,
+            events=events, public_events=public_events, fugitive_events=fugitive_events,
+            up_numbers=state.up_numbers | {ESCAPE},
+        )
+    placed = state.opening_placed
+    if state.phase is Phase.FUGITIVE_OPENING:
+        placed += 1
+        if placed < 2:
+            phase, draws = Phase.FUGITIVE_OPENING, 0
+        else:
+            phase, draws = _marshal_phase(state.decks), 2
+    else:
+        phase, draws = _marshal_phase(state.decks), 1
+    return state._evolve(
+        phase=phase, draws_left=draws, opening_placed=placed, row=row, public_row=public_row,
+        fugitive_hand=hand, events=events, public_events=public_events, fugitive_events=fugitive_events,
+        down_numbers=state.down_numbers | {h},
+    )
+
+
+def _pass(state: GameState, move: PassTurn) -> GameState:
+    phase = state.phase
+    if phase is Phase.FUGITIVE_OPENING:
+        if state.opening_placed == 0:
+            n = "exactly 2" if state.ruleset.opening == "two" else "1 or 2"
+            raise IllegalMove(f"the Fugitive cannot pass on his first turn: he must place {n} hideouts")
+        if state.ruleset.opening == "two":
+            raise IllegalMove("with the 'two' opening the Fugitive must place a second hideout on his first turn")
+        # Stopping after one opening hideout writes no event (RECORD.md).
+        return state._evolve(phase=_marshal_phase(state.decks), draws_left=2)
+    if phase is Phase.FUGITIVE_DRAW:
+        raise IllegalMove("the Fugitive must first draw a card (from any deck that has cards), then place or pass")
+    if phase is not Phase.FUGITIVE_PLACE:
+        raise _wrong_time(state, "pass")
+    d = state.decks
+    if state.ruleset.pass_draw and (d[0] or d[1] or d[2]):
+        phase, draws = Phase.FUGITIVE_BONUS_DRAW, 0
+    else:
+        phase, draws = _marshal_phase(d), 1
+    return state._evolve(
+        phase=phase,
+        draws_left=draws,
+        events=state.events + (_PASS,),
+        public_events=state.public_events + (_PASS,),
+        fugitive_events=state.fugitive_events + (_PASS,),
+    )
+
+
+def _decline(state: GameState, move: DeclineDraw) -> GameState:
+    if state.phase is not Phase.FUGITIVE_BONUS_DRAW:
+        raise _wrong_time(state, "decline a bonus draw (there is none to decline)")
+    return state._evolve(phase=_marshal_phase(state.decks), draws_left=1)
+
+
+def _check_number(n: object, up: frozenset[int]) -> None:
+    if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 41:
+        raise IllegalMove(f"{n!r} cannot be guessed: guesses are numbers from 1 to 41")
+    if n in up:
+        raise IllegalMove(f"{n} is already face up: guess a number that is not")
+
+
+def _reveal(state: GameState, numbers) -> tuple[list[Reveal], tuple, tuple]:
+    """Turn ``numbers`` (all face-down hideouts) face up: the reveals and new rows."""
+    row = list(state.row)
+    prow = list(state.public_row)
+    reveals = []
+    for i, h in enumerate(row):
+        if h.number in numbers and not h.face_up:
+            row[i] = Hideout(h.number, h.sprint_cards, True)
+            prow[i] = PublicHideout(h.number, len(h.sprint_cards), h.sprint_cards)
+            reveals.append(Reveal(i, h.number, h.sprint_cards))
+    return reveals, tuple(row), tuple(prow)
+
+
+def _guess(state: GameState, move: MakeGuess) -> GameState:
+    if state.phase is not Phase.MARSHAL_GUESS:
+        if state.phase is Phase.MANHUNT:
+            raise IllegalMove("during the Manhunt the Marshal guesses one number at a time (a Manhunt guess)")
+        if state.phase is Phase.MARSHAL_DRAW:
+            raise IllegalMove("the Marshal must draw first (from any deck that has cards), then guess")
+        raise _wrong_time(state, "guess")
+    numbers = move.numbers
+    if not numbers:
+        raise IllegalMove("a guess needs at least one number")
+    up = state.up_numbers
+    if len(numbers) == 1:
+        (n,) = numbers
+        _check_number(n, up)
+        ordered: tuple = (n,)
+    else:
+        for n in sorted(numbers, key=repr):
+            _check_number(n, up)
+        ordered = tuple(sorted(numbers))
+    down = state.down_numbers
+    if not numbers <= down:  # all or nothing: one miss reveals nothing
+        ev = _SINGLE_MISS[ordered[0]] if len(ordered) == 1 else Guess(ordered, False)
+        return state._evolve(
+            phase=_fugitive_phase(state.decks),
+            events=state.events + (ev,),
+            public_events=state.public_events + (ev,),
+            fugitive_events=state.fugitive_events + (ev,),
+        )
+    reveals, row, prow = _reveal(state, numbers)
+    ev = Guess(ordered, True, tuple(reveals))
+    left = down - numbers
+    return state._evolve(
+        phase=_fugitive_phase(state.decks) if left else Phase.OVER,
+        winner=None if left else "marshal",
+        row=row,
+        public_row=prow,
+        events=state.events + (ev,),
+        public_events=state.public_events + (ev,),
+        fugitive_events=state.fugitive_events + (ev,),
+        up_numbers=up | numbers,
+        down_numbers=left,
+    )
+
+
+def _hunt(state: GameState, move: HuntGuess) -> GameState:
+    if state.phase is not Phase.MANHUNT:
+        if state.phase is Phase.MARSHAL_GUESS:
+            raise IllegalMove("a Manhunt guess is possible only during a Manhunt; this is a normal guess")
+        raise _wrong_time(state, "make a Manhunt guess")
+    n = move.number
+    _check_number(n, state.up_numbers)
+    if n not in state.down_numbers:  # the first miss ends the Manhunt: the Fugitive escapes
+        ev = ManhuntGuess(n, False)
+        return state._evolve(
+            phase=Phase.OVER,
+            winner="fugitive",
+            events=state.events + (ev,),
+            public_events=state.public_events + (ev,),
+            fugitive_events=state.fugitive_events + (ev,),
+        )
+    reveals, row, prow = _reveal(state, {n})
+    r = reveals[0]
+    ev = ManhuntGuess(n, True, r.position, r.sprint_cards)
+    left = state.down_numbers - {n}
+    return state._evolve(
+        phase=Phase.MANHUNT if left else Phase.OVER,
+        winner=None if left else "marshal",
+        row=row,
+        public_row=prow,
+        events=state.events + (ev,),
+        public_events=state.public_events + (ev,),
+        fugitive_events=state.fugitive_events + (ev,),
+        up_numbers=state.up_numbers | {n},
+        down_numbers=left,
+    )
+
+
+_HANDLERS = {
+    Draw: _draw,
+    PlaceHideout: _place,
+    PassTurn: _pass,
+    DeclineDraw: _decline,
+    MakeGuess: _guess,
+    HuntGuess: _hunt,
+}

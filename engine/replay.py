@@ -1,0 +1,110 @@
+"""Rebuilding a game from a full record.
+
+The record names every card that left a deck (setup draws, the Fugitive's draws as a
+hidden field, the Marshal's draws), so the decks are arranged to deal exactly those
+cards in that order; the cards never drawn follow in ascending order, since their
+order was never observed (GameState equality ignores it). The events are then
+played as moves through :func:`engine.game.apply`, so a replayed record obeys every
+rule, and each produced event is compared with the recorded one.
+"""
+from __future__ import annotations
+
+from .cards import DECKS, SETUP_DRAWS, deck_of
+from .errors import IllegalMove, ReplayError
+from .game import apply, initial_state
+from .moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
+from .record import FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record
+from .state import GameState, Phase
+
+
+def _arranged_decks(record: Record) -> tuple[tuple[int, ...], ...]:
+    setup = record.fugitive_setup or ()
+    order: dict[int, list[int]] = {1: [], 2: [], 3: []}
+    seen: dict[int, str] = {}
+    for c in setup:
+        d = deck_of(c)
+        if d == 0 or SETUP_DRAWS[d] == 0:
+            raise ReplayError(f"fugitive_setup: {c} cannot be a setup draw (only decks 1 and 2 are dealt)")
+        order[d].append(c)
+        seen[c] = "the setup draws"
+    for d in (1, 2):
+        if len(order[d]) != SETUP_DRAWS[d]:
+            raise ReplayError(f"fugitive_setup must hold {SETUP_DRAWS[d]} cards of deck {d}, not {len(order[d])}")
+    for i, e in enumerate(record.events):
+        card = None
+        if isinstance(e, FugitiveDraw):
+            if e.card is None:
+                raise ReplayError("fugitive_draw without its card: a full record is needed to replay", i)
+            card = e.card
+        elif isinstance(e, MarshalDraw):
+            card = e.card
+        if card is not None:
+            if card in seen:
+                raise ReplayError(f"{card} is drawn again, but it already left its deck in {seen[card]}", i)
+            seen[card] = f"event {i}"
+            order[deck_of(card)].append(card)
+    return tuple(tuple(order[d]) + tuple(c for c in DECKS[d] if c not in seen) for d in (1, 2, 3))
+
+
+def _move_for(state: GameState, event, index: int) -> Move:
+    if isinstance(event, Place):
+        if event.hideout is None or event.sprint_cards is None:
+            raise ReplayError("place without its hideout and sprint_cards: a full record is needed to replay", index)
+        return PlaceHideout(event.hideout, frozenset(event.sprint_cards))
+    if isinstance(event, Pass):
+        return PassTurn()
+    if isinstance(event, FugitiveDraw):
+        return Draw(event.deck)
+    if isinstance(event, MarshalDraw):
+        return Draw(deck_of(event.card))
+    if isinstance(event, Guess):
+        return MakeGuess(frozenset(event.numbers))
+    if isinstance(event, ManhuntGuess):
+        return HuntGuess(event.number)
+    raise ReplayError(f"unknown event {event!r}", index)
+
+
+def _same(produced, recorded) -> bool:
+    if isinstance(recorded, Guess):
+        return (
+            isinstance(produced, Guess)
+            and produced.hit == recorded.hit
+            and sorted(produced.numbers) == sorted(recorded.numbers)
+            and sorted((r.position, r.hideout, tuple(r.sprint_cards)) for r in produced.reveals)
+            == sorted((r.position, r.hideout, tuple(sorted(r.sprint_cards))) for r in recorded.reveals)
+        )
+    if isinstance(recorded, ManhuntGuess):
+        return (
+            produced.hit == recorded.hit
+            and produced.position == recorded.position
+            and sorted(produced.sprint_cards or ()) == sorted(recorded.sprint_cards or ())
+        )
+    if isinstance(recorded, Place):
+        return produced.sprints == recorded.sprints
+    return produced == recorded
+
+
+def replay(record: Record) -> GameState:
+    """The state at the end of a full record; ReplayError (with the event index) when
+    the record is not a full record or breaks a rule."""
+    if record.fugitive_setup is None:
+        raise ReplayError("not a full record: fugitive_setup is missing (a Marshal's record cannot be replayed)")
+    state = initial_state(record.ruleset, _arranged_decks(record))
+    for i, event in enumerate(record.events):
+        # Steps that write no event: ending a one-hideout opening, declining a bonus draw.
+        if state.phase is Phase.FUGITIVE_OPENING and state.opening_placed == 1 and not isinstance(event, Place):
+            state = _step(state, PassTurn(), i)
+        elif state.phase is Phase.FUGITIVE_BONUS_DRAW and not isinstance(event, FugitiveDraw):
+            state = _step(state, DeclineDraw(), i)
+        state = _step(state, _move_for(state, event, i), i)
+        produced = state.events[-1]
+        if not _same(produced, event):
+            raise ReplayError(f"the record says {event}, but the game gives {produced}", i)
+    return state
+
+
+def _step(state: GameState, move: Move, index: int) -> GameState:
+    try:
+        return apply(state, move)
+    except IllegalMove as exc:
+        raise ReplayError(f"{move}: {exc.reason}", index) from None

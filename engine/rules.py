@@ -1,0 +1,144 @@
+"""The placement rule of RULES.md as pure functions on plain values.
+
+These functions know nothing of states or views: they take the previous hideout and
+a hand, so the engine, the views (a bot sees only its view) and tests all ask the one
+implementation. Sprint values are 1 or 2, so "can the hand reach h" is a sum, not a
+search; only the "two" opening (the first hideout must leave a legal second) needs a
+small search, and only on the first turn when the hand has 9 cards.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Iterable, Iterator
+
+from .cards import BASE_STEP, ESCAPE, sprint_value
+
+#: Sprint value by card number (0..42), a table because it is read in hot loops.
+SPRINT = tuple(1 if c % 2 else 2 for c in range(ESCAPE + 1))
+
+
+def sprint_total(cards: Iterable[int]) -> int:
+    """Footprints of a set of cards; 42 never counts (it can never be a sprint card)."""
+    return sum(SPRINT[c] for c in cards if c != ESCAPE)
+
+
+def max_reach(previous: int, hand: Iterable[int], hideout: int) -> int:
+    """The highest number reachable from ``previous`` when ``hideout`` is placed and
+    every other usable card of the hand sprints."""
+    total = sprint_total(hand)
+    if hideout != ESCAPE and hideout in hand:
+        total -= SPRINT[hideout]
+    return previous + BASE_STEP + total
+
+
+def has_placement(previous: int, hand: frozenset[int] | set[int]) -> bool:
+    """True when some card of ``hand`` can follow ``previous`` (with any sprints)."""
+    total = sprint_total(hand)
+    for h in hand:
+        if h > previous:
+            reach = previous + BASE_STEP + total - (SPRINT[h] if h != ESCAPE else 0)
+            if h <= reach:
+                return True
+    return False
+
+
+def reachable_hideouts(previous: int, hand: frozenset[int] | set[int]) -> list[int]:
+    """Hand cards placeable after ``previous`` with some sprint set, ascending."""
+    total = sprint_total(hand)
+    out = []
+    base = previous + BASE_STEP + total
+    for h in hand:
+        if h > previous and h <= base - (SPRINT[h] if h != ESCAPE else 0):
+            out.append(h)
+    out.sort()
+    return out
+
+
+def _sprint_pool(hand: Iterable[int], hideout: int) -> list[int]:
+    return sorted(c for c in hand if c != hideout and c != ESCAPE)
+
+
+def leaves_second(previous: int, hand: frozenset[int], hideout: int, sprint_cards: frozenset[int]) -> bool:
+    """After placing ``hideout`` over ``sprint_cards``, can the rest of the hand follow?"""
+    return has_placement(hideout, hand - sprint_cards - {hideout})
+
+
+def opening_first_ok(previous: int, hand: frozenset[int], hideout: int) -> bool:
+    """"two" opening: is there a sprint set for ``hideout`` that leaves a legal second?"""
+    need = hideout - previous - BASE_STEP
+    pool = _sprint_pool(hand, hideout)
+    for size in range(len(pool) + 1):
+        for combo in combinations(pool, size):
+            if sum(SPRINT[c] for c in combo) >= need:
+                s = frozenset(combo)
+                if leaves_second(previous, hand, hideout, s):
+                    return True
+    return False
+
+
+def placement_error(
+    previous: int,
+    hand: frozenset[int],
+    hideout: object,
+    sprint_cards: frozenset,
+    needs_second: bool = False,
+) -> str | None:
+    """Why placing ``hideout`` over ``sprint_cards`` is illegal, or None when it is legal.
+
+    ``needs_second`` is the "two" opening's condition on the first hideout.
+    """
+    if not isinstance(hideout, int) or isinstance(hideout, bool) or not 1 <= hideout <= ESCAPE:
+        return f"{hideout!r} is not a hideout card: hideouts are numbered 1 to 42"
+    if hideout not in hand:
+        return f"{hideout} is not in the Fugitive's hand"
+    if ESCAPE in sprint_cards:
+        return "42 can never be a sprint card: it is the escape card and can only be placed as a hideout"
+    if hideout in sprint_cards:
+        return f"{hideout} cannot be both the hideout and one of its sprint cards"
+    missing = sorted(c for c in sprint_cards if c not in hand)
+    if missing:
+        return f"sprint card{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} not in the Fugitive's hand"
+    if hideout <= previous:
+        return f"{hideout} is not higher than the previous hideout {previous}"
+    gap = hideout - previous
+    sprints = sum(SPRINT[c] for c in sprint_cards)
+    if gap > BASE_STEP + sprints:
+        if not sprint_cards:
+            return f"{hideout} is more than {BASE_STEP} above {previous} and there are no sprint cards (it needs +{gap - BASE_STEP})"
+        return (
+            f"{hideout} is more than {BASE_STEP} above {previous} and the sprint cards add only "
+            f"+{sprints} (it needs +{gap - BASE_STEP})"
+        )
+    if needs_second and not leaves_second(previous, hand, hideout, sprint_cards):
+        return (
+            f"with the 'two' opening the first hideout must leave a legal second placement, "
+            f"and after {hideout} with these sprint cards no card left in the hand can follow"
+        )
+    return None
+
+
+def legal_hideouts(previous: int, hand: frozenset[int], needs_second: bool = False) -> list[int]:
+    """Hideouts placeable with at least one sprint set, ascending."""
+    cands = reachable_hideouts(previous, hand)
+    if needs_second:
+        cands = [h for h in cands if opening_first_ok(previous, hand, h)]
+    return cands
+
+
+def placements(previous: int, hand: frozenset[int], needs_second: bool = False) -> Iterator[tuple[int, frozenset[int]]]:
+    """Every legal (hideout, sprint set), hideouts ascending, then by sprint-set size.
+
+    The number of sprint sets grows as 2^(hand size): iterate, do not list, for big hands.
+    """
+    for h in legal_hideouts(previous, hand, needs_second):
+        need = h - previous - BASE_STEP
+        pool = _sprint_pool(hand, h)
+        for size in range(len(pool) + 1):
+            for combo in combinations(pool, size):
+                if sum(SPRINT[c] for c in combo) >= need:
+                    s = frozenset(combo)
+                    if not needs_second or leaves_second(previous, hand, h, s):
+                        yield h, s
+
+
+assert all(SPRINT[c] == sprint_value(c) for c in range(ESCAPE + 1))

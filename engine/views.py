@@ -1,0 +1,195 @@
+"""What each player may see: the information boundary, enforced by construction.
+
+A view is built from a state by copying only the fields that player may know; it
+holds no reference to the state, so a bot that receives a view cannot reach the
+hidden cards however it pokes around. The Marshal's view carries the public row
+(face-down hideouts as sprint counts only) and the Marshal's record; the Fugitive's
+view carries his whole row and hand, and of the Marshal only her hand size, the
+decks she drew from and her guesses.
+
+Each view also answers "what may I do now", so bots never need the state.
+"""
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from . import rules
+from .moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
+from .record import Event, Guess, ManhuntGuess, Record, Ruleset
+from .state import FUGITIVE_PHASES, MARSHAL_PHASES, GameState, Hideout, MarshalDrewFrom, Phase, PublicHideout
+
+
+def _decks(sizes: tuple[int, int, int]) -> list[int]:
+    return [i + 1 for i in range(3) if sizes[i]]
+
+
+class MarshalView(NamedTuple):
+    """Everything the Marshal may know, and nothing else.
+
+    An immutable NamedTuple rather than a frozen dataclass: a view is built for
+    every move a bot makes, and a NamedTuple is built about five times faster.
+    """
+
+    ruleset: Ruleset
+    phase: Phase
+    hand: frozenset[int]
+    deck_sizes: tuple[int, int, int]
+    row: tuple[PublicHideout, ...]
+    events: tuple[Event, ...]  #: the Marshal's record's events (no hidden field)
+    fugitive_hand_size: int
+    winner: str | None
+    face_up_numbers: frozenset[int]  #: numbers face up in the row (0 and, after an escape, 42 included)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def my_turn(self) -> bool:
+        return self.phase in MARSHAL_PHASES
+
+    @property
+    def record(self) -> Record:
+        """The Marshal's record (RECORD.md) of the game so far."""
+        return Record(self.events, self.ruleset, None)
+
+    def guessable_numbers(self) -> list[int]:
+        """1-41 and not face up (numbers in her own hand are legal, though they cannot hit)."""
+        up = self.face_up_numbers
+        return [n for n in range(1, 42) if n not in up]
+
+    def legal_decks(self) -> list[int]:
+        return _decks(self.deck_sizes) if self.phase is Phase.MARSHAL_DRAW else []
+
+    def legal_moves(self) -> list[Move]:
+        """Her legal moves; for a normal guess only single numbers are listed (any
+        non-empty subset of :meth:`guessable_numbers` is legal too)."""
+        if self.phase is Phase.MARSHAL_DRAW:
+            return [Draw(d) for d in self.legal_decks()]
+        if self.phase is Phase.MARSHAL_GUESS:
+            return [MakeGuess(frozenset((n,))) for n in self.guessable_numbers()]
+        if self.phase is Phase.MANHUNT:
+            return [HuntGuess(n) for n in self.guessable_numbers()]
+        return []
+
+
+class FugitiveView(NamedTuple):
+    """Everything the Fugitive may know: all his own cards, none of the Marshal's.
+
+    Immutable (a NamedTuple, for the same reason as :class:`MarshalView`).
+    """
+
+    ruleset: Ruleset
+    phase: Phase
+    hand: frozenset[int]
+    deck_sizes: tuple[int, int, int]
+    row: tuple[Hideout, ...]
+    events: tuple[Any, ...]  #: his record: the full events, Marshal draws as MarshalDrewFrom(deck)
+    marshal_hand_size: int
+    opening_placed: int
+    winner: str | None
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def my_turn(self) -> bool:
+        return self.phase in FUGITIVE_PHASES
+
+    @property
+    def previous(self) -> int:
+        return self.row[-1].number
+
+    @property
+    def marshal_draw_decks(self) -> tuple[int, ...]:
+        return tuple(e.deck for e in self.events if isinstance(e, MarshalDrewFrom))
+
+    @property
+    def guesses(self) -> tuple[Guess | ManhuntGuess, ...]:
+        return tuple(e for e in self.events if isinstance(e, (Guess, ManhuntGuess)))
+
+    @property
+    def needs_second(self) -> bool:
+        """True for the first hideout of the "two" opening (it must leave a legal second)."""
+        return self.phase is Phase.FUGITIVE_OPENING and self.ruleset.opening == "two" and self.opening_placed == 0
+
+    @property
+    def placing(self) -> bool:
+        return self.phase is Phase.FUGITIVE_OPENING or self.phase is Phase.FUGITIVE_PLACE
+
+    @property
+    def can_pass(self) -> bool:
+        return self.phase is Phase.FUGITIVE_PLACE or (
+            self.phase is Phase.FUGITIVE_OPENING and self.opening_placed == 1 and self.ruleset.opening == "one-or-two"
+        )
+
+    def legal_decks(self) -> list[int]:
+        if self.phase is Phase.FUGITIVE_DRAW:
+            return _decks(self.deck_sizes)
+        if self.phase is Phase.FUGITIVE_BONUS_DRAW:
+            return _decks(self.deck_sizes)[:1]
+        return []
+
+    def legal_hideouts(self) -> list[int]:
+        if not self.placing:
+            return []
+        return rules.legal_hideouts(self.row[-1].number, self.hand, self.needs_second)
+
+    def can_place(self, hideout: int, sprint_cards=frozenset()) -> bool:
+        return self.placing and rules.placement_error(
+            self.row[-1].number, self.hand, hideout, frozenset(sprint_cards), self.needs_second
+        ) is None
+
+    def placement_error(self, hideout: int, sprint_cards=frozenset()) -> str | None:
+        """Why this placement would be illegal now (None when legal)."""
+        if not self.placing:
+            return "it is not the Fugitive's turn to place a hideout"
+        return rules.placement_error(self.row[-1].number, self.hand, hideout, frozenset(sprint_cards), self.needs_second)
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move (placements with every sprint set: can be many)."""
+        if self.phase is Phase.FUGITIVE_DRAW:
+            return [Draw(d) for d in self.legal_decks()]
+        if self.phase is Phase.FUGITIVE_BONUS_DRAW:
+            return [Draw(d) for d in self.legal_decks()] + [DeclineDraw()]
+        if not self.placing:
+            return []
+        moves: list[Move] = [
+            PlaceHideout(h, s) for h, s in rules.placements(self.row[-1].number, self.hand, self.needs_second)
+        ]
+        if self.can_pass:
+            moves.append(PassTurn())
+        return moves
+
+
+def marshal_view(state: GameState) -> MarshalView:
+    """The Marshal's view of ``state``."""
+    d = state.decks
+    return MarshalView(
+        state.ruleset,
+        state.phase,
+        state.marshal_hand,
+        (len(d[0]), len(d[1]), len(d[2])),
+        state.public_row,
+        state.public_events,
+        len(state.fugitive_hand),
+        state.winner,
+        state.up_numbers,
+    )
+
+
+def fugitive_view(state: GameState) -> FugitiveView:
+    """The Fugitive's view of ``state``."""
+    d = state.decks
+    return FugitiveView(
+        state.ruleset,
+        state.phase,
+        state.fugitive_hand,
+        (len(d[0]), len(d[1]), len(d[2])),
+        state.row,
+        state.fugitive_events,
+        len(state.marshal_hand),
+        state.opening_placed,
+        state.winner,
+    )
