@@ -71,7 +71,15 @@ class RandomFugitive:
         prev = view.row[-1].number
         hand = view.hand
         needs_second = view.needs_second
-        cands = rules.legal_hideouts(prev, hand, needs_second)
+        if needs_second:
+            cands = rules.legal_hideouts(prev, hand, True)
+        else:  # rules.reachable_hideouts inlined (hot): h fits if the other cards can sprint to it
+            total = 0
+            for c in hand:
+                if c != ESCAPE:
+                    total += SPRINT[c]
+            reach = prev + BASE_STEP + total
+            cands = [h for h in hand if prev < h <= (reach if h == ESCAPE else reach - SPRINT[h])]
         can_pass = view.can_pass
         if ESCAPE in cands and rng.random() < self.escape_probability:
             h = ESCAPE
@@ -91,19 +99,19 @@ class RandomFugitive:
         return PlaceHideout(*rng.choice([p for p in rules.placements(prev, hand, True) if p[0] == h]))
 
     def _sprint_set(self, need: int, pool: list[int]) -> frozenset[int]:
-        rng = self.rng
+        """Random hand cards until their footprints reach ``need``, maybe one bluff more."""
+        rand = self.rng.random
         chosen: list[int] = []
         rest = pool
         if need > 0:
             rest = pool[:]
-            rng.shuffle(rest)
             total = 0
             while total < need:
-                c = rest.pop()
+                c = rest.pop(int(rand() * len(rest)))
                 chosen.append(c)
                 total += SPRINT[c]
-        if rest and rng.random() < self.bluff_probability:
-            chosen.append(_pick(rng, rest) if rest is pool else rest.pop())
+        if rest and rand() < self.bluff_probability:
+            chosen.append(rest[int(rand() * len(rest))])
         return frozenset(chosen)
 
 
@@ -165,13 +173,13 @@ def play_game(
     state = new_game(seed, ruleset)
     fugitive_phases = FUGITIVE_PHASES
     over = Phase.OVER
+    fugitive_choose, marshal_choose = fugitive_bot.choose, marshal_bot.choose
     for _ in range(max_moves):
         phase = state.phase
         if phase is over:
             return state
         if phase in fugitive_phases:
-            move = fugitive_bot.choose(fugitive_view(state))
+            state = apply(state, fugitive_choose(fugitive_view(state)))
         else:
-            move = marshal_bot.choose(marshal_view(state))
-        state = apply(state, move)
+            state = apply(state, marshal_choose(marshal_view(state)))
     raise RuntimeError(f"the game did not end within {max_moves} moves")

@@ -138,13 +138,6 @@ class GameState(tuple):
     def __new__(cls, **fields: Any) -> "GameState":
         return _tnew(cls, [fields[name] for name in _FIELDS])
 
-    def _evolve(self, **changes: Any) -> "GameState":
-        """A copy with some fields changed (internal: the engine's only way to 'modify')."""
-        values = list(self)
-        for name, value in changes.items():
-            values[_INDEX[name]] = value
-        return _tnew(GameState, values)
-
     # -- derived, public
     @property
     def current_player(self) -> str | None:
@@ -231,6 +224,22 @@ class GameState(tuple):
     def __reduce__(self):  # pickling (multiprocessing): rebuild from the field values
         return (_restore, (tuple(self),))
 
+
+def _make_evolve():
+    """Generate ``GameState._evolve(self, *, field=..., ...)``: one keyword per field,
+    the new tuple built in one expression. About twice as fast as a loop over a
+    ``**changes`` dict, and the engine calls it on every move."""
+    params = ", ".join(f"{name}=_M" for name in _FIELDS)
+    values = ", ".join(f"self[{i}] if {name} is _M else {name}" for i, name in enumerate(_FIELDS))
+    src = f"def _evolve(self, *, {params}):\n    return _tnew(GameState, ({values}))\n"
+    namespace = {"_M": object(), "_tnew": _tnew, "GameState": GameState}
+    exec(src, namespace)
+    function = namespace["_evolve"]
+    function.__doc__ = "A copy with some fields changed (internal: the engine's only way to 'modify')."
+    return function
+
+
+GameState._evolve = _make_evolve()  # type: ignore[attr-defined]
 
 for _i, _name in enumerate(_FIELDS):
     setattr(GameState, _name, property(itemgetter(_i), doc=f"field {_name!r} (read-only)"))
