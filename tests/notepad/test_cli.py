@@ -1,0 +1,92 @@
+"""``fugitive check`` and ``fugitive games``: messages and exit codes, never a traceback."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fugitive_cli.main import main
+
+from .records import EXAMPLE, FULL, mdraw
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+def test_check_ok(tmp_path, capsys):
+    f = tmp_path / "r.json"
+    f.write_text(EXAMPLE.to_json())
+    code, out, _ = run(capsys, "check", str(f))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "ok"
+    assert "Marshal's record: 9 events, 2 placements, 1 face down" in lines[1] and "fugitive to move" in lines[1]
+    f.write_text(FULL.to_json())
+    code, out, _ = run(capsys, "check", str(f))
+    assert code == 0 and "full record" in out and "game over, marshal wins" in out
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (None, "No such file"),
+        ("{", "not valid JSON"),
+        ("\xff\xfe", "not valid JSON"),
+        ('{"format": "fugitive-record", "version": 7, "events": []}', "unsupported version 7"),
+        ('{"format": "fugitive-record", "version": 1, "events": [{"type": "teleport"}]}', "event 0: unknown event type"),
+        ('{"format": "fugitive-record", "version": 1, "events": [{"type": "place", "sprints": true}]}', "whole number"),
+        (EXAMPLE.append(mdraw(17)).to_json(), "event 9: a marshal_draw is not allowed now"),
+        ("[" * 50000, "nested too deeply"),
+    ],
+)
+def test_check_errors(tmp_path, capsys, content, message):
+    f = tmp_path / "r.json"
+    if content is not None:
+        f.write_bytes(content.encode("latin-1") if content.startswith("\xff") else content.encode())
+    code, out, err = run(capsys, "check", str(f))
+    assert code == 1 and out == ""
+    assert message in err and err.startswith("error: ")
+
+
+def test_games_commands(tmp_path, capsys):
+    db = str(tmp_path / "g.sqlite3")
+    rec = tmp_path / "r.json"
+    rec.write_text(EXAMPLE.to_json())
+    code, out, _ = run(capsys, "games", "--db", db, "list")
+    assert code == 0 and out.strip() == "no games"
+    code, out, _ = run(capsys, "games", "--db", db, "import", str(rec), "--title", "Friday")
+    assert code == 0 and out.startswith("imported ")
+    gid = out.split()[1]
+    code, out, _ = run(capsys, "games", "--db", db, "list")
+    assert gid in out and "Friday" in out and "9 events" in out
+    code, out, _ = run(capsys, "games", "--db", db, "export", gid)
+    assert json.loads(out) == EXAMPLE.to_dict()
+    target = tmp_path / "out.json"
+    code, out, _ = run(capsys, "games", "--db", db, "export", gid, "-o", str(target))
+    assert code == 0 and json.loads(target.read_text()) == EXAMPLE.to_dict()
+    assert run(capsys, "games", "--db", db, "rename", gid, "Saturday")[0] == 0
+    assert "Saturday" in run(capsys, "games", "--db", db, "list")[1]
+    assert run(capsys, "games", "--db", db, "delete", gid)[0] == 0
+    code, _, err = run(capsys, "games", "--db", db, "delete", gid)
+    assert code == 1 and "no game with id" in err
+
+
+def test_games_import_refusals(tmp_path, capsys):
+    db = str(tmp_path / "g.sqlite3")
+    bad = tmp_path / "bad.json"
+    bad.write_text(EXAMPLE.append(mdraw(17)).to_json())
+    code, _, err = run(capsys, "games", "--db", db, "import", str(bad))
+    assert code == 1 and "event 9" in err
+    code, _, err = run(capsys, "games", "--db", db, "import", str(tmp_path / "missing.json"))
+    assert code == 1 and "missing.json" in err
+    assert run(capsys, "games", "--db", db, "list")[1].strip() == "no games"
+
+
+def test_games_uses_env_db(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("FUGITIVE_DB", str(tmp_path / "env.sqlite3"))
+    assert run(capsys, "games", "list")[0] == 0
+    assert (tmp_path / "env.sqlite3").exists()
