@@ -132,6 +132,31 @@ class Counter:
             k = min(req.within, self.n)
             self.min_h[k] = max(self.min_h[k], req.number)
         self._sprint_cache: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+        self.lo, self.hi = self._bounds()
+        self._layers: list[dict[tuple[int, int, int], int]] | None = None
+
+    def _bounds(self) -> tuple[list[int], list[int]]:
+        """The range each position's number can take at all, from reach and known numbers.
+
+        A cheap interval propagation (each gap is 1 .. 3 + 2 * sprints) that lets the
+        dynamic program drop states which cannot reach the next known number.
+        """
+        n = self.n
+        pos = self.facts.positions
+        lo = [0] * (n + 1)
+        hi = [0] * (n + 1)
+        for i in range(1, n + 1):
+            p = pos[i - 1]
+            lo[i] = lo[i - 1] + 1
+            hi[i] = min(hi[i - 1] + 3 + 2 * p.sprints, MAX_CARD if p.hideout != ESCAPE else ESCAPE)
+            if p.hideout is not None:
+                lo[i] = max(lo[i], p.hideout)
+                hi[i] = min(hi[i], p.hideout)
+        for i in range(n - 1, 0, -1):
+            nxt = pos[i]  # position i + 1
+            hi[i] = min(hi[i], hi[i + 1] - 1)
+            lo[i] = max(lo[i], lo[i + 1] - 3 - 2 * nxt.sprints)
+        return lo, hi
 
     # ------------------------------------------------------------------ pieces
     def _sprint_options(self, i: int, G: int) -> list[tuple[int, int, int]]:
@@ -280,14 +305,20 @@ class Counter:
         return num, div
 
     def forward(self) -> list[dict[tuple[int, int, int], int]]:
+        """Layer i: state after position i -> summed weight of the paths reaching it."""
+        if self._layers is not None:
+            return self._layers
         layers: list[dict[tuple[int, int, int], int]] = [{(0, 0, 0): 1}]
         for i in range(1, self.n + 1):
             nxt: dict[tuple[int, int, int], int] = {}
+            lo, hi = self.lo[i], self.hi[i]
             for s, w in layers[-1].items():
                 for x, G2, H2, div, w2 in self.successors_raw(i, s):
-                    s2 = (x, G2, H2)
-                    nxt[s2] = nxt.get(s2, 0) + w * w2 // div
+                    if lo <= x <= hi:
+                        s2 = (x, G2, H2)
+                        nxt[s2] = nxt.get(s2, 0) + w * w2 // div
             layers.append(nxt)
+        self._layers = layers
         return layers
 
     def total(self) -> int:
@@ -309,6 +340,8 @@ class Counter:
         divides: ``beta~(s) = D * beta(s)`` is an integer, and so is
         ``alpha(s) * beta~(s) / D``, the count of histories through ``s``.
         """
+        if getattr(self, "_marginals", None) is not None:
+            return self._marginals
         layers = self.forward()
         n = self.n
         D = 1
@@ -336,4 +369,5 @@ class Counter:
             b_next = b_cur
         out = [{x: v // D for x, v in c.items() if v} for c in counts]
         assert z % D == 0
-        return z // D, out
+        self._marginals = (z // D, out)
+        return self._marginals

@@ -90,8 +90,11 @@ def _draw_lists(deck: int, used: tuple[tuple[int, int], ...], draw_turns: tuple[
     return placements * _falling(n_free - u, d - u)
 
 
-def brute_force(record: dict) -> tuple[int, list[dict[int, int]]]:
-    """(total histories, per position: number -> histories with that face-down number)."""
+def brute_force(record: dict, accept=None) -> tuple[int, list[dict[int, int]]]:
+    """(total histories, per position: number -> histories with that face-down number).
+
+    ``accept(row, face_down)`` (optional) keeps only histories it returns True for.
+    """
     positions, draw_turns, marshal, misses = read_events(record)
     n = len(positions)
     known = {p["h"] for p in positions if p["h"] is not None}
@@ -107,6 +110,8 @@ def brute_force(record: dict) -> tuple[int, list[dict[int, int]]]:
         for numbers, k in misses:
             if numbers <= set(row[:k]):
                 return
+        if accept is not None and not accept(row, [p["h"] is None for p in positions]):
+            return
         w = 1
         for d, rng in DECK_RANGES.items():
             cards = tuple(sorted((c, t) for c, t in used.items() if c in rng))

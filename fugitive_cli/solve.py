@@ -1,0 +1,58 @@
+"""``fugitive solve RECORD.json [--json]``: exact probabilities for the Marshal's position."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("record", help="a game record (RECORD.md); '-' reads standard input")
+    parser.add_argument("--json", action="store_true", help="print the JSON object of RECORD.md")
+
+
+def _bar(p: float, width: int = 20) -> str:
+    filled = round(p * width)
+    return "#" * filled + "." * (width - filled)
+
+
+def render(post) -> str:
+    """A readable table: every possible number, then each position's candidates."""
+    if not post.consistent:
+        return (
+            "inconsistent: no hidden history fits this record\n"
+            f"first inconsistent event: {post.first_inconsistent_event}\n{post.reason}"
+        )
+    lines = [f"histories: {post.histories}", f"face-down hideouts: {post.face_down_count}", ""]
+    lines.append("number  P(face-down hideout)")
+    for x, p in post.hideouts.items():
+        if p > 0:
+            lines.append(f"{x:>6}  {p:7.4f}  {_bar(p)}{'  certain' if p == 1 else ''}")
+    lines.append("")
+    lines.append("position  candidates")
+    for pos in post.positions:
+        if pos.revealed:
+            lines.append(f"{pos.position:>8}  {pos.hideout} (face up)")
+        else:
+            cands = sorted(pos.candidates.items(), key=lambda kv: -kv[1])
+            shown = ", ".join(f"{x}: {p:.3f}" for x, p in cands[:8])
+            more = f", … ({len(cands) - 8} more)" if len(cands) > 8 else ""
+            lines.append(f"{pos.position:>8}  [{pos.sprints} sprint] {shown}{more}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.record import RecordFormatError, record_from_json
+    from solver.solve import InvalidRecord, solve
+
+    try:
+        source = record_from_json(sys.stdin.read()) if args.record == "-" else args.record
+        post = solve(source)
+    except (InvalidRecord, RecordFormatError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(post.to_dict(), indent=2))
+    else:
+        print(render(post))
+    return 0 if post.consistent else 3
