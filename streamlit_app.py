@@ -1,6 +1,9 @@
-"""Fugitive: the Marshal's assistant, a digital match and learning (placeholder until the app issue)."""
-import streamlit as st
+"""Fugitive: the Marshal's assistant, a digital match and learning (Streamlit).
 
-st.set_page_config(page_title="Fugitive", layout="centered")
-st.title("Fugitive")
-st.write("The Marshal's assistant is being built.")
+A thin entry point: the pages live in the ``app`` package, and every rule, record
+and probability comes from ``engine``, ``notepad``, ``solver`` (and ``advisor``).
+Run with ``streamlit run streamlit_app.py`` (or ``make run``).
+"""
+from app.main import run
+
+run()

@@ -1,0 +1,396 @@
+"""The Marshal's assistant: a phone beside a real table.
+
+The page offers exactly the entries that the notepad's validator allows next
+(``PublicState.allowed``), one tap each where possible; a refused entry shows the
+validator's reason and changes nothing. Every accepted entry is saved at once to the
+SQLite store, and the game id lives in the URL (``?page=assistant&game=<id>``), so
+a reload, a sleeping phone or a restarted server comes back to the same place.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+import streamlit as st
+
+from engine.cards import DECKS, deck_of
+from engine.record import (
+    Event,
+    FugitiveDraw,
+    Guess,
+    ManhuntGuess,
+    MarshalDraw,
+    Pass,
+    Place,
+    RecordFormatError,
+    Reveal,
+    Ruleset,
+    event_from_dict,
+    event_to_dict,
+)
+from notepad import CorrectionError, Notepad, RecordRuleError
+from notepad.store import StoreError, parse_import
+
+from . import services, ui
+from .i18n import t
+
+PADS = "assistant_pads"  # session_state: game id -> Notepad
+FLASH = "assistant_flash"  # session_state: (kind, text) shown once
+
+
+# --------------------------------------------------------------------------- state
+def _pads() -> dict[str, Notepad]:
+    return st.session_state.setdefault(PADS, {})
+
+
+def load(gid: str) -> Notepad | None:
+    """The notepad of game ``gid``: this session's copy, else from the store."""
+    pads = _pads()
+    if gid not in pads:
+        try:
+            stored = services.store().open(gid)
+        except StoreError:
+            return None
+        pads[gid] = stored.notepad()
+    return pads[gid]
+
+
+def _flash(kind: str, text: str) -> None:
+    st.session_state[FLASH] = (kind, text)
+
+
+def _show_flash() -> None:
+    msg = st.session_state.pop(FLASH, None)
+    if not msg:
+        return
+    kind, text = msg
+    if kind == "error":
+        st.error(text, icon="⛔")
+    elif kind == "warning":
+        st.warning(text, icon="⚠️")
+    else:
+        st.success(text, icon="✅")
+
+
+def enter(gid: str, event: Event) -> bool:
+    """Append one entry and save it; on a refusal nothing changes and the reason shows."""
+    pad = load(gid)
+    if pad is None:
+        _flash("error", t("game_not_found", gid=gid))
+        return False
+    try:
+        warnings = pad.append(event)
+    except RecordRuleError as exc:
+        _flash("error", t("refused", reason=exc.reason))
+        return False
+    try:
+        services.store().save(gid, pad.record)
+    except StoreError as exc:  # keep the notepad and the store in step
+        pad.undo()
+        _flash("error", t("refused", reason=str(exc)))
+        return False
+    if warnings:
+        _flash("warning", t("warning", reason="; ".join(warnings)))
+    else:
+        _flash("success", t("saved", what=ui.describe(event)))
+    return True
+
+
+def undo(gid: str) -> None:
+    pad = load(gid)
+    if pad is None or not len(pad):
+        return
+    event = pad.undo()
+    services.store().save(gid, pad.record)
+    _flash("success", t("undone", what=ui.describe(event)))
+
+
+def _on_pick(gid: str, key: str, make: Callable[[Any], Event]) -> None:
+    """A one-tap entry (pills / segmented control): the selection is the entry."""
+    value = st.session_state.get(key)
+    if value is None:
+        return
+    enter(gid, make(value))
+
+
+# --------------------------------------------------------------------------- list page
+def game_list() -> None:
+    st.caption(t("assistant_intro"))
+    with st.container(border=True):
+        st.markdown(f"**{t('new_game')}**")
+        opening = st.segmented_control(
+            t("opening_rule"), ["one-or-two", "two"], default="one-or-two",
+            format_func=lambda o: t("opening_one_or_two") if o == "one-or-two" else t("opening_two"),
+            key="new_opening",
+        )
+        pass_draw = st.toggle(t("pass_draw_rule"), key="new_pass_draw")
+        if st.button(t("start"), type="primary", key="new_start", use_container_width=True):
+            ruleset = Ruleset(opening or "one-or-two", bool(pass_draw))
+            info = services.store().create(Notepad(ruleset).record, kind="assistant")
+            st.query_params["game"] = info.id
+            st.rerun()
+    st.markdown(f"**{t('saved_games')}**")
+    games = services.store().list(kind="assistant")
+    if not games:
+        st.caption(t("no_saved_games"))
+    for g in games[:30]:
+        label = f"{g.title} · {t('entries_n', n=g.events)}"
+        if st.button(label, key=f"open_{g.id}", use_container_width=True):
+            st.query_params["game"] = g.id
+            st.rerun()
+    with st.expander(t("import_json")):
+        up = st.file_uploader(t("import_json"), type=["json"], key="import_file", label_visibility="collapsed")
+        text = st.text_area(t("import_paste"), key="import_text", height=100)
+        if st.button(t("import_button"), key="import_go"):
+            raw = up.getvalue() if up is not None else text
+            try:
+                record = parse_import(raw)
+                info = services.store().create(record.marshal_view(), title="Imported game", kind="assistant")
+            except StoreError as exc:
+                st.error(t("import_error", reason=str(exc)))
+            else:
+                st.query_params["game"] = info.id
+                _flash("success", t("imported"))
+                st.rerun()
+
+
+# --------------------------------------------------------------------------- game page
+def _phase_text(pad: Notepad) -> tuple[str, str | None]:
+    s = pad.state
+    ph = s.phase.value
+    if s.over:
+        return t("phase_over") + " — " + t(f"winner_{s.winner}"), None
+    if ph == "opening":
+        return t("phase_opening_two" if pad.ruleset.opening == "two" else "phase_opening"), "fugitive"
+    if ph == "marshal_draw" and len(s.marshal_hand) < 2 and _first_marshal_turn(pad):
+        return t("phase_marshal_draw_first"), "marshal"
+    return t(f"phase_{ph}"), s.turn
+
+
+def _first_marshal_turn(pad: Notepad) -> bool:
+    return not any(isinstance(e, (Guess, ManhuntGuess)) for e in pad.events)
+
+
+def page(gid: str) -> None:
+    pad = load(gid)
+    if pad is None:
+        st.error(t("game_not_found", gid=gid))
+        if st.button(t("back_to_list"), key="back_missing"):
+            del st.query_params["game"]
+            st.rerun()
+        return
+    s = pad.state
+    top = st.columns([1, 1], vertical_alignment="center")
+    if top[0].button("← " + t("back_to_list"), key="back"):
+        del st.query_params["game"]
+        st.rerun()
+    top[1].caption(f"{t('game_id')}: `{gid}`")
+    text, who = _phase_text(pad)
+    ui.status(text, who)
+    slots = [{"number": x.number, "sprints": x.sprints, "label": f"#{x.position}"} for x in s.row]
+    st.html(ui.row_html(slots))
+    st.caption(
+        t("decks_status", d1=s.deck_sizes[1], d2=s.deck_sizes[2], d3=s.deck_sizes[3])
+        + " · " + t("fugitive_hand_size", n=s.fugitive_hand_size)
+        + (" · " + t("your_hand") + ": " + " ".join(map(str, s.marshal_hand)) if s.marshal_hand else "")
+    )
+    _show_flash()
+    post = services.solve_record(pad.record) if (s.allows("guess") or s.allows("manhunt_guess")) else None
+    entry_panel(gid, pad, post)
+    if len(pad):
+        st.button("↶ " + t("undo"), key=f"undo_{len(pad)}", on_click=undo, args=(gid,), use_container_width=True)
+    post = ui.analysis(pad.record, s.marshal_hand, s.face_up_numbers, manhunt=s.manhunt)
+    entries_panel(gid, pad, post)
+    with st.expander(t("export")):
+        st.download_button(
+            t("download_json"), pad.record.to_json(), file_name=f"fugitive-{gid}.json",
+            mime="application/json", key="download", use_container_width=True,
+        )
+        st.code(pad.record.to_json(indent=None), language="json", wrap_lines=True)
+
+
+def entry_panel(gid: str, pad: Notepad, post: dict | None) -> None:
+    s = pad.state
+    if s.over:
+        st.info(t("nothing_to_enter"))
+        return
+    n = len(pad)
+    allowed = {a.kind: a for a in s.allowed}
+    if "place" in allowed:
+        a = allowed["place"]
+        if a.max_sprints is not None:
+            key = f"place_{n}"
+            st.pills(
+                t("place_hideout"), list(range(a.max_sprints + 1)), format_func=lambda k: f"+{k}",
+                key=key, on_change=_on_pick, args=(gid, key, lambda k: Place(int(k))),
+            )
+        if a.escape_max_sprints is not None:
+            with st.expander(t("escape_expander")):
+                key = f"escape_{n}"
+                st.pills(
+                    t("place_escape"), list(range(a.escape_max_sprints + 1)), format_func=lambda k: f"42 +{k}",
+                    key=key, on_change=_on_pick, args=(gid, key, lambda k: Place(int(k), 42)),
+                )
+    if "pass" in allowed:
+        st.button(t("pass"), key=f"pass_{n}", on_click=enter, args=(gid, Pass()), use_container_width=True)
+    if "fugitive_draw" in allowed:
+        a = allowed["fugitive_draw"]
+        key = f"fdraw_{n}"
+        label = t("fugitive_draw_extra", d=a.decks[0]) if a.optional else t("fugitive_draw")
+        st.segmented_control(
+            label, list(a.decks), format_func=lambda d: t("deck_short", d=d),
+            key=key, on_change=_on_pick, args=(gid, key, lambda d: FugitiveDraw(int(d))),
+        )
+    if "marshal_draw" in allowed:
+        a = allowed["marshal_draw"]
+        st.markdown(f"**{t('marshal_draw')}**")
+        for d in a.decks:
+            cards = [c for c in a.cards if deck_of(c) == d]
+            key = f"mdraw_{n}_{d}"
+            st.pills(
+                t("deck_n", d=d, n=s.deck_sizes[d]), cards, key=key,
+                on_change=_on_pick, args=(gid, key, lambda c: MarshalDraw(int(c))),
+            )
+    if "guess" in allowed:
+        guess_panel(gid, pad, allowed["guess"], post, manhunt=False)
+    if "manhunt_guess" in allowed:
+        guess_panel(gid, pad, allowed["manhunt_guess"], post, manhunt=True)
+
+
+def _likely_position(post: dict | None, x: int, positions: tuple[int, ...]) -> int | None:
+    if not post or not post.get("consistent"):
+        return None
+    best, where = 0.0, None
+    for p in post["positions"]:
+        q = p["candidates"].get(x, 0.0)
+        if p["position"] in positions and q > best:
+            best, where = q, p["position"]
+    return where
+
+
+def guess_panel(gid: str, pad: Notepad, a, post: dict | None, manhunt: bool) -> None:
+    n = len(pad)
+    key = f"guess_{n}"
+    warn = set(a.warn_numbers)
+    mode = "single" if manhunt else "multi"
+    sel = st.pills(
+        t("guess_number" if manhunt else "guess_numbers"), list(a.numbers), selection_mode=mode,
+        format_func=lambda x: f"{x}*" if x in warn else str(x), key=key,
+    )
+    if warn:
+        st.caption(t("warn_hand"))
+    numbers = tuple(sorted(([sel] if sel is not None else []) if manhunt else (sel or [])))
+    hit_key = f"hitmode_{n}"
+    cols = st.columns(2)
+    if cols[0].button(t("miss"), key=f"miss_{n}", use_container_width=True):
+        if not numbers:
+            st.warning(t("select_numbers_first"))
+        else:
+            ev = ManhuntGuess(numbers[0], False) if manhunt else Guess(numbers, False)
+            if enter(gid, ev):
+                st.rerun()
+            _show_flash()
+    if cols[1].button(t("hit"), key=f"hit_{n}", type="primary", use_container_width=True):
+        if not numbers:
+            st.warning(t("select_numbers_first"))
+        else:
+            st.session_state[hit_key] = True
+    if not (st.session_state.get(hit_key) and numbers):
+        return
+    with st.container(border=True):
+        st.markdown(f"**{t('hit_details')}**")
+        sprints_at = {x.position: x.sprints for x in pad.state.row}
+        seen = set(pad.state.marshal_hand) | set(pad.state.face_up_numbers)
+        for slot in pad.state.row:
+            seen.update(slot.sprint_cards or ())
+        reveals = []
+        for x in numbers:
+            default = _likely_position(post, x, a.positions)
+            pos = st.segmented_control(
+                t("position_of", x=x), list(a.positions), default=default,
+                format_func=lambda p: f"#{p} (+{sprints_at.get(p, 0)})", key=f"pos_{n}_{x}",
+            )
+            k = sprints_at.get(pos, 0) if pos is not None else 0
+            cards: list[int] = []
+            if k:
+                options = [c for c in range(1, 42) if c not in seen and c not in numbers]
+                cards = st.pills(
+                    t("sprints_of", x=x, k=k), options, selection_mode="multi", key=f"spr_{n}_{x}_{pos}"
+                ) or []
+            reveals.append((x, pos, tuple(sorted(cards))))
+        c2 = st.columns(2)
+        if c2[0].button(t("cancel"), key=f"hitcancel_{n}", use_container_width=True):
+            st.session_state[hit_key] = False
+            st.rerun()
+        if c2[1].button(t("confirm_hit"), key=f"hitsave_{n}", type="primary", use_container_width=True):
+            missing = [x for x, pos, _ in reveals if pos is None]
+            if missing:
+                st.error(t("refused", reason=t("position_of", x=missing[0])))
+                return
+            if manhunt:
+                x, pos, cards = reveals[0]
+                ev: Event = ManhuntGuess(x, True, pos, cards)
+            else:
+                ev = Guess(numbers, True, tuple(Reveal(pos, x, cards) for x, pos, cards in reveals))
+            if enter(gid, ev):
+                st.session_state.pop(hit_key, None)
+                st.rerun()
+            _show_flash()
+
+
+# --------------------------------------------------------------------------- entries / correct
+def entries_panel(gid: str, pad: Notepad, post: dict | None) -> None:
+    bad = post.get("first_inconsistent_event") if post and not post.get("consistent") else None
+    with st.expander(f"{t('entries')} ({len(pad)})", expanded=bad is not None):
+        if not len(pad):
+            st.caption(t("no_entries"))
+            return
+        lines = [f"{i + 1}. {ui.describe(e)}" + ("  ⚠️" if i == bad else "") for i, e in enumerate(pad.events)]
+        st.text("\n".join(lines))
+        st.markdown(f"**{t('correct_entry')}**")
+        idx = st.selectbox(
+            t("entry_to_correct"), list(range(len(pad))), index=bad if bad is not None else len(pad) - 1,
+            format_func=lambda i: f"{i + 1}. {ui.describe(pad.events[i])}", key=f"corr_idx_{len(pad)}_{bad}",
+        )
+        current = json.dumps(event_to_dict(pad.events[idx]))
+        text = st.text_input(t("corrected_json"), value=current, key=f"corr_text_{len(pad)}_{idx}")
+        if st.button(t("save_correction"), key=f"corr_save_{len(pad)}_{idx}"):
+            correct(gid, idx, text, truncate=False)
+            st.rerun()
+        drop = st.session_state.get("corr_drop")
+        if drop and drop[0] == idx and drop[1] == text:
+            if st.button(t("correct_and_drop", n=drop[2]), key=f"corr_drop_{len(pad)}_{idx}"):
+                correct(gid, idx, text, truncate=True)
+                st.session_state.pop("corr_drop", None)
+                st.rerun()
+
+
+def correct(gid: str, index: int, text: str, truncate: bool) -> bool:
+    pad = load(gid)
+    if pad is None:
+        return False
+    try:
+        event = event_from_dict(json.loads(text), index)
+    except (ValueError, RecordFormatError) as exc:
+        _flash("error", t("bad_json", reason=str(getattr(exc, "reason", exc))))
+        return False
+    try:
+        pad.correct(index, event, truncate=truncate)
+    except CorrectionError as exc:
+        st.session_state["corr_drop"] = (index, text, exc.dropped)
+        _flash("error", t("correction_breaks", i=(exc.index or 0) + 1, reason=exc.reason))
+        return False
+    except RecordRuleError as exc:
+        _flash("error", t("refused", reason=exc.reason))
+        return False
+    services.store().save(gid, pad.record)
+    _flash("success", t("corrected", i=index + 1))
+    return True
+
+
+def run() -> None:
+    gid = st.query_params.get("game")
+    if gid:
+        page(gid)
+    else:
+        game_list()

@@ -1,0 +1,68 @@
+"""Page setup and navigation: one column, no sidebar, state in the URL.
+
+The URL carries ``page`` (assistant, match, learning, tutorial), ``game`` (a saved
+game's id) and ``lang`` (en, ko), so a reload or a restarted server shows the same
+screen.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+from . import i18n, ui
+from .i18n import t
+
+PAGES = ("assistant", "match", "learning", "tutorial")
+NAV = {"assistant": "nav_assistant", "match": "nav_match", "learning": "nav_learning", "tutorial": "nav_tutorial"}
+
+
+def _on_nav() -> None:
+    page = st.session_state.get("nav")
+    if page and page != st.query_params.get("page"):
+        st.query_params.clear()
+        st.query_params["page"] = page
+        if st.session_state.get("lang", "en") != "en":
+            st.query_params["lang"] = st.session_state["lang"]
+
+
+def _on_lang() -> None:
+    lang = st.session_state.get("lang_pick") or "en"
+    i18n.set_lang(lang)
+    st.query_params["lang"] = lang
+
+
+def run() -> None:
+    st.set_page_config(page_title="Fugitive", page_icon="🃏", layout="centered", initial_sidebar_state="collapsed")
+    lang = st.query_params.get("lang", st.session_state.get("lang", i18n.DEFAULT))
+    i18n.set_lang(lang)
+    ui.inject_css()
+    page = st.query_params.get("page", "assistant")
+    if page not in PAGES:
+        page = "assistant"
+    st.session_state["nav"] = page
+    st.session_state["lang_pick"] = i18n.get_lang()
+    head = st.columns([3, 2], vertical_alignment="bottom")
+    head[0].markdown(f"### 🃏 {t('app_title')}")
+    head[1].segmented_control(
+        "Language", list(i18n.LANGS), format_func=lambda k: i18n.LANGS[k], key="lang_pick",
+        on_change=_on_lang, label_visibility="collapsed",
+    )
+    st.segmented_control(
+        "Page", list(PAGES), format_func=lambda p: t(NAV[p]), key="nav", on_change=_on_nav,
+        label_visibility="collapsed", width="stretch",
+    )
+    if page == "assistant":
+        from . import assistant
+
+        assistant.run()
+    elif page == "match":
+        from . import match
+
+        match.run()
+    elif page == "learning":
+        from . import learning
+
+        learning.run()
+    else:
+        from . import learning
+
+        learning.tutorial()

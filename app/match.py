@@ -1,0 +1,3 @@
+import streamlit as st
+def run():
+    st.write("match")

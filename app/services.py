@@ -1,0 +1,208 @@
+"""What the pages need from the other packages: the store, cached solves, advice.
+
+Nothing here knows a rule: solves come from :mod:`solver`, storage from
+:mod:`notepad.store`, and advice from :mod:`advisor` when that package is present.
+Without it (it is developed in parallel) the advice falls back to the solver's
+own figures: the numbers most likely to be face-down hideouts.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from engine.record import Record, record_from_json
+from notepad.store import GameStore, default_path
+
+try:  # the advisor package is optional (developed in parallel)
+    import advisor as _advisor  # type: ignore
+except Exception:  # pragma: no cover - depends on the checkout
+    _advisor = None
+
+
+# --------------------------------------------------------------------------- store
+@st.cache_resource(show_spinner=False)
+def _store_for(path: str) -> GameStore:
+    return GameStore(path)
+
+
+def store() -> GameStore:
+    """The game store of ``$FUGITIVE_DB`` (or ./data/fugitive.sqlite3)."""
+    return _store_for(str(default_path()))
+
+
+# --------------------------------------------------------------------------- solve
+def _solve_uncached(record_json: str) -> dict[str, Any]:
+    from solver.solve import InvalidRecord, solve
+
+    start = time.perf_counter()
+    try:
+        post = solve(record_from_json(record_json))
+    except InvalidRecord as exc:
+        return {"consistent": False, "invalid": True, "reason": str(exc), "first_inconsistent_event": None, "ms": 0}
+    ms = int((time.perf_counter() - start) * 1000)
+    if not post.consistent:
+        return {
+            "consistent": False,
+            "invalid": False,
+            "first_inconsistent_event": post.first_inconsistent_event,
+            "reason": post.reason,
+            "ms": ms,
+        }
+    positions = []
+    for p in post.positions:
+        positions.append(
+            {
+                "position": p.position,
+                "revealed": p.revealed,
+                "sprints": p.sprints,
+                "hideout": p.hideout,
+                "candidates": {} if p.revealed else dict(p.candidates),
+            }
+        )
+    return {
+        "consistent": True,
+        "histories": str(post.histories),
+        "hideouts": dict(post.hideouts),
+        "positions": positions,
+        "ms": ms,
+    }
+
+
+@st.cache_data(show_spinner=False, max_entries=2000)
+def solve_json(record_json: str) -> dict[str, Any]:
+    """The solver's posterior for a Marshal's record (as plain data), cached by JSON."""
+    return _solve_uncached(record_json)
+
+
+def marshal_json(record: Record) -> str:
+    """The cache key: the Marshal's record as compact JSON."""
+    return record.marshal_view().to_json(indent=None)
+
+
+def solve_record(record: Record) -> dict[str, Any]:
+    return solve_json(marshal_json(record))
+
+
+@st.cache_data(show_spinner=False, max_entries=500)
+def joint_json(record_json: str, numbers: tuple[int, ...]) -> float:
+    """P(every number is a face-down hideout now), exact, cached."""
+    from solver.solve import solve
+
+    post = solve(record_from_json(record_json))
+    if not post.consistent:
+        return 0.0
+    return float(post.joint(frozenset(numbers)))
+
+
+# --------------------------------------------------------------------------- advice
+@dataclass(frozen=True)
+class Advice:
+    """One suggested guess as the app shows it."""
+
+    numbers: tuple[int, ...]
+    probability: float  #: chance the guess hits
+    reason: str
+    source: str = "solver"
+
+
+def advisor_available() -> bool:
+    return _advisor is not None
+
+
+def _from_advisor(record: Record, limit: int) -> list[Advice] | None:
+    """The advisor's suggestions, read defensively (its API is still settling)."""
+    if _advisor is None:
+        return None
+    fn = None
+    for name in ("suggest_guesses", "guess_advice", "suggest", "advise_guess", "advise"):
+        fn = getattr(_advisor, name, None)
+        if callable(fn):
+            break
+    if fn is None:
+        return None
+    try:
+        out = fn(record.marshal_view())
+        items = list(getattr(out, "suggestions", out))[:limit]
+        advice = []
+        for s in items:
+            numbers = getattr(s, "numbers", None)
+            if numbers is None and getattr(s, "number", None) is not None:
+                numbers = (s.number,)
+            prob = getattr(s, "probability", None)
+            if prob is None:
+                prob = getattr(s, "hit_probability", getattr(s, "p", 0.0))
+            reason = getattr(s, "reason", None) or getattr(s, "explanation", "") or ""
+            advice.append(Advice(tuple(sorted(numbers or ())), float(prob), str(reason), "advisor"))
+        return [a for a in advice if a.numbers] or None
+    except Exception:
+        return None
+
+
+def fallback_advice(post: dict[str, Any], hand: tuple[int, ...], limit: int = 5) -> list[Advice]:
+    """The solver's most likely face-down numbers (the Marshal's own cards excluded)."""
+    from .i18n import t
+
+    if not post.get("consistent"):
+        return []
+    best_pos: dict[int, tuple[float, int]] = {}
+    for p in post["positions"]:
+        for x, q in p["candidates"].items():
+            x = int(x)
+            if q > best_pos.get(x, (0.0, 0))[0]:
+                best_pos[x] = (q, p["position"])
+    ranked = sorted(
+        ((float(q), int(x)) for x, q in post["hideouts"].items() if q > 0 and int(x) not in hand),
+        key=lambda qx: (-qx[0], qx[1]),
+    )[:limit]
+    return [
+        Advice((x,), q, t("suggest_reason_fallback", p=pct(q), pos=best_pos.get(x, (0, "?"))[1]))
+        for q, x in ranked
+    ]
+
+
+def advice(record: Record, post: dict[str, Any], hand: tuple[int, ...], limit: int = 5) -> list[Advice]:
+    """Suggested guesses: the advisor's when installed, else the solver's top numbers."""
+    got = _from_advisor(record, limit)
+    if got:
+        return got
+    return fallback_advice(post, hand, limit)
+
+
+def manhunt_plan(record: Record, post: dict[str, Any], hand: tuple[int, ...]) -> tuple[int, float, float | None] | None:
+    """(next guess, chance it hits, chance of catching him or None when unknown)."""
+    if _advisor is not None:
+        for name in ("manhunt_plan", "plan_manhunt", "manhunt"):
+            fn = getattr(_advisor, name, None)
+            if callable(fn):
+                try:
+                    plan = fn(record.marshal_view())
+                    nxt = getattr(plan, "next_guess", None) or getattr(plan, "number", None)
+                    catch = getattr(plan, "catch_probability", None) or getattr(plan, "probability", None)
+                    hit = post.get("hideouts", {}).get(nxt, 0.0) if post.get("consistent") else 0.0
+                    if nxt is not None:
+                        return int(nxt), float(hit), (float(catch) if catch is not None else None)
+                except Exception:
+                    pass
+                break
+    tips = fallback_advice(post, hand, 1)
+    if not tips:
+        return None
+    face_down = sum(1 for p in post["positions"] if not p["revealed"])
+    catch = tips[0].probability if face_down == 1 else None
+    return tips[0].numbers[0], tips[0].probability, catch
+
+
+def pct(p: float) -> str:
+    """A probability for people: 71%, <1%, 100%."""
+    if p <= 0:
+        return "0%"
+    if p >= 1:
+        return "100%"
+    if p < 0.005:
+        return "<1%"
+    if p > 0.995:
+        return ">99%"
+    return f"{p * 100:.0f}%"

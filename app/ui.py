@@ -1,0 +1,193 @@
+"""Shared rendering: phone CSS, the 1-41 heat map, the row, candidates, suggestions.
+
+Everything is plain HTML/markdown built from the solver's numbers, so one render is
+a few milliseconds; the heat map is one ``st.html`` element (41 cells) rather than
+41 widgets, which keeps a rerun fast on a phone.
+"""
+from __future__ import annotations
+
+import html
+from typing import Any, Iterable
+
+import streamlit as st
+
+from engine.record import Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record
+
+from . import services
+from .i18n import t
+from .services import pct
+
+PHONE_CSS = """
+<style>
+/* one column, big tap targets: a phone beside a real table */
+.block-container {padding-top: 2.2rem; padding-bottom: 4rem; max-width: 720px;}
+div[data-testid="stButtonGroup"] button {min-height: 44px; min-width: 44px; font-size: 1.05rem;}
+div.stButton > button, div.stDownloadButton > button {min-height: 46px; font-size: 1.05rem;}
+.fg-grid {display: grid; grid-template-columns: repeat(7, 1fr); gap: 3px; margin: 4px 0 6px 0;}
+.fg-cell {border-radius: 6px; text-align: center; padding: 3px 0 2px 0; line-height: 1.05;
+          font-family: system-ui, sans-serif; border: 2px solid transparent; min-height: 38px;}
+.fg-cell .n {font-weight: 700; font-size: 15px;}
+.fg-cell .p {font-size: 10px;}
+.fg-out {background: #e9e9ec; color: #9a9aa3;}
+.fg-up {background: #ffffff; color: #333; border-color: #555;}
+.fg-mine {background: #dfe8f5; color: #58708f;}
+.fg-certain {background: #7a0010 !important; color: #fff !important;}
+.fg-legend {font-size: 12px; color: #666; margin-bottom: 6px;}
+.fg-row {display: flex; flex-wrap: wrap; gap: 4px; margin: 4px 0;}
+.fg-card {border-radius: 6px; min-width: 40px; padding: 4px 5px; text-align: center; font-weight: 700;
+          border: 2px solid #444; background: #fff; font-family: system-ui, sans-serif; font-size: 15px;}
+.fg-card.down {background: #3b4a6b; color: #fff; border-color: #3b4a6b;}
+.fg-card .s {display: block; font-size: 11px; font-weight: 400;}
+.fg-status {font-size: 1.05rem; font-weight: 600; padding: 6px 10px; border-radius: 8px; background: #f3f1ea;
+            margin-bottom: 6px;}
+.fg-status.marshal {background: #fde9e4;}
+.fg-status.fugitive {background: #e5ecf7;}
+.fg-cands {font-size: 14px; margin: 2px 0;}
+.fg-sugg {font-size: 15px; margin: 3px 0;}
+.fg-sugg b {font-size: 17px;}
+</style>
+"""
+
+
+def inject_css() -> None:
+    st.html(PHONE_CSS)
+
+
+# --------------------------------------------------------------------------- events
+def describe(e: Event) -> str:
+    """One entry in words (current language)."""
+    if isinstance(e, Place):
+        return t("ev_escape", s=e.sprints) if e.is_escape else t("ev_place", s=e.sprints)
+    if isinstance(e, Pass):
+        return t("ev_pass")
+    if isinstance(e, FugitiveDraw):
+        return t("ev_fugitive_draw", d=e.deck)
+    if isinstance(e, MarshalDraw):
+        return t("ev_marshal_draw", c=e.card)
+    if isinstance(e, Guess):
+        nums = "+".join(map(str, e.numbers))
+        if not e.hit:
+            return t("ev_guess_miss", n=nums)
+        r = ", ".join(
+            f"{x.hideout}@#{x.position}" + (f"[{' '.join(map(str, x.sprint_cards))}]" if x.sprint_cards else "")
+            for x in e.reveals
+        )
+        return t("ev_guess_hit", n=nums, r=r)
+    if isinstance(e, ManhuntGuess):
+        return t("ev_manhunt_hit", n=e.number, p=e.position) if e.hit else t("ev_manhunt_miss", n=e.number)
+    return str(e)
+
+
+# --------------------------------------------------------------------------- heat map
+def _cell_style(p: float) -> str:
+    # white -> red as p grows; strong colours from ~0.5
+    alpha = 0.12 + 0.78 * min(1.0, p) ** 0.7
+    color = "#fff" if p >= 0.45 else "#3a0008"
+    return f"background: rgba(200, 20, 40, {alpha:.2f}); color: {color};"
+
+
+def heatmap_html(hideouts: dict[int, float], face_up: Iterable[int] = (), hand: Iterable[int] = ()) -> str:
+    """41 cells, 7 per row: certain, likely, ruled out at a glance."""
+    face_up, hand = set(face_up), set(hand)
+    cells = []
+    for x in range(1, 42):
+        p = float(hideouts.get(x, 0.0))
+        if x in face_up:
+            cls, style, label = "fg-cell fg-up", "", "▢"
+        elif x in hand:
+            cls, style, label = "fg-cell fg-mine", "", "✋"
+        elif p <= 0:
+            cls, style, label = "fg-cell fg-out", "", "·"
+        elif p >= 0.9995:
+            cls, style, label = "fg-cell fg-certain", "", "100%"
+        else:
+            cls, style, label = "fg-cell", _cell_style(p), pct(p)
+        cells.append(
+            f'<div class="{cls}" style="{style}" data-n="{x}" data-p="{p:.4f}">'
+            f'<div class="n">{x}</div><div class="p">{label}</div></div>'
+        )
+    return '<div class="fg-grid" data-testid="fg-heatmap">' + "".join(cells) + "</div>"
+
+
+def row_html(row: list[dict[str, Any]]) -> str:
+    """The row as cards: card 0, then face-down cards as sprint counts."""
+    cards = ['<div class="fg-card">0<span class="s">&nbsp;</span></div>']
+    for slot in row:
+        s = slot.get("sprints", 0)
+        sprint = "+" + str(s) if s else "&nbsp;"
+        if slot.get("number") is not None:
+            cards.append(f'<div class="fg-card">{slot["number"]}<span class="s">{sprint}</span></div>')
+        else:
+            label = html.escape(str(slot.get("label", "?")))
+            cards.append(f'<div class="fg-card down">{label}<span class="s">{sprint}</span></div>')
+    return '<div class="fg-row" data-testid="fg-row">' + "".join(cards) + "</div>"
+
+
+def status(text: str, who: str | None = None) -> None:
+    cls = f"fg-status {who}" if who else "fg-status"
+    st.html(f'<div class="{cls}" data-testid="fg-status">{html.escape(text)}</div>')
+
+
+# --------------------------------------------------------------------------- analysis
+def analysis(record: Record, hand: tuple[int, ...], face_up: tuple[int, ...], manhunt: bool = False,
+             show_suggestions: bool = True, header: bool = True) -> dict[str, Any]:
+    """Heat map, candidates per position and suggestions for a Marshal's record."""
+    key = services.marshal_json(record)
+    with st.spinner(t("computing")):
+        post = services.solve_json(key)
+    if header:
+        st.subheader(t("analysis"))
+    if not post.get("consistent"):
+        i = post.get("first_inconsistent_event")
+        if i is not None and i < len(record.events):
+            st.error(t("contradiction", i=i + 1, what=describe(record.events[i])), icon="⚠️")
+        else:
+            st.error(post.get("reason", ""), icon="⚠️")
+        return post
+    st.html(heatmap_html(post["hideouts"], face_up, hand))
+    st.html(f'<div class="fg-legend">{html.escape(t("legend"))} · {html.escape(t("histories", h=_big(post["histories"])))}'
+            f' · <span data-testid="fg-solve-ms">{post.get("ms", 0)}</span> ms</div>')
+    if show_suggestions and record.events:
+        if manhunt:
+            plan = services.manhunt_plan(record, post, hand)
+            if plan:
+                x, hit, catch = plan
+                lines = [t("manhunt_next", x=f"<b>{x}</b>", p=pct(hit))]
+                if catch is not None:
+                    lines.append(t("manhunt_catch", p=pct(catch)))
+                st.html('<div class="fg-sugg" data-testid="fg-manhunt">' + "<br>".join(lines) + "</div>")
+        else:
+            tips = services.advice(record, post, hand)
+            if tips:
+                st.markdown(f"**{t('suggestions')}**")
+                st.html(
+                    '<div data-testid="fg-suggestions">'
+                    + "".join(
+                        f'<div class="fg-sugg"><b>{"+".join(map(str, a.numbers))}</b> · {pct(a.probability)}'
+                        f' <span style="color:#666">— {html.escape(a.reason)}</span></div>'
+                        for a in tips
+                    )
+                    + "</div>"
+                )
+    downs = [p for p in post["positions"] if not p["revealed"]]
+    if downs:
+        st.markdown(f"**{t('positions')}**")
+        lines = []
+        for p in downs:
+            cands = sorted(p["candidates"].items(), key=lambda kv: (-kv[1], int(kv[0])))
+            shown = ", ".join(f"{x} {pct(q)}" for x, q in cands[:6])
+            more = f" … (+{len(cands) - 6})" if len(cands) > 6 else ""
+            lines.append(
+                f'<div class="fg-cands"><b>{t("position_n", p=p["position"], s=p["sprints"])}</b>: {shown}{more}</div>'
+            )
+        st.html('<div data-testid="fg-positions">' + "".join(lines) + "</div>")
+    return post
+
+
+def _big(s: str) -> str:
+    """A history count for people: 81,234,000 or 1.2e+21."""
+    try:
+        n = int(s)
+    except ValueError:
+        return s
+    return f"{n:,}" if n < 10**12 else f"{n:.2e}"
