@@ -244,6 +244,10 @@ def entry_panel(gid: str, pad: Notepad, post: dict | None) -> None:
     if "marshal_draw" in allowed:
         a = allowed["marshal_draw"]
         st.markdown(f"**{t('marshal_draw')}**")
+        if len(pad):
+            tip = services.draw_advice(pad.record, tuple(s.deck_sizes[d] for d in (1, 2, 3)), s.marshal_hand)
+            if tip:
+                st.caption(t("draw_tip", d=tip[0], why=tip[1]))
         for d in a.decks:
             cards = [c for c in a.cards if deck_of(c) == d]
             key = f"mdraw_{n}_{d}"

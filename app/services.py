@@ -112,33 +112,49 @@ def advisor_available() -> bool:
     return _advisor is not None
 
 
-def _from_advisor(record: Record, limit: int) -> list[Advice] | None:
-    """The advisor's suggestions, read defensively (its API is still settling)."""
+@st.cache_data(show_spinner=False, max_entries=500)
+def _advisor_guesses(record_json: str, hand: tuple[int, ...], limit: int) -> list[Advice] | None:
+    if _advisor is None or not hasattr(_advisor, "advise_guesses"):
+        return None
+    try:
+        got = _advisor.advise_guesses(record_from_json(record_json), hand=hand, top=limit)
+    except Exception:  # an advisor still being written must not break the page
+        return None
+    out = []
+    for s in got:
+        numbers = tuple(sorted(getattr(s, "numbers", ()) or ()))
+        prob = getattr(s, "p_hit", None)
+        if prob is None:
+            prob = getattr(s, "probability", 0.0)
+        if numbers:
+            out.append(Advice(numbers, float(prob), str(getattr(s, "reason", "") or ""), "advisor"))
+    return out or None
+
+
+def _from_advisor(record: Record, hand: tuple[int, ...], limit: int) -> list[Advice] | None:
+    """The advisor's suggestions (cached per record and hand)."""
     if _advisor is None:
         return None
-    fn = None
-    for name in ("suggest_guesses", "guess_advice", "suggest", "advise_guess", "advise"):
-        fn = getattr(_advisor, name, None)
-        if callable(fn):
-            break
+    return _advisor_guesses(marshal_json(record), tuple(sorted(hand)), limit)
+
+
+@st.cache_data(show_spinner=False, max_entries=500)
+def _advisor_draw(record_json: str, deck_sizes: tuple[int, int, int], hand: tuple[int, ...]) -> tuple[int, str] | None:
+    fn = getattr(_advisor, "advise_draw", None) if _advisor is not None else None
     if fn is None:
         return None
     try:
-        out = fn(record.marshal_view())
-        items = list(getattr(out, "suggestions", out))[:limit]
-        advice = []
-        for s in items:
-            numbers = getattr(s, "numbers", None)
-            if numbers is None and getattr(s, "number", None) is not None:
-                numbers = (s.number,)
-            prob = getattr(s, "probability", None)
-            if prob is None:
-                prob = getattr(s, "hit_probability", getattr(s, "p", 0.0))
-            reason = getattr(s, "reason", None) or getattr(s, "explanation", "") or ""
-            advice.append(Advice(tuple(sorted(numbers or ())), float(prob), str(reason), "advisor"))
-        return [a for a in advice if a.numbers] or None
+        got = fn(record_from_json(record_json), deck_sizes, hand)
+        return int(got.deck), str(getattr(got, "reason", ""))
     except Exception:
         return None
+
+
+def draw_advice(record: Record, deck_sizes: tuple[int, int, int], hand: tuple[int, ...]) -> tuple[int, str] | None:
+    """(deck, reason) from the advisor, or None without it."""
+    if _advisor is None:
+        return None
+    return _advisor_draw(marshal_json(record), tuple(deck_sizes), tuple(sorted(hand)))
 
 
 def fallback_advice(post: dict[str, Any], hand: tuple[int, ...], limit: int = 5) -> list[Advice]:
@@ -165,28 +181,51 @@ def fallback_advice(post: dict[str, Any], hand: tuple[int, ...], limit: int = 5)
 
 def advice(record: Record, post: dict[str, Any], hand: tuple[int, ...], limit: int = 5) -> list[Advice]:
     """Suggested guesses: the advisor's when installed, else the solver's top numbers."""
-    got = _from_advisor(record, limit)
+    got = _from_advisor(record, hand, limit)
     if got:
         return got
     return fallback_advice(post, hand, limit)
 
 
+@st.cache_data(show_spinner=False, max_entries=200)
+def _advisor_manhunt(record_json: str, hand: tuple[int, ...]) -> tuple[int, float | None] | None:
+    fn = getattr(_advisor, "plan_manhunt", None) if _advisor is not None else None
+    if fn is None:
+        return None
+    record = record_from_json(record_json)
+    try:
+        try:
+            plan = fn(record, hand=hand)
+        except TypeError:
+            plan = fn(record)
+    except Exception:
+        return None
+    nxt = None
+    for name in ("next_guess", "guess", "number", "next"):
+        v = getattr(plan, name, None)
+        if isinstance(v, int):
+            nxt = v
+            break
+    if nxt is None:
+        order = getattr(plan, "order", None) or getattr(plan, "sequence", None) or getattr(plan, "guesses", None)
+        if order:
+            nxt = int(order[0])
+    catch = None
+    for name in ("p_catch", "catch_probability", "p_win", "probability", "win_probability"):
+        v = getattr(plan, name, None)
+        if v is not None:
+            catch = float(v)
+            break
+    return (nxt, catch) if nxt is not None else None
+
+
 def manhunt_plan(record: Record, post: dict[str, Any], hand: tuple[int, ...]) -> tuple[int, float, float | None] | None:
     """(next guess, chance it hits, chance of catching him or None when unknown)."""
-    if _advisor is not None:
-        for name in ("manhunt_plan", "plan_manhunt", "manhunt"):
-            fn = getattr(_advisor, name, None)
-            if callable(fn):
-                try:
-                    plan = fn(record.marshal_view())
-                    nxt = getattr(plan, "next_guess", None) or getattr(plan, "number", None)
-                    catch = getattr(plan, "catch_probability", None) or getattr(plan, "probability", None)
-                    hit = post.get("hideouts", {}).get(nxt, 0.0) if post.get("consistent") else 0.0
-                    if nxt is not None:
-                        return int(nxt), float(hit), (float(catch) if catch is not None else None)
-                except Exception:
-                    pass
-                break
+    got = _advisor_manhunt(marshal_json(record), tuple(sorted(hand))) if _advisor is not None else None
+    if got is not None:
+        nxt, catch = got
+        hit = float(post.get("hideouts", {}).get(nxt, 0.0)) if post.get("consistent") else 0.0
+        return nxt, hit, catch
     tips = fallback_advice(post, hand, 1)
     if not tips:
         return None

@@ -73,6 +73,8 @@ def describe(e: Event) -> str:
             for x in e.reveals
         )
         return t("ev_guess_hit", n=nums, r=r)
+    if getattr(e, "type", None) == "marshal_draw" and hasattr(e, "deck"):  # the Fugitive's view of her draw
+        return t("ev_marshal_drew_from", d=e.deck)
     if isinstance(e, ManhuntGuess):
         return t("ev_manhunt_hit", n=e.number, p=e.position) if e.hit else t("ev_manhunt_miss", n=e.number)
     return str(e)
