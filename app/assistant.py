@@ -199,7 +199,7 @@ def page(gid: str) -> None:
     entry_panel(gid, pad, post)
     if len(pad):
         st.button("↶ " + t("undo"), key=f"undo_{len(pad)}", on_click=undo, args=(gid,), use_container_width=True)
-    post = ui.analysis(pad.record, s.marshal_hand, s.face_up_numbers, manhunt=s.manhunt)
+    post = ui.analysis(pad.record, s.marshal_hand, s.face_up_numbers, manhunt=s.manhunt, show_suggestions=not s.over)
     entries_panel(gid, pad, post)
     with st.expander(t("export")):
         st.download_button(

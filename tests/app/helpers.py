@@ -1,0 +1,31 @@
+"""Small readers over an AppTest tree."""
+from __future__ import annotations
+
+
+def html_bodies(at) -> list[str]:
+    return [h.proto.body for h in at.html]
+
+
+def status(at) -> str:
+    for body in html_bodies(at):
+        if 'data-testid="fg-status"' in body:
+            return body
+    return ""
+
+
+def keys(widgets) -> list[str]:
+    return [w.key for w in widgets]
+
+
+def texts(at) -> str:
+    """Every message, markdown, caption and html body on the page, joined."""
+    parts = []
+    for coll in (at.error, at.warning, at.success, at.info, at.markdown, at.caption):
+        parts += [str(e.value) for e in coll]
+    parts += html_bodies(at)
+    parts += [str(e.value) for e in at.text]
+    return "\n".join(parts)
+
+
+def no_exception(at) -> None:
+    assert not at.exception, [e.value for e in at.exception]

@@ -1,0 +1,170 @@
+"""The assistant page through Streamlit's AppTest: entries, undo, errors, resume."""
+from __future__ import annotations
+
+import json
+
+from engine.record import FugitiveDraw, Guess, MarshalDraw, Pass, Place, Record
+from notepad.store import GameStore
+
+from .helpers import keys, no_exception, status, texts
+
+
+def _new_game(make_app, db):
+    at = make_app()
+    no_exception(at)
+    at.button(key="new_start").click().run()
+    no_exception(at)
+    gid = at.query_params["game"]
+    gid = gid[0] if isinstance(gid, list) else gid
+    return at, gid
+
+
+def _record(db, gid) -> Record:
+    return GameStore(db).open(gid).record
+
+
+def _opening(at):
+    at.pills(key="place_0").set_value(1).run()
+    at.pills(key="mdraw_1_2").set_value(17).run()
+    at.pills(key="mdraw_2_1").set_value(6).run()
+    no_exception(at)
+
+
+def test_new_game_puts_the_id_in_the_url_and_the_store(make_app, db):
+    at, gid = _new_game(make_app, db)
+    assert _record(db, gid).events == ()
+    # at the start only the Fugitive's first placement is offered
+    assert keys(at.pills) == ["place_0", "escape_0"]
+    assert not any(k.startswith("mdraw") for k in keys(at.pills))
+    assert "first turn" in status(at)
+
+
+def test_entries_follow_the_turn_order_and_are_saved(make_app, db):
+    at, gid = _new_game(make_app, db)
+    _opening(at)
+    assert keys(at.pills) == ["guess_3"]  # after two draws only the guess is allowed
+    at.pills(key="guess_3").set_value([5]).run()
+    at.button(key="miss_3").click().run()
+    no_exception(at)
+    assert keys(at.segmented_control)[-1] == "fdraw_4"
+    at.segmented_control(key="fdraw_4").set_value(2).run()
+    at.button(key="pass_5").click().run()
+    no_exception(at)
+    rec = _record(db, gid)
+    assert rec.events == (
+        Place(1), MarshalDraw(17), MarshalDraw(6), Guess((5,), False), FugitiveDraw(2), Pass(),
+    )
+    # probabilities after every entry: the heat map and the candidates are on the page
+    page = texts(at)
+    assert 'data-testid="fg-heatmap"' in page and 'data-testid="fg-positions"' in page
+    assert 'data-testid="fg-suggestions"' in page
+
+
+def test_undo_removes_the_last_entry_everywhere(make_app, db):
+    at, gid = _new_game(make_app, db)
+    _opening(at)
+    at.button(key="undo_3").click().run()
+    no_exception(at)
+    assert _record(db, gid).events == (Place(1), MarshalDraw(17))
+    assert "Undone" in texts(at)
+    assert any(k.startswith("mdraw_2") for k in keys(at.pills))
+
+
+def test_a_bad_entry_shows_the_reason_and_changes_nothing(make_app, db):
+    at, gid = _new_game(make_app, db)
+    _opening(at)
+    at.pills(key="guess_3").set_value([2]).run()
+    at.button(key="hit_3").click().run()
+    # the hideout at position 1 has one sprint card; saving the hit without it is refused
+    assert at.segmented_control(key="pos_3_2").value == 1
+    at.button(key="hitsave_3").click().run()
+    no_exception(at)
+    assert at.error and "sprint cards" in at.error[0].value
+    assert len(_record(db, gid).events) == 3
+    # with the sprint card it is accepted, and the reveal is recorded
+    at.pills(key="spr_3_2_1").set_value([9]).run()
+    at.button(key="hitsave_3").click().run()
+    no_exception(at)
+    ev = _record(db, gid).events[-1]
+    assert ev.hit and ev.reveals[0].position == 1 and ev.reveals[0].sprint_cards == (9,)
+    assert "won" in status(at) or "Game over" in status(at)  # the only hideout was found
+
+
+def test_resume_from_the_id_in_the_url(make_app, db):
+    at, gid = _new_game(make_app, db)
+    _opening(at)
+    again = make_app(game=gid)  # a new session: reload, sleeping phone, restarted server
+    no_exception(again)
+    assert keys(again.pills) == ["guess_3"]
+    assert "Your guess" in status(again)
+    assert "Your hand: 6 17" in texts(again) and "drew 17" in texts(again)
+
+
+def test_unknown_id_is_a_clear_message(make_app, db):
+    at = make_app(game="nope")
+    no_exception(at)
+    assert "No saved game" in at.error[0].value
+
+
+def test_contradiction_names_the_entry(make_app, db):
+    events = [
+        {"type": "place", "sprints": 0},
+        {"type": "marshal_draw", "card": 4},
+        {"type": "marshal_draw", "card": 5},
+        {"type": "guess", "numbers": [1], "hit": False},
+        {"type": "fugitive_draw", "deck": 1},
+        {"type": "pass"},
+        {"type": "marshal_draw", "card": 6},
+        {"type": "guess", "numbers": [2], "hit": False},
+        {"type": "fugitive_draw", "deck": 1},
+        {"type": "pass"},
+        {"type": "marshal_draw", "card": 7},
+        {"type": "guess", "numbers": [3], "hit": False},
+    ]
+    text = json.dumps({"format": "fugitive-record", "version": 1, "events": events})
+    info = GameStore(db).import_json(text)
+    at = make_app(game=info.id)
+    no_exception(at)
+    msg = " ".join(e.value for e in at.error)
+    assert "Contradiction" in msg and "entry 12" in msg and "guess 3" in msg
+
+
+def test_correct_an_earlier_entry(make_app, db):
+    at, gid = _new_game(make_app, db)
+    _opening(at)
+    at.selectbox(key="corr_idx_3_None").set_value(1).run()
+    at.text_input(key="corr_text_3_1").input('{"type": "marshal_draw", "card": 30}').run()
+    at.button(key="corr_save_3_1").click().run()
+    no_exception(at)
+    assert _record(db, gid).events[1] == MarshalDraw(30)
+    # a correction that breaks the rules is refused with the reason
+    at.selectbox(key="corr_idx_3_None").set_value(2).run()
+    at.text_input(key="corr_text_3_2").input('{"type": "marshal_draw", "card": 30}').run()
+    at.button(key="corr_save_3_2").click().run()
+    assert "already drawn" in texts(at)
+    assert _record(db, gid).events[2] == MarshalDraw(6)
+
+
+def test_import_and_export(make_app, db):
+    at = make_app()
+    rec = Record((Place(0), MarshalDraw(20), MarshalDraw(21)))
+    at.text_area(key="import_text").input(rec.to_json()).run()
+    at.button(key="import_go").click().run()
+    no_exception(at)
+    gid = at.query_params["game"]
+    gid = gid[0] if isinstance(gid, list) else gid
+    assert _record(db, gid).events == rec.events
+    assert keys(at.pills) == ["guess_3"]
+    # a broken record is refused with a message
+    at2 = make_app()
+    at2.text_area(key="import_text").input('{"format": "fugitive-record", "version": 1, "events": [{"type": "pass"}]}').run()
+    at2.button(key="import_go").click().run()
+    assert at2.error and "Not imported" in at2.error[0].value
+
+
+def test_korean(make_app, db):
+    at, gid = _new_game(make_app, db)
+    at.segmented_control(key="lang_pick").set_value("ko").run()
+    no_exception(at)
+    assert "도망자" in status(at)
+    assert at.query_params["lang"] in ("ko", ["ko"])

@@ -1,0 +1,127 @@
+"""Match, Learning and the tutorial through AppTest; the match logic directly."""
+from __future__ import annotations
+
+from engine import apply, new_game
+from engine.bots import RandomFugitive, RandomMarshal, play_game
+from engine.record import Ruleset
+from notepad.store import GameStore
+
+from app import match_logic as ml
+
+from .helpers import keys, no_exception, status, texts
+
+
+def _gid(at):
+    gid = at.query_params["game"]
+    return gid[0] if isinstance(gid, list) else gid
+
+
+def test_rebuild_gives_back_the_exact_state_with_the_deck_order():
+    for seed in range(5):
+        final = play_game(RandomFugitive(seed), RandomMarshal(seed), seed=seed)
+        for cut in (0, 7, len(final.events) // 2, len(final.events)):
+            # play the same game again up to the cut, then rebuild from its record
+            state = new_game(seed)
+            fb, mb = RandomFugitive(seed), RandomMarshal(seed)
+            from engine import fugitive_view, marshal_view
+
+            while len(state.events) < cut and not state.is_over:
+                bot = fb.choose(fugitive_view(state)) if state.current_player == "fugitive" else mb.choose(marshal_view(state))
+                state = apply(state, bot)
+            again = ml.rebuild(seed, Ruleset(), state.record())
+            assert again == state and again.decks == state.decks
+
+
+def test_solver_marshal_guesses_the_most_likely_number():
+    state = new_game(3)
+    from engine.moves import Draw, PassTurn, PlaceHideout
+    from engine import marshal_view
+
+    state = apply(state, PlaceHideout(1))
+    state = apply(state, PassTurn())
+    state = apply(state, Draw(3))
+    state = apply(state, Draw(3))
+    move = ml.SolverMarshal(1).choose(marshal_view(state))
+    assert move.numbers <= {1, 2, 3}
+
+
+def test_human_marshal_match_is_saved_and_resumes(make_app, db):
+    at = make_app(page="match")
+    no_exception(at)
+    at.text_input(key="m_seed").input("11").run()
+    at.button(key="m_start").click().run()
+    no_exception(at)
+    gid = _gid(at)
+    # the Fugitive bot has played his opening; the Marshal draws
+    assert "Marshal" in status(at)
+    draw = [k for k in keys(at.segmented_control) if k.startswith("mc_draw")][0]
+    at.segmented_control(key=draw).set_value(1).run()
+    no_exception(at)
+    stored = GameStore(db).open(gid)
+    assert stored.info.kind == "match" and stored.metadata["seed"] == 11
+    assert sum(1 for e in stored.record.events if e.type == "marshal_draw") == 1
+    assert 'data-testid="fg-heatmap"' in texts(at)  # the assistant panel is on
+    again = make_app(page="match", game=gid)
+    no_exception(again)
+    assert [k for k in keys(again.segmented_control) if k.startswith("mc_draw")]
+
+
+def test_hotseat_hides_the_cards_until_the_player_is_ready(make_app, db):
+    at = make_app(page="match")
+    at.segmented_control(key="m_mode").set_value("hotseat").run()
+    at.button(key="m_start").click().run()
+    no_exception(at)
+    assert 'data-testid="fg-handover"' in texts(at)
+    assert 'data-testid="fg-hand"' not in texts(at)
+    ready = [k for k in keys(at.button) if k.startswith("m_ready")][0]
+    at.button(key=ready).click().run()
+    assert 'data-testid="fg-hand"' in texts(at) and "Fugitive" in texts(at)
+
+
+def test_ai_vs_ai_then_learning(make_app, db):
+    at = make_app(page="match")
+    at.segmented_control(key="m_mode").set_value("ai_ai").run()
+    at.selectbox(key="m_mbot").set_value("random").run()
+    at.text_input(key="m_seed").input("5").run()
+    at.button(key="m_start").click().run()
+    step = [k for k in keys(at.button) if k.startswith("m_step")][0]
+    at.button(key=step).click().run()
+    no_exception(at)
+    gid = _gid(at)
+    assert len(GameStore(db).open(gid).record.events) == 1
+    at.button(key="m_to_end").click().run()
+    no_exception(at)
+    assert "won" in status(at)
+    at.button(key="m_learn").click().run()
+    no_exception(at)
+    assert at.query_params["page"] in ("learning", ["learning"])
+    page = texts(at)
+    assert "You guessed" in page
+
+
+def test_learning_grades_a_guess(make_app, db):
+    from engine.record import Guess, MarshalDraw, Place, Record
+
+    rec = Record((Place(0), MarshalDraw(20), MarshalDraw(21), Guess((7,), False)))
+    info = GameStore(db).create(rec)
+    at = make_app(page="learning", game=info.id)
+    no_exception(at)
+    page = texts(at)
+    assert "You guessed 7 at 0%" in page and "was 33%" in page
+    at.button(key="l_prev").click().run()
+    no_exception(at)
+
+
+def test_tutorial_checks_answers(make_app, db):
+    at = make_app(page="tutorial")
+    no_exception(at)
+    at.pills(key="tut_a_0").set_value(2).run()
+    at.button(key="tut_check_0").click().run()
+    assert at.warning
+    at.pills(key="tut_a_0").set_value(1).run()
+    at.button(key="tut_check_0").click().run()
+    assert at.success
+    at.button(key="tut_next").click().run()
+    at.pills(key="tut_a_1").set_value([5, 6, 7]).run()
+    at.button(key="tut_check_1").click().run()
+    assert at.success
