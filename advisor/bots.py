@@ -1,0 +1,357 @@
+"""Marshal and Fugitive bots that act only from their own player's view.
+
+Same interface as ``engine.bots``: constructed with a seed, ``choose(view) -> Move``.
+A Marshal bot reads a :class:`engine.views.MarshalView` (her record, hand, the public
+row); a Fugitive bot reads a :class:`engine.views.FugitiveView`. Neither is ever given
+a game state, so no bot can read hidden cards.
+
+Marshal bots
+    ``NotepadMarshal``   pen-and-paper reasoning: reach bounds from sprint counts,
+                         her own cards, revealed cards and missed guesses; guesses the
+                         lowest possible number of the leftmost face-down hideout (all
+                         numbers it can prove at once).
+    ``SolverMarshal``    the exact posterior: draw advice, then the guess with the most
+                         expected reveals (advisor.guesses); Manhunt: the planner.
+    ``LookaheadMarshal`` as SolverMarshal, ranking guesses by the one-turn lookahead.
+Fugitive bots
+    ``HeuristicFugitive``    small steps, sprints with dead cards, bluffs sometimes,
+                             draws to hide his plans now and then.
+    ``AdversarialFugitive``  the heuristic's candidate plays, scored by solving the
+                             Marshal's side: keeps her best guess probability low.
+"""
+from __future__ import annotations
+
+import random
+from typing import Iterable
+
+from engine import rules
+from engine.cards import BASE_STEP, DECKS, ESCAPE, deck_of
+from engine.moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
+from engine.record import FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record
+from engine.state import Phase
+from engine.views import FugitiveView, MarshalView
+
+from .cache import solve_cached
+from .draws import advise_draw
+from .guesses import advise_guesses
+
+SPRINT = rules.SPRINT
+
+
+# =========================================================================== Marshal
+def notepad_candidates(view: MarshalView) -> list[tuple[int, list[int]]]:
+    """(position, candidate numbers) for every face-down hideout, by simple counting.
+
+    What a careful player can do on paper: each gap is at most 3 plus two per sprint
+    card (an even sprint card is worth 2), both ways from known cards; a number she
+    holds, a revealed card (hideout or sprint card) or a number missed alone while the
+    position existed is not there; the row increases.
+    """
+    row = view.row  # position 0 is card 0
+    n = len(row) - 1
+    known: set[int] = set(view.hand)
+    missed_at: dict[int, int] = {}  # number -> row length when missed alone
+    length = 0
+    for e in view.events:
+        if isinstance(e, Place):
+            length += 1
+        elif isinstance(e, Guess):
+            if e.hit:
+                for r in e.reveals:
+                    known.add(r.hideout)
+                    known.update(r.sprint_cards)
+            elif len(e.numbers) == 1:
+                missed_at[e.numbers[0]] = max(missed_at.get(e.numbers[0], 0), length)
+        elif isinstance(e, ManhuntGuess):
+            if e.hit:
+                known.add(e.number)
+                known.update(e.sprint_cards or ())
+            else:
+                missed_at[e.number] = length
+    lo = [0] * (n + 1)
+    hi = [0] * (n + 1)
+    for i in range(1, n + 1):
+        ph = row[i]
+        if ph.number is not None:
+            lo[i] = hi[i] = ph.number
+        else:
+            lo[i] = lo[i - 1] + 1
+            hi[i] = min(41, hi[i - 1] + BASE_STEP + 2 * ph.sprints)
+    for i in range(n - 1, 0, -1):
+        if row[i].number is None:
+            hi[i] = min(hi[i], hi[i + 1] - 1)
+            lo[i] = max(lo[i], lo[i + 1] - BASE_STEP - 2 * row[i + 1].sprints)
+    out = []
+    for i in range(1, n + 1):
+        if row[i].number is not None:
+            continue
+        cands = [x for x in range(lo[i], hi[i] + 1) if x not in known and missed_at.get(x, 0) < i and x != ESCAPE]
+        out.append((i, cands))
+    return out
+
+
+def _first_decks(view) -> list[int]:
+    return [d for d in (1, 2, 3) if view.deck_sizes[d - 1]]
+
+
+class NotepadMarshal:
+    """A careful pen-and-paper Marshal (see :func:`notepad_candidates`)."""
+
+    def __init__(self, seed: int | None = None):
+        self.rng = random.Random(seed)
+
+    def choose(self, view: MarshalView) -> Move:
+        phase = view.phase
+        if phase is Phase.MARSHAL_DRAW:
+            decks = _first_decks(view)
+            cands = notepad_candidates(view)
+            # draw where the Fugitive is heading: the deck of the top of his reach
+            top = max((max(c) for _, c in cands if c), default=0)
+            want = deck_of(min(41, max(4, top + 2)))
+            return Draw(want if want in decks else decks[-1])
+        if phase is Phase.MARSHAL_GUESS or phase is Phase.MANHUNT:
+            cands = notepad_candidates(view)
+            up = view.face_up_numbers
+            sure = sorted(c[0] for _, c in cands if len(c) == 1)
+            if sure and phase is Phase.MARSHAL_GUESS:
+                return MakeGuess(frozenset(sure))
+            pick = next((c[0] for _, c in cands if c), None)
+            if pick is None or pick in up:
+                pick = next(x for x in range(1, 42) if x not in up and x not in view.hand) if any(
+                    x not in up and x not in view.hand for x in range(1, 42)
+                ) else next(x for x in range(1, 42) if x not in up)
+            return HuntGuess(pick) if phase is Phase.MANHUNT else MakeGuess(frozenset((pick,)))
+        raise ValueError(f"not the Marshal's turn: {phase}")
+
+
+class SolverMarshal:
+    """Uses the exact posterior: draw advice, then the guess with most expected reveals."""
+
+    order = "expected_reveals"
+    lookahead = False
+
+    def __init__(self, seed: int | None = None, manhunt_budget: float = 2.0):
+        self.rng = random.Random(seed)
+        self.manhunt_budget = manhunt_budget
+
+    def choose(self, view: MarshalView) -> Move:
+        phase = view.phase
+        record = view.record
+        if phase is Phase.MARSHAL_DRAW:
+            return Draw(advise_draw(record, view.deck_sizes, view.hand).deck)
+        if phase is Phase.MARSHAL_GUESS:
+            sugg = advise_guesses(record, hand=view.hand, top=1, lookahead=self.lookahead, order=self.order)
+            return MakeGuess(frozenset(sugg[0].numbers))
+        if phase is Phase.MANHUNT:
+            from .manhunt import plan_manhunt
+
+            plan = plan_manhunt(record, time_budget=self.manhunt_budget, all_first_guesses=False)
+            return HuntGuess(plan.best_guess)
+        raise ValueError(f"not the Marshal's turn: {phase}")
+
+
+class LookaheadMarshal(SolverMarshal):
+    """SolverMarshal ranking guesses by the one-turn lookahead score."""
+
+    order = "lookahead"
+    lookahead = True
+
+
+# =========================================================================== Fugitive
+def marshal_record_from_fugitive_view(view: FugitiveView) -> Record:
+    """The Fugitive's best reconstruction of the Marshal's record.
+
+    He knows every public event, but of the Marshal's draws only the deck. Each of her
+    draws is filled in with a stand-in card of that deck that he has never held (the
+    highest such number not used yet as a stand-in); the real card is also one he never
+    held, so the stand-in only shifts which of those cards she is thought to have.
+    """
+    mine: set[int] = set(view.hand)
+    for h in view.row:
+        mine.add(h.number)
+        mine.update(h.sprint_cards)
+    for e in view.events:
+        if isinstance(e, FugitiveDraw) and e.card is not None:
+            mine.add(e.card)
+    pools = {d: [c for c in reversed(DECKS[d]) if c not in mine] for d in DECKS}
+    events = []
+    for e in view.events:
+        if isinstance(e, FugitiveDraw):
+            events.append(FugitiveDraw(e.deck))
+        elif isinstance(e, Place):
+            events.append(Place(e.sprints, ESCAPE if e.hideout == ESCAPE else None))
+        elif isinstance(e, (Guess, ManhuntGuess, Pass, MarshalDraw)):
+            events.append(e)
+        elif getattr(e, "type", None) == "marshal_draw":  # MarshalDrewFrom(deck)
+            pool = pools[e.deck]
+            events.append(MarshalDraw(pool.pop(0) if pool else DECKS[e.deck][0]))
+        else:
+            events.append(e)
+    return Record(tuple(events), view.ruleset)
+
+
+class HeuristicFugitive:
+    """Small steps, sprints with dead cards, bluffs sometimes, hides his draws."""
+
+    bluff_probability = 0.25
+    decoy_draw_probability = 0.25
+    pass_probability = 0.05
+
+    def __init__(self, seed: int | None = None):
+        self.rng = random.Random(seed)
+
+    # ---------------------------------------------------------------- draws
+    def choose(self, view: FugitiveView) -> Move:
+        phase = view.phase
+        if phase is Phase.FUGITIVE_DRAW:
+            return Draw(self._draw_deck(view))
+        if phase is Phase.FUGITIVE_BONUS_DRAW:
+            d = view.legal_decks()
+            return Draw(d[0]) if d else DeclineDraw()
+        if view.placing:
+            return self._place(view)
+        raise ValueError(f"not the Fugitive's turn: {phase}")
+
+    def _draw_deck(self, view: FugitiveView) -> int:
+        decks = view.legal_decks()
+        prev = view.previous
+        ahead = [c for c in view.hand if c > prev and c != ESCAPE]
+        # the deck of the numbers just ahead of him; deck 3 once the twenties are near
+        target = 3 if prev >= 22 or (ahead and max(ahead) >= 26) else deck_of(min(41, max(4, prev + 4)))
+        if self.rng.random() < self.decoy_draw_probability:
+            others = [d for d in decks if d != target]
+            if others:
+                return others[int(self.rng.random() * len(others))]
+        if target in decks:
+            return target
+        return min(decks, key=lambda d: abs(d - target))
+
+    # ---------------------------------------------------------------- placement
+    @staticmethod
+    def _highest_revealed(view: FugitiveView) -> int:
+        return max((h.number for h in view.row if h.face_up), default=0)
+
+    def _sprints_for(self, view: FugitiveView, h: int, bluff: bool) -> frozenset[int] | None:
+        """Sprint cards for ``h``: dead cards (below the row) first, then the smallest
+        live cards; None when the hand cannot reach."""
+        prev = view.previous
+        need = h - prev - BASE_STEP
+        pool = [c for c in view.hand if c != h and c != ESCAPE]
+        dead = sorted((c for c in pool if c <= prev), key=lambda c: -SPRINT[c])
+        live = sorted((c for c in pool if c > prev), key=lambda c: (SPRINT[c] == 1, c))
+        chosen: list[int] = []
+        total = 0
+        for c in dead + live:
+            if total >= need:
+                break
+            chosen.append(c)
+            total += SPRINT[c]
+        if total < need:
+            return None
+        rest_dead = [c for c in dead if c not in chosen]
+        if bluff and rest_dead:
+            chosen.append(rest_dead[0])
+        return frozenset(chosen)
+
+    def candidate_moves(self, view: FugitiveView) -> list[Move]:
+        """Plausible plays: escape, the few smallest steps, pass."""
+        if view.needs_second:
+            opts = sorted(rules.placements(view.previous, view.hand, True), key=lambda p: (p[0], len(p[1])))
+            return [PlaceHideout(h, s) for h, s in opts[:4]]
+        prev = view.previous
+        reach = sorted(rules.reachable_hideouts(prev, view.hand))
+        moves: list[Move] = []
+        if ESCAPE in reach:
+            s = self._sprints_for(view, ESCAPE, False)
+            if s is not None:
+                moves.append(PlaceHideout(ESCAPE, s))
+        for h in [x for x in reach if x != ESCAPE][:4]:
+            s = self._sprints_for(view, h, self.rng.random() < self.bluff_probability)
+            if s is not None:
+                moves.append(PlaceHideout(h, s))
+        if view.can_pass:
+            moves.append(PassTurn())
+        return moves
+
+    def _place(self, view: FugitiveView) -> Move:
+        moves = self.candidate_moves(view)
+        places = [m for m in moves if isinstance(m, PlaceHideout)]
+        escape = next((m for m in places if m.hideout == ESCAPE), None)
+        if escape is not None:
+            facedown = sum(1 for h in view.row[1:] if not h.face_up)
+            if self._highest_revealed(view) >= 30 or facedown >= 2 or len(places) == 1:
+                return escape
+        steps = [m for m in places if m.hideout != ESCAPE]
+        if steps and not (view.can_pass and self.rng.random() < self.pass_probability):
+            return steps[0]
+        if view.can_pass:
+            return PassTurn()
+        return places[0]
+
+
+class AdversarialFugitive(HeuristicFugitive):
+    """Chooses among the heuristic's candidate plays the one that leaves the Marshal's
+    best guess probability lowest, solving the Marshal's side of each (from his own
+    view: her drawn cards are stand-ins, see :func:`marshal_record_from_fugitive_view`).
+    """
+
+    pass_penalty = 0.15
+    step_penalty = 0.01
+
+    def _place(self, view: FugitiveView) -> Move:
+        moves = self.candidate_moves(view)
+        places = [m for m in moves if isinstance(m, PlaceHideout)]
+        escape = next((m for m in places if m.hideout == ESCAPE), None)
+        if escape is not None and self._highest_revealed(view) >= 30:
+            return escape  # an outright win
+        if len(moves) == 1:
+            return moves[0]
+        base = marshal_record_from_fugitive_view(view)
+        best, best_score = None, None
+        for m in moves:
+            if isinstance(m, PlaceHideout):
+                ev = Place(len(m.sprint_cards), ESCAPE if m.hideout == ESCAPE else None)
+                penalty = self.step_penalty * (m.hideout - view.previous) if m.hideout != ESCAPE else 0.0
+            else:
+                ev = Pass()
+                penalty = self.pass_penalty
+            rec = Record(base.events + (ev,), base.ruleset)
+            try:
+                post = solve_cached(rec)
+            except Exception:  # pragma: no cover - a stand-in clash: fall back to the heuristic
+                return super()._place(view)
+            if not post.consistent:
+                continue
+            top = max((c for c in post.number_counts.values()), default=0) / post.histories
+            score = top + penalty
+            if best_score is None or score < best_score:
+                best, best_score = m, score
+        return best if best is not None else super()._place(view)
+
+
+MARSHAL_BOTS = {
+    "random": "engine.bots:RandomMarshal",
+    "notepad": "advisor.bots:NotepadMarshal",
+    "solver": "advisor.bots:SolverMarshal",
+    "lookahead": "advisor.bots:LookaheadMarshal",
+}
+FUGITIVE_BOTS = {
+    "random": "engine.bots:RandomFugitive",
+    "heuristic": "advisor.bots:HeuristicFugitive",
+    "adversarial": "advisor.bots:AdversarialFugitive",
+}
+
+
+def make_bot(spec: str, seed: int | None):
+    import importlib
+
+    module, name = spec.split(":")
+    return getattr(importlib.import_module(module), name)(seed)
+
+
+__all__ = [
+    "NotepadMarshal", "SolverMarshal", "LookaheadMarshal",
+    "HeuristicFugitive", "AdversarialFugitive",
+    "notepad_candidates", "marshal_record_from_fugitive_view",
+    "MARSHAL_BOTS", "FUGITIVE_BOTS", "make_bot",
+]

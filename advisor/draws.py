@@ -1,0 +1,89 @@
+"""Draw advice: which deck the Marshal should draw from, and why.
+
+This is a stated heuristic, not an optimisation (the value of a draw depends on the
+Fugitive's future play, which the solver's model does not describe). Each non-empty
+deck gets a score from three reasons, and the advice names the winning reason:
+
+* **candidates** – the posterior probability mass of face-down hideouts among the
+  deck's cards that she has not seen, divided by the cards left in the deck: roughly
+  how much hideout probability one card from that deck can rule out (a drawn card is
+  not a hideout, and the solver then knows it).
+* **blocking** – the Fugitive must come through deck-3 numbers (29–41) to escape with
+  42; once his row can reach the high twenties, every deck-3 card she holds is one he
+  cannot use as a hideout or sprint card. The score grows as the highest possible
+  number of his last hideout approaches 29 and is largest while deck 3 still has cards
+  he could draw.
+* **exhaustion** – an empty deck cannot be drawn; a nearly empty deck is worth little
+  for blocking (he can no longer draw from it either).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from engine.cards import DECKS
+from engine.record import Record
+from solver.posterior import Posterior
+
+from .cache import solve_cached
+
+
+@dataclass(frozen=True)
+class DrawAdvice:
+    deck: int
+    scores: dict[int, float]
+    reason: str
+
+
+def _last_max(post: Posterior) -> int:
+    """The highest number the last hideout of the row can be (0 for an empty row)."""
+    if not post.positions:
+        return 0
+    last = post.positions[-1]
+    if last.revealed:
+        return last.hideout
+    return max(last.counts) if last.counts else 0
+
+
+def advise_draw(
+    source: Record | Posterior,
+    deck_sizes: tuple[int, int, int],
+    hand: Iterable[int] = (),
+) -> DrawAdvice:
+    """The deck to draw from (1, 2 or 3) with the scores and a one-line reason."""
+    post = source if isinstance(source, Posterior) else solve_cached(source)
+    hand = frozenset(hand)
+    open_decks = [d for d in (1, 2, 3) if deck_sizes[d - 1]]
+    if not open_decks:
+        raise ValueError("every deck is empty: there is no draw")
+    probs = post.hideouts if post.consistent else {}
+    top = _last_max(post) if post.consistent else 0
+    scores: dict[int, float] = {}
+    why: dict[int, str] = {}
+    for d in open_decks:
+        left = deck_sizes[d - 1]
+        mass = sum(probs.get(c, 0.0) for c in DECKS[d] if c not in hand)
+        cand = mass / left
+        block = 0.0
+        if d == 3 and top >= 18:
+            # how close his row is to deck 3, times how much of deck 3 is still in play
+            block = min(1.0, (top - 17) / 12) * min(1.0, left / 6) * 0.5
+        scores[d] = cand + block
+        if block > cand:
+            why[d] = (
+                f"blocking: his row can already reach {top}, he must pass through deck-3 numbers "
+                f"to reach 42, and every deck-3 card you hold is one he cannot use"
+            )
+        elif cand > 0:
+            why[d] = (
+                f"candidates: deck {d} holds {mass:.2f} expected face-down hideouts over its {left} "
+                f"cards left; a card from it rules out the most"
+            )
+        else:
+            why[d] = f"no hideout candidates anywhere; deck {d} has {left} cards left"
+    best = max(open_decks, key=lambda d: (scores[d], -d))
+    reason = why[best]
+    empty = [d for d in (1, 2, 3) if not deck_sizes[d - 1]]
+    if empty:
+        reason += f" (deck{'s' if len(empty) > 1 else ''} {', '.join(map(str, empty))} exhausted)"
+    return DrawAdvice(best, scores, reason)

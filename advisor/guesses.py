@@ -1,0 +1,241 @@
+"""Guess advice for the Marshal's normal turn.
+
+Candidates
+----------
+Single numbers (the most likely face-down hideouts), the set of all *certain*
+numbers, the certain numbers plus one uncertain number, and pairs of the most likely
+uncertain numbers. A guess is all-or-nothing (RULES.md), so a set is only as good as
+the chance that every number of it hits.
+
+Criteria (every figure is stated per suggestion)
+-----------------------------------------------
+``p_hit``
+    exact probability that every number is a face-down hideout now
+    (``Posterior.joint``; a ratio of history counts).
+``expected_reveals``
+    ``p_hit * len(numbers)``: expected number of hideouts turned face up.
+``information_bits``
+    expected entropy reduction of the (uniform) posterior over hidden histories, which
+    equals the entropy of the outcome. For a single number the outcome partition used
+    is *miss* / *hit at position p* for every face-down position p, computed exactly
+    from the per-position counts. The identities of the sprint cards that a hit also
+    shows are **not** resolved, so the figure is an exact value for the
+    position-resolved outcome and a lower bound on the information of the full reveal
+    (``information_exact`` is False to say so). For a set of several numbers only
+    hit / miss is resolved (again a lower bound).
+``lookahead``
+    expected hideouts revealed by this guess and by the best *single* guess right after
+    it, where that next guess is chosen knowing only hit/miss of this one, and the
+    Fugitive's move in between is ignored: ``E[reveals] + P(hit) max_y P(y | hit)
+    + P(miss) max_y P(y | miss)``, with ``P(y | hit) = J(G+y)/J(G)`` and
+    ``P(y | miss) = (P(y) - J(G+y)) / (1 - J(G))``, exact joint probabilities over the
+    ``lookahead_width`` most likely numbers y (and every certain number).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from itertools import combinations
+from math import log2
+from typing import Iterable
+
+from engine.record import Record
+from solver.posterior import Posterior
+
+from .cache import joint, solve_cached
+
+ORDER = ("expected_reveals", "p_hit", "information_bits", "lookahead")
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """One candidate guess with its figures and a one-line reason."""
+
+    numbers: tuple[int, ...]
+    p_hit: Fraction
+    expected_reveals: float
+    information_bits: float
+    information_exact: bool
+    lookahead: float | None
+    reason: str = ""
+    #: "exact" or a short note on what a figure leaves out
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def size(self) -> int:
+        return len(self.numbers)
+
+    def to_dict(self) -> dict:
+        return {
+            "numbers": list(self.numbers),
+            "p_hit": float(self.p_hit),
+            "expected_reveals": self.expected_reveals,
+            "information_bits": self.information_bits,
+            "information_exact": self.information_exact,
+            "lookahead": self.lookahead,
+            "reason": self.reason,
+        }
+
+
+def _entropy(probs: Iterable[float]) -> float:
+    return -sum(p * log2(p) for p in probs if p > 0)
+
+
+def _pct(p) -> str:
+    p = float(p)
+    if 0 < p < 0.005:
+        return "<1%"
+    if 0.995 <= p < 1:
+        return ">99%"
+    return f"{round(100 * p)}%"
+
+
+_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+
+
+def _join(nums) -> str:
+    nums = [str(n) for n in nums]
+    if len(nums) == 1:
+        return nums[0]
+    return ", ".join(nums[:-1]) + " and " + nums[-1]
+
+
+def single_information(post: Posterior, x: int) -> float:
+    """Entropy (bits) of the outcome of guessing x alone: miss, or hit at position p."""
+    n = post.histories
+    parts = [pp.counts.get(x, 0) for pp in post.positions if not pp.revealed]
+    hit = sum(parts)
+    return _entropy([(n - hit) / n] + [c / n for c in parts])
+
+
+def _reason(numbers, certain, p, post: Posterior) -> str:
+    nums = sorted(numbers)
+    cert = [x for x in nums if x in certain]
+    unc = [x for x in nums if x not in certain]
+    k = len(nums)
+    left = post.face_down_count
+    win = " and wins the game" if k == left else ""
+    words = _WORDS.get(k, str(k))
+    if not unc:
+        verb = "is" if len(cert) == 1 else "are"
+        return f"{_join(cert)} {verb} certain: reveals {words} hideout{'s' if k > 1 else ''} for sure{win}"
+    if cert:
+        verb = "is" if len(cert) == 1 else "are"
+        return (
+            f"{_join(cert)} {verb} certain; adding {_join(unc)} ({_pct(p)}) reveals {words} hideouts "
+            f"with probability {float(p):.2f}{win}"
+        )
+    if k == 1:
+        x = nums[0]
+        where = [pp for pp in post.positions if not pp.revealed and pp.counts.get(x)]
+        spot = ""
+        if where:
+            best = max(where, key=lambda pp: pp.counts[x])
+            spot = f", most likely at position {best.position}"
+        return f"{x} is the most likely hideout left ({_pct(p)}{spot}){win}" if p else f"{x} cannot hit"
+    return f"{_join(nums)} are all hideouts with probability {float(p):.2f}: {words} reveals if it hits{win}"
+
+
+def advise_guesses(
+    source: Record | Posterior,
+    *,
+    hand: Iterable[int] = (),
+    top: int = 6,
+    width: int = 6,
+    lookahead: bool = True,
+    lookahead_width: int = 3,
+    lookahead_top: int = 3,
+    order: str = "expected_reveals",
+) -> list[Suggestion]:
+    """Ranked guess suggestions for the Marshal's normal turn, best first.
+
+    ``source`` is the Marshal's record (solved, cached) or a posterior; ``hand`` her
+    cards (they cannot hit and are never suggested). ``order`` is one of
+    ``expected_reveals`` (default), ``p_hit``, ``information_bits``, ``lookahead``;
+    ties are broken by the other figures in that order, then by the smaller set.
+    """
+    if order not in ORDER:
+        raise ValueError(f"order must be one of {', '.join(ORDER)}")
+    post = source if isinstance(source, Posterior) else solve_cached(source)
+    if not post.consistent:
+        raise ValueError(f"the record is inconsistent: {post.reason}")
+    hand = frozenset(hand)
+    probs = {x: post.probability(x) for x, c in post.number_counts.items() if c and x not in hand}
+    if not probs:
+        return []
+    certain = sorted(x for x, p in probs.items() if p == 1)
+    uncertain = sorted((x for x, p in probs.items() if p < 1), key=lambda x: (-probs[x], x))
+    top_unc = uncertain[:width]
+
+    cands: dict[tuple[int, ...], Fraction] = {}
+    for x in (certain[:1] if certain else []) + top_unc:
+        cands[(x,)] = probs[x]
+    if certain:
+        cands[tuple(certain)] = Fraction(1)
+        for u in top_unc[:3]:
+            cands[tuple(sorted(certain + [u]))] = probs[u]  # certain numbers do not change it
+    for a, b in combinations(top_unc[:3], 2):
+        cands[tuple(sorted((a, b)))] = joint(post, (a, b))
+
+    ys = certain + uncertain[:lookahead_width]
+    out: list[Suggestion] = []
+    for nums, p in cands.items():
+        if p == 0:
+            continue
+        k = len(nums)
+        er = float(p) * k
+        if k == 1:
+            info = single_information(post, nums[0])
+        else:
+            info = _entropy([float(p), 1 - float(p)])
+        out.append(
+            Suggestion(
+                nums, p, er, info, False, None, _reason(nums, set(certain), p, post),
+                ("information: sprint card identities not resolved (lower bound)",),
+            )
+        )
+    keys = {
+        "expected_reveals": lambda s: (s.expected_reveals, s.p_hit, s.information_bits),
+        "p_hit": lambda s: (s.p_hit, s.expected_reveals, s.information_bits),
+        "information_bits": lambda s: (s.information_bits, s.expected_reveals, s.p_hit),
+        "lookahead": lambda s: (s.lookahead or 0, s.expected_reveals, s.p_hit),
+    }
+    def rank(items: list[Suggestion], key) -> list[Suggestion]:
+        return sorted(items, key=lambda s: (tuple(-v for v in key(s)), s.size, s.numbers))
+
+    if lookahead:
+        # the lookahead costs joint probabilities: compute it for the best few by the
+        # immediate figures (all of them when ranking by lookahead)
+        pre = rank(out, keys["expected_reveals"])
+        n = len(pre) if order == "lookahead" else lookahead_top
+        done = [replace(s, lookahead=s.expected_reveals + _next_best(post, s.numbers, s.p_hit, probs, ys)) for s in pre[:n]]
+        out = done + pre[n:]
+    return rank(out, keys[order])[:top]
+
+
+def _next_best(post: Posterior, nums: tuple[int, ...], p: Fraction, probs: dict, ys: list[int]) -> float:
+    """P(hit) max_y P(y|hit) + P(miss) max_y P(y|miss) over the numbers ``ys``."""
+    g = set(nums)
+    left_after_hit = post.face_down_count - len(nums)
+    best_hit = Fraction(0)
+    best_miss = Fraction(0)
+    for y in ys:
+        if y in g:
+            jy = p  # J(G + y) = J(G)
+        elif probs[y] == 1:
+            jy = p
+        elif p == 1:
+            jy = probs[y]
+        else:
+            jy = joint(post, g | {y})
+        if y not in g and p > 0 and left_after_hit > 0:
+            best_hit = max(best_hit, jy / p)
+        if p < 1:
+            best_miss = max(best_miss, (probs[y] - jy) / (1 - p))
+    return float(p * best_hit + (1 - p) * best_miss)
+
+
+def best_guess(record: Record, hand: Iterable[int] = (), order: str = "expected_reveals", lookahead: bool = False):
+    """The top suggestion's numbers (a frozenset), for bots."""
+    sugg = advise_guesses(record, hand=hand, top=1, lookahead=lookahead or order == "lookahead", order=order)
+    return frozenset(sugg[0].numbers) if sugg else None

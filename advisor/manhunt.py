@@ -1,0 +1,295 @@
+"""The Manhunt planner: the Marshal's exact best guess order as a decision tree.
+
+In a Manhunt the Marshal guesses single numbers; a miss ends the game, a hit reveals
+the hideout's position and its sprint cards (a new record, a new posterior) and she
+goes on until no face-down hideout is left. The value of a record is
+
+    V(r) = max_x  sum over outcomes o = (position p, sprint cards S) of x:
+                      P(o | r) * V(r + hit(x, p, S))
+
+with V = max_x P(x) when one face-down hideout is left (a hit wins) and a miss worth
+0. Every probability is an exact ratio of history counts: the count of the extended
+record over the count of ``r`` (one history of ``r`` with x at p over S is one history
+of the extended record).
+
+Sprint sets are grouped exactly, not sampled: two sprint cards of the same class
+(deck, parity) that are candidates for no other face-down position can be swapped in
+every history, so sets that differ only in such cards lead to the same posterior of
+the other positions and the same value. A group is one candidate part T plus a class
+composition of the rest, weighted by the number of sets in it. Every (x, p) check
+sums the group counts back to the solver's marginal count of x at p.
+
+Budget: a time limit and a limit on solver calls. When either runs out the planner
+does not guess: it returns rigorous bounds. Lower bounds come from exact values of
+finished branches (and 0 for unfinished mass), upper bounds give unfinished outcome
+mass value 1 and an unexplored first guess x the value P(x) (a Manhunt needs its
+first guess to hit). ``exact`` says which case it is.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import combinations
+from math import comb
+from typing import Any
+
+from engine.cards import ESCAPE
+from engine.record import ManhuntGuess, Record
+from solver.count import CLASS_MEMBERS, N_CLASSES, card_class
+from solver.posterior import Posterior
+
+from .cache import count_cached, record_key, solve_cached
+
+ONE = Fraction(1)
+ZERO = Fraction(0)
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+@dataclass
+class ManhuntPlan:
+    """The planner's answer for a Manhunt record."""
+
+    best_guess: int
+    lower: Fraction
+    upper: Fraction
+    #: first guess -> (lower, upper) of its value (equal when exact)
+    first_guesses: dict[int, tuple[Fraction, Fraction]]
+    solves: int
+    seconds: float
+    #: the decision tree (when exact): {"guess": x, "value": v, "outcomes": [...]}
+    tree: dict[str, Any] | None = None
+    note: str = ""
+
+    @property
+    def exact(self) -> bool:
+        return self.lower == self.upper
+
+    @property
+    def value(self) -> Fraction:
+        if not self.exact:
+            raise ValueError(f"the planner ran out of budget: the value is in [{float(self.lower):.4f}, {float(self.upper):.4f}]")
+        return self.lower
+
+    def summary(self) -> str:
+        if self.exact:
+            return f"guess {self.best_guess} first: exact probability of catching him {float(self.lower):.4f}"
+        return (
+            f"guess {self.best_guess} first; the state is too large for the budget ({self.note}): "
+            f"the probability of catching him is between {float(self.lower):.4f} and {float(self.upper):.4f}"
+        )
+
+
+@dataclass
+class _Ctx:
+    deadline: float
+    max_solves: int
+    solves: int = 0
+    memo: dict = field(default_factory=dict)
+    build_tree: bool = False
+    all_first: bool = True
+
+    def charge(self) -> None:
+        if time.perf_counter() > self.deadline or self.solves >= self.max_solves:
+            raise _OutOfBudget
+        self.solves += 1
+
+
+def _known_cards(post: Posterior, record: Record) -> set[int]:
+    out: set[int] = set()
+    from engine.record import Guess, MarshalDraw
+
+    for e in record.events:
+        if isinstance(e, MarshalDraw):
+            out.add(e.card)
+        elif isinstance(e, Guess) and e.hit:
+            for r in e.reveals:
+                out.add(r.hideout)
+                out.update(r.sprint_cards)
+        elif isinstance(e, ManhuntGuess) and e.hit:
+            out.add(e.number)
+            out.update(e.sprint_cards or ())
+    return out
+
+
+def sprint_groups(post: Posterior, record: Record, x: int, p: int) -> list[tuple[tuple[int, ...], int]]:
+    """(representative sprint set, number of sets it stands for) for a hit of x at p."""
+    pos = post.positions[p - 1]
+    k = pos.sprints
+    if k == 0:
+        return [((), 1)]
+    known = _known_cards(post, record)
+    free = [c for c in range(1, 42) if c not in known and c != x]
+    cand = set()
+    for q in post.positions:
+        if not q.revealed and q.position != p:
+            cand.update(c for c, n in q.counts.items() if n)
+    # the gap rule: x - h(p-1) <= 3 + v(S); h(p-1) is at most its largest candidate
+    if p == 1:
+        prev_max = 0
+    else:
+        q = post.positions[p - 2]
+        prev_max = q.hideout if q.revealed else max(q.counts)
+    need = x - prev_max - 3
+    cand_free = [c for c in free if c in cand]
+    plain = [[c for c in CLASS_MEMBERS[k_] if c in free and c not in cand] for k_ in range(N_CLASSES)]
+    out = []
+    for t in range(min(k, len(cand_free)), -1, -1):
+        for T in combinations(cand_free, t):
+            for comp in _compositions(k - t, [len(pl) for pl in plain]):
+                S = list(T)
+                mult = 1
+                for c_, n_ in enumerate(comp):
+                    if n_:
+                        S.extend(plain[c_][:n_])
+                        mult *= comb(len(plain[c_]), n_)
+                if sum(1 if s % 2 else 2 for s in S) < need:
+                    continue
+                out.append((tuple(sorted(S)), mult))
+    return out
+
+
+def _compositions(n: int, caps: list[int], start: int = 0):
+    if n == 0:
+        yield [0] * (len(caps) - start)
+        return
+    if start == len(caps):
+        return
+    for m in range(min(n, caps[start]), -1, -1):
+        for rest in _compositions(n - m, caps, start + 1):
+            yield [m] + rest
+
+
+def _hit(record: Record, x: int, p: int, S: tuple[int, ...]) -> Record:
+    return Record(record.events + (ManhuntGuess(x, True, p, S),), record.ruleset)
+
+
+#: exact results across calls (a bot asks again after every hit of a Manhunt)
+_EXACT: dict = {}
+
+
+def _node(record: Record, ctx: _Ctx, depth: int = 0) -> tuple[Fraction, Fraction, int | None, dict, dict | None]:
+    """(lower, upper, best first guess, {x: (lo, hi)}, tree) for a Manhunt record."""
+    key = record_key(record)
+    if key in ctx.memo:
+        return ctx.memo[key]
+    if not ctx.build_tree and key in _EXACT:
+        return _EXACT[key]
+    ctx.charge()
+    post = solve_cached(record)
+    if not post.consistent:
+        raise ValueError(f"inconsistent Manhunt record: {post.reason}")
+    m = post.face_down_count
+    if m == 0:
+        res = (ONE, ONE, None, {}, {"value": ONE})
+        ctx.memo[key] = res
+        return res
+    probs = sorted(((post.probability(x), x) for x, c in post.number_counts.items() if c), key=lambda t: (-t[0], t[1]))
+    if m == 1:
+        p0, x0 = probs[0]
+        res = (p0, p0, x0, {x: (p, p) for p, x in probs}, {"guess": x0, "value": p0})
+        ctx.memo[key] = res
+        return res
+    N = post.histories
+    values: dict[int, tuple[Fraction, Fraction]] = {x: (ZERO, p) for p, x in probs}
+    best_lo, best_x = ZERO, probs[0][1]
+    trees: dict[int, list] = {}
+    out_of_budget = False
+    for px, x in probs:
+        if (depth > 0 or not ctx.all_first) and px <= best_lo and best_lo > 0:
+            break  # V(x) <= P(x): cannot beat the best found (exact pruning)
+        lo = ZERO
+        hi_unfinished = px  # mass of x's outcomes not yet valued exactly: upper bound 1 each
+        hi_part = ZERO
+        branches = []
+        try:
+            for q in post.positions:
+                if q.revealed or not q.counts.get(x):
+                    continue
+                target = q.counts[x]
+                got = 0
+                for S, mult in sprint_groups(post, record, x, q.position):
+                    ctx.charge()
+                    child = _hit(record, x, q.position, S)
+                    n = count_cached(child) * mult
+                    if not n:
+                        continue
+                    got += n
+                    w = Fraction(n, N)
+                    clo, chi, cx, _, ctree = _node(child, ctx, depth + 1)
+                    lo += w * clo
+                    hi_part += w * chi
+                    hi_unfinished -= w
+                    if ctx.build_tree:
+                        branches.append({"position": q.position, "sprint_cards": list(S), "sets": mult,
+                                         "probability": w, "value": (clo, chi), "next": ctree})
+                    if got == target:
+                        break
+                if got != target:
+                    raise AssertionError(f"sprint groups of {x} at {q.position} cover {got} of {target} histories")
+        except _OutOfBudget:
+            out_of_budget = True
+        values[x] = (lo, hi_part + hi_unfinished)
+        trees[x] = branches
+        if lo > best_lo or (lo == best_lo and best_x is None):
+            best_lo, best_x = lo, x
+        if out_of_budget:
+            break
+    lo_all = max(v[0] for v in values.values())
+    hi_all = max(v[1] for v in values.values())
+    best_x = max(values, key=lambda x: (values[x][0], values[x][1], -x))
+    tree = None
+    if ctx.build_tree:
+        tree = {"guess": best_x, "value": (values[best_x][0], values[best_x][1]), "outcomes": trees.get(best_x, [])}
+    res = (lo_all, hi_all, best_x, values, tree)
+    if out_of_budget:
+        raise _Partial(res)
+    ctx.memo[key] = res
+    if not ctx.build_tree and lo_all == hi_all:
+        if len(_EXACT) > 50000:
+            _EXACT.clear()
+        _EXACT[key] = res
+    return res
+
+
+class _Partial(_OutOfBudget):
+    def __init__(self, res):
+        self.res = res
+
+
+def plan_manhunt(
+    record: Record,
+    *,
+    time_budget: float = 2.0,
+    max_solves: int = 5000,
+    tree: bool = False,
+    all_first_guesses: bool = True,
+) -> ManhuntPlan:
+    """The best guess order for a Manhunt record (the Marshal's record after an escape).
+
+    Exact when the tree fits the budget (``plan.exact``), else rigorous bounds.
+    ``all_first_guesses`` values every first guess (else a first guess x with
+    P(x) no better than the best value found is left at its bounds [0, P(x)]).
+    """
+    record = record.marshal_view()
+    start = time.perf_counter()
+    ctx = _Ctx(start + time_budget, max_solves, build_tree=tree, all_first=all_first_guesses)
+    try:
+        lo, hi, bx, values, t = _node(record, ctx)
+        note = ""
+    except _Partial as part:
+        lo, hi, bx, values, t = part.res
+        note = f"budget of {time_budget:g} s / {max_solves} solver calls reached"
+    except _OutOfBudget:
+        post = solve_cached(record)
+        probs = {x: post.probability(x) for x, c in post.number_counts.items() if c}
+        bx = max(probs, key=lambda x: (probs[x], -x))
+        lo, hi, values, t = ZERO, probs[bx], {x: (ZERO, p) for x, p in probs.items()}, None
+        note = "budget reached before the first level"
+    return ManhuntPlan(bx, lo, hi, values, ctx.solves, time.perf_counter() - start, t, note)
+
+
+__all__ = ["ManhuntPlan", "plan_manhunt", "sprint_groups"]
