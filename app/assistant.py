@@ -65,11 +65,11 @@ def _show_flash() -> None:
         return
     kind, text = msg
     if kind == "error":
-        st.error(text, icon="⛔")
+        st.error(text)
     elif kind == "warning":
-        st.warning(text, icon="⚠️")
+        st.warning(text)
     else:
-        st.success(text, icon="✅")
+        st.success(text)
 
 
 def enter(gid: str, event: Event) -> bool:
@@ -195,11 +195,13 @@ def page(gid: str) -> None:
         + (" · " + t("your_hand") + ": " + " ".join(map(str, s.marshal_hand)) if s.marshal_hand else "")
     )
     _show_flash()
-    post = services.solve_record(pad.record) if (s.allows("guess") or s.allows("manhunt_guess")) else None
+    post = ui.heat(pad.record, s.marshal_hand, s.face_up_numbers)
+    if not s.over and (s.allows("guess") or s.allows("manhunt_guess")):
+        ui.suggestions(pad.record, post, s.marshal_hand, s.manhunt, limit=3)
     entry_panel(gid, pad, post)
     if len(pad):
         st.button("↶ " + t("undo"), key=f"undo_{len(pad)}", on_click=undo, args=(gid,), use_container_width=True)
-    post = ui.analysis(pad.record, s.marshal_hand, s.face_up_numbers, manhunt=s.manhunt, show_suggestions=not s.over)
+    ui.positions(post)
     entries_panel(gid, pad, post)
     with st.expander(t("export")):
         st.download_button(

@@ -41,7 +41,7 @@ def run() -> None:
     st.session_state["nav"] = page
     st.session_state["lang_pick"] = i18n.get_lang()
     head = st.columns([3, 2], vertical_alignment="bottom")
-    head[0].markdown(f"### 🃏 {t('app_title')}")
+    head[0].markdown(f"#### {t('app_title')}")
     head[1].segmented_control(
         "Language", list(i18n.LANGS), format_func=lambda k: i18n.LANGS[k], key="lang_pick",
         on_change=_on_lang, label_visibility="collapsed",

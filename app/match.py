@@ -275,15 +275,21 @@ def page(m: dict) -> None:
         return
     ui.status(t("your_turn") + " · " + t(player) + " · " + _phase_hint(state), player)
     if m.get("error"):
-        st.error(m["error"], icon="⛔")
+        st.error(m["error"])
         m["error"] = None
     table(m, player)
-    controls(m)
+    post = None
     if player == "marshal":
         m["assist"] = st.toggle(t("assist_panel"), value=m.get("assist", True), key="m_assist")
         if m["assist"]:
-            ui.analysis(state.marshal_record(), tuple(sorted(state.marshal_hand)),
-                        tuple(sorted(state.up_numbers - {0})), manhunt=state.phase is Phase.MANHUNT)
+            rec = state.marshal_record()
+            hand = tuple(sorted(state.marshal_hand))
+            post = ui.heat(rec, hand, tuple(sorted(state.up_numbers - {0})))
+            if state.phase in (Phase.MARSHAL_GUESS, Phase.MANHUNT):
+                ui.suggestions(rec, post, hand, state.phase is Phase.MANHUNT, limit=3)
+    controls(m)
+    if post is not None:
+        ui.positions(post)
     _log(m, player)
 
 

@@ -20,7 +20,14 @@ from .services import pct
 PHONE_CSS = """
 <style>
 /* one column, big tap targets: a phone beside a real table */
-.block-container {padding-top: 2.2rem; padding-bottom: 4rem; max-width: 720px;}
+.block-container {padding-top: 0.6rem; padding-bottom: 4rem; padding-left: 0.8rem; padding-right: 0.8rem;
+                  max-width: 720px;}
+header[data-testid="stHeader"] {height: 0; min-height: 0; background: transparent;}
+/* columns stay side by side on a phone (Streamlit stacks them below 640 px) */
+div[data-testid="stHorizontalBlock"] {flex-wrap: nowrap !important; gap: 0.5rem !important;}
+div[data-testid="stHorizontalBlock"] > div[data-testid="stColumn"] {min-width: 0 !important; width: auto !important;
+                                                                   flex: 1 1 0 !important;}
+h3 {padding-top: 0.2rem !important;}
 div[data-testid="stButtonGroup"] button {min-height: 44px; min-width: 44px; font-size: 1.05rem;}
 div.stButton > button, div.stDownloadButton > button {min-height: 46px; font-size: 1.05rem;}
 .fg-grid {display: grid; grid-template-columns: repeat(7, 1fr); gap: 3px; margin: 4px 0 6px 0;}
@@ -88,16 +95,17 @@ def _cell_style(p: float) -> str:
     return f"background: rgba(200, 20, 40, {alpha:.2f}); color: {color};"
 
 
-def heatmap_html(hideouts: dict[int, float], face_up: Iterable[int] = (), hand: Iterable[int] = ()) -> str:
+def heatmap_html(hideouts: dict[int, float], face_up: Iterable[int] = (), hand: Iterable[int] = (),
+                 events: int = 0) -> str:
     """41 cells, 7 per row: certain, likely, ruled out at a glance."""
     face_up, hand = set(face_up), set(hand)
     cells = []
     for x in range(1, 42):
         p = float(hideouts.get(x, 0.0))
         if x in face_up:
-            cls, style, label = "fg-cell fg-up", "", "▢"
+            cls, style, label = "fg-cell fg-up", "", "✓"
         elif x in hand:
-            cls, style, label = "fg-cell fg-mine", "", "✋"
+            cls, style, label = "fg-cell fg-mine", "", "◆"
         elif p <= 0:
             cls, style, label = "fg-cell fg-out", "", "·"
         elif p >= 0.9995:
@@ -108,7 +116,7 @@ def heatmap_html(hideouts: dict[int, float], face_up: Iterable[int] = (), hand: 
             f'<div class="{cls}" style="{style}" data-n="{x}" data-p="{p:.4f}">'
             f'<div class="n">{x}</div><div class="p">{label}</div></div>'
         )
-    return '<div class="fg-grid" data-testid="fg-heatmap">' + "".join(cells) + "</div>"
+    return f'<div class="fg-grid" data-testid="fg-heatmap" data-events="{events}">' + "".join(cells) + "</div>"
 
 
 def row_html(row: list[dict[str, Any]]) -> str:
@@ -133,7 +141,18 @@ def status(text: str, who: str | None = None) -> None:
 # --------------------------------------------------------------------------- analysis
 def analysis(record: Record, hand: tuple[int, ...], face_up: tuple[int, ...], manhunt: bool = False,
              show_suggestions: bool = True, header: bool = True) -> dict[str, Any]:
-    """Heat map, candidates per position and suggestions for a Marshal's record."""
+    """Heat map, suggestions and candidates per position for a Marshal's record."""
+    post = heat(record, hand, face_up, header=header)
+    if show_suggestions:
+        suggestions(record, post, hand, manhunt)
+    positions(post)
+    return post
+
+
+def heat(record: Record, hand: tuple[int, ...], face_up: tuple[int, ...], header: bool = False) -> dict[str, Any]:
+    """The 1-41 heat map (or the contradiction), solved with a spinner and cached."""
+    if not record.events:
+        return {"consistent": True, "positions": [], "hideouts": {}}
     key = services.marshal_json(record)
     with st.spinner(t("computing")):
         post = services.solve_json(key)
@@ -142,48 +161,56 @@ def analysis(record: Record, hand: tuple[int, ...], face_up: tuple[int, ...], ma
     if not post.get("consistent"):
         i = post.get("first_inconsistent_event")
         if i is not None and i < len(record.events):
-            st.error(t("contradiction", i=i + 1, what=describe(record.events[i])), icon="⚠️")
+            st.error(t("contradiction", i=i + 1, what=describe(record.events[i])))
         else:
-            st.error(post.get("reason", ""), icon="⚠️")
+            st.error(post.get("reason", ""))
         return post
-    st.html(heatmap_html(post["hideouts"], face_up, hand))
+    st.html(heatmap_html(post["hideouts"], face_up, hand, len(record.events)))
     st.html(f'<div class="fg-legend">{html.escape(t("legend"))} · {html.escape(t("histories", h=_big(post["histories"])))}'
             f' · <span data-testid="fg-solve-ms">{post.get("ms", 0)}</span> ms</div>')
-    if show_suggestions and record.events:
-        if manhunt:
-            plan = services.manhunt_plan(record, post, hand)
-            if plan:
-                x, hit, catch = plan
-                lines = [t("manhunt_next", x=f"<b>{x}</b>", p=pct(hit))]
-                if catch is not None:
-                    lines.append(t("manhunt_catch", p=pct(catch)))
-                st.html('<div class="fg-sugg" data-testid="fg-manhunt">' + "<br>".join(lines) + "</div>")
-        else:
-            tips = services.advice(record, post, hand)
-            if tips:
-                st.markdown(f"**{t('suggestions')}**")
-                st.html(
-                    '<div data-testid="fg-suggestions">'
-                    + "".join(
-                        f'<div class="fg-sugg"><b>{"+".join(map(str, a.numbers))}</b> · {pct(a.probability)}'
-                        f' <span style="color:#666">— {html.escape(a.reason)}</span></div>'
-                        for a in tips
-                    )
-                    + "</div>"
-                )
-    downs = [p for p in post["positions"] if not p["revealed"]]
-    if downs:
-        st.markdown(f"**{t('positions')}**")
-        lines = []
-        for p in downs:
-            cands = sorted(p["candidates"].items(), key=lambda kv: (-kv[1], int(kv[0])))
-            shown = ", ".join(f"{x} {pct(q)}" for x, q in cands[:6])
-            more = f" … (+{len(cands) - 6})" if len(cands) > 6 else ""
-            lines.append(
-                f'<div class="fg-cands"><b>{t("position_n", p=p["position"], s=p["sprints"])}</b>: {shown}{more}</div>'
-            )
-        st.html('<div data-testid="fg-positions">' + "".join(lines) + "</div>")
     return post
+
+
+def suggestions(record: Record, post: dict[str, Any], hand: tuple[int, ...], manhunt: bool, limit: int = 5) -> None:
+    """The advisor's (or the solver's) top guesses; during a Manhunt the planner's next guess."""
+    if not record.events or not post.get("consistent"):
+        return
+    if manhunt:
+        plan = services.manhunt_plan(record, post, hand)
+        if plan:
+            x, hit, catch = plan
+            lines = [t("manhunt_next", x=f"<b>{x}</b>", p=pct(hit))]
+            if catch is not None:
+                lines.append(t("manhunt_catch", p=pct(catch)))
+            st.html('<div class="fg-sugg" data-testid="fg-manhunt">' + "<br>".join(lines) + "</div>")
+        return
+    tips = services.advice(record, post, hand, limit)
+    if tips:
+        st.html(
+            f'<div data-testid="fg-suggestions"><b>{html.escape(t("suggestions"))}</b>'
+            + "".join(
+                f'<div class="fg-sugg"><b>{"+".join(map(str, a.numbers))}</b> · {pct(a.probability)}'
+                f' <span style="color:#666">— {html.escape(a.reason)}</span></div>'
+                for a in tips
+            )
+            + "</div>"
+        )
+
+
+def positions(post: dict[str, Any]) -> None:
+    """Each face-down position's candidates, most likely first."""
+    downs = [p for p in post.get("positions", []) if not p["revealed"]] if post.get("consistent") else []
+    if not downs:
+        return
+    lines = []
+    for p in downs:
+        cands = sorted(p["candidates"].items(), key=lambda kv: (-kv[1], int(kv[0])))
+        shown = ", ".join(f"{x} {pct(q)}" for x, q in cands[:6])
+        more = f" … (+{len(cands) - 6})" if len(cands) > 6 else ""
+        lines.append(
+            f'<div class="fg-cands"><b>{t("position_n", p=p["position"], s=p["sprints"])}</b>: {shown}{more}</div>'
+        )
+    st.html(f'<div data-testid="fg-positions"><b>{html.escape(t("positions"))}</b>' + "".join(lines) + "</div>")
 
 
 def _big(s: str) -> str:

@@ -43,6 +43,7 @@ def test_entries_follow_the_turn_order_and_are_saved(make_app, db):
     at, gid = _new_game(make_app, db)
     _opening(at)
     assert keys(at.pills) == ["guess_3"]  # after two draws only the guess is allowed
+    assert 'data-testid="fg-suggestions"' in texts(at)  # suggested guesses before the guess
     at.pills(key="guess_3").set_value([5]).run()
     at.button(key="miss_3").click().run()
     no_exception(at)
@@ -56,8 +57,7 @@ def test_entries_follow_the_turn_order_and_are_saved(make_app, db):
     )
     # probabilities after every entry: the heat map and the candidates are on the page
     page = texts(at)
-    assert 'data-testid="fg-heatmap"' in page and 'data-testid="fg-positions"' in page
-    assert 'data-testid="fg-suggestions"' in page
+    assert 'data-testid="fg-heatmap" data-events="6"' in page and 'data-testid="fg-positions"' in page
 
 
 def test_undo_removes_the_last_entry_everywhere(make_app, db):

@@ -1,0 +1,107 @@
+"""Running the app for real: a Streamlit server on a free local port and a headless
+Chromium (Playwright driving /usr/bin/chromium; browser downloads are impossible
+here, so ``playwright install`` is never used). Shared by the browser tests and
+``bench/app_bench.py``.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import pathlib
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("FUGITIVE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+PHONE = {"width": 390, "height": 844}
+
+
+def missing() -> str | None:
+    """Why the browser tests cannot run here (None when they can)."""
+    if not pathlib.Path(CHROMIUM).exists():
+        return (f"BROWSER TESTS SKIPPED: no Chromium at {CHROMIUM} "
+                "(install it with `apt-get install -y chromium`)")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "BROWSER TESTS SKIPPED: the Python package playwright is missing (pip install -e '.[browser]')"
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def app_server(db_path: str | os.PathLike[str], timeout: float = 60.0):
+    """Start ``streamlit run streamlit_app.py`` on 127.0.0.1; yield its URL; stop it."""
+    port = free_port()
+    streamlit = pathlib.Path(sys.executable).with_name("streamlit")
+    cmd = [str(streamlit) if streamlit.exists() else shutil.which("streamlit") or "streamlit",
+           "run", str(ROOT / "streamlit_app.py"),
+           "--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1",
+           "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
+    env = dict(os.environ, FUGITIVE_DB=str(db_path))
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None:
+                out = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
+                raise RuntimeError(f"streamlit exited with {proc.returncode}:\n{out}")
+            if time.monotonic() > deadline:
+                raise RuntimeError("streamlit did not start in time")
+            time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@contextlib.contextmanager
+def phone_page():
+    """A Playwright page in headless Chromium at a 390x844 phone viewport."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+            page = context.new_page()
+            page.set_default_timeout(30_000)
+            yield page
+        finally:
+            browser.close()
+
+
+def wait_idle(page, timeout: float = 30_000) -> None:
+    """Wait until Streamlit has finished its rerun (no 'running' indicator, no spinner)."""
+    page.wait_for_function(
+        """() => {
+            const s = document.querySelector('[data-testid="stStatusWidget"]');
+            const sp = document.querySelector('[data-testid="stSpinner"]');
+            return !s && !sp;
+        }""",
+        timeout=timeout,
+    )
