@@ -1,0 +1,125 @@
+"""End-to-end: the real app in a real headless Chromium at a 390x844 phone viewport.
+
+The server is started with ``streamlit run streamlit_app.py`` on 127.0.0.1 and a
+temporary FUGITIVE_DB; Playwright drives /usr/bin/chromium. Screenshots go to
+docs/screenshots/ (shown in the README).
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from . import browser
+
+pytestmark = pytest.mark.browser
+
+SHOTS = browser.ROOT / "docs" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    why = browser.missing()
+    if why:
+        pytest.skip(why)
+    db = tmp_path_factory.mktemp("browser") / "games.sqlite3"
+    with browser.app_server(db) as url:
+        yield url
+
+
+@pytest.fixture
+def page(server):
+    with browser.phone_page() as p:
+        yield p
+
+
+def tap(page, label: str, text: str) -> None:
+    """Tap the option ``text`` of the pills / segmented control labelled ``label``."""
+    page.locator(f'[aria-label="{label}"] button').filter(has_text=re.compile(f"^{re.escape(text)}$")).click()
+
+
+def wait_events(page, n: int) -> None:
+    page.wait_for_selector(f'[data-testid="fg-heatmap"][data-events="{n}"]')
+
+
+def shot(page, name: str, full: bool = False) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    browser.wait_idle(page)
+    page.screenshot(path=str(SHOTS / name), full_page=full)
+
+
+def test_assistant_session_on_a_phone(server, page):
+    page.goto(server + "/?page=assistant")
+    page.get_by_role("button", name="Start").click()
+    page.wait_for_selector('[data-testid="fg-status"]')
+    assert "first turn" in page.locator('[data-testid="fg-status"]').inner_text()
+    tap(page, "He placed a hideout with how many sprint cards?", "+1")
+    wait_events(page, 1)
+    tap(page, "Deck 2 (12 left)", "17")
+    wait_events(page, 2)
+    tap(page, "Deck 1 (8 left)", "6")
+    wait_events(page, 3)
+    assert "Your guess" in page.locator('[data-testid="fg-status"]').inner_text()
+    assert page.locator('[data-testid="fg-suggestions"]').is_visible()
+    shot(page, "assistant-guess.png")
+    tap(page, "Numbers you guessed", "5")
+    page.get_by_role("button", name="Miss", exact=True).click()
+    wait_events(page, 4)
+    tap(page, "He drew from deck", "Deck 2")
+    wait_events(page, 5)
+    tap(page, "He placed a hideout with how many sprint cards?", "+0")
+    wait_events(page, 6)
+    grid = page.locator('[data-testid="fg-heatmap"]')
+    assert grid.locator(".fg-cell").count() == 41
+    assert grid.locator('[data-n="41"]').get_attribute("data-p") == "0.0000"  # out of reach: ruled out
+    assert grid.locator('[data-n="6"].fg-mine').count() == 1
+    shot(page, "assistant-heatmap.png", full=True)
+    # a reload (a sleeping phone, a restarted server) comes back to the same place
+    page.reload()
+    wait_events(page, 6)
+    assert "drew 6" not in page.locator('[data-testid="fg-status"]').inner_text()
+    assert page.locator('[data-testid="fg-row"] .fg-card').count() == 3
+    # undo, then Korean
+    page.get_by_role("button", name=re.compile("Undo last entry")).click()
+    wait_events(page, 5)
+    tap(page, "Language", "한국어")
+    page.wait_for_selector('text=도망자')
+    shot(page, "assistant-korean.png")
+
+
+def test_match_on_a_phone(server, page):
+    page.goto(server + "/?page=match")
+    page.get_by_label("Shuffle seed (empty: random)").fill("11")
+    page.get_by_role("button", name="Start the match").click()
+    page.wait_for_selector('[data-testid="fg-status"]')
+    assert "Marshal" in page.locator('[data-testid="fg-status"]').inner_text()
+    tap(page, "Draw from", "Deck 1")
+    page.wait_for_function("document.querySelectorAll('[data-testid=\"fg-hand\"] .fg-card').length == 1")
+    tap(page, "Draw from", "Deck 3")
+    page.wait_for_selector('[aria-label="Numbers you guessed"]')
+    shot(page, "match-marshal.png", full=True)
+    best = page.locator('[data-testid="fg-suggestions"] .fg-sugg b').first.inner_text()
+    tap(page, "Numbers you guessed", best)
+    page.get_by_role("button", name="Guess", exact=True).click()
+    page.wait_for_selector('[aria-label="Draw from"]')
+    assert page.locator('[data-testid="fg-hand"]').count() == 1  # only her own hand
+
+
+def test_hotseat_and_ai_vs_ai(server, page):
+    page.goto(server + "/?page=match")
+    tap(page, "Players", "Two players, one device")
+    page.get_by_role("button", name="Start the match").click()
+    page.wait_for_selector('[data-testid="fg-handover"]')
+    assert page.locator('[data-testid="fg-hand"]').count() == 0
+    shot(page, "match-handover.png")
+    page.get_by_role("button", name=re.compile("I am the Fugitive")).click()
+    page.wait_for_selector('[data-testid="fg-hand"]')
+    shot(page, "match-fugitive.png", full=True)
+    page.goto(server + "/?page=match")
+    tap(page, "Players", "AI vs AI (watch)")
+    page.get_by_role("button", name="Start the match").click()
+    page.get_by_role("button", name="Play to the end").click()
+    page.wait_for_selector("text=Open in Learning", timeout=120_000)
+    page.get_by_role("button", name="Open in Learning").click()
+    page.wait_for_selector("text=You guessed", timeout=120_000)
+    shot(page, "learning.png", full=True)
