@@ -7,7 +7,8 @@ solver's benchmarks and calibration are run on their games; a uniformly random
 choice over all legal placements would sprint absurdly and end games oddly.
 
 Placement never enumerates sprint subsets (there can be 2^hand): the bot picks a
-hideout, then adds random hand cards until the reach suffices.
+hideout (short steps preferred: each step beyond the normal 3 is ``step_decay``
+times less likely), then adds random hand cards until the reach suffices.
 """
 from __future__ import annotations
 
@@ -89,7 +90,7 @@ class RandomFugitive:
                 return PassTurn()
             if not others:  # cannot pass and only 42 fits: play it
                 others = cands
-            h = _pick(rng, others)
+            h = self._pick_hideout(prev, others)
         pool = sorted(c for c in hand if c != h and c != ESCAPE)
         for _ in range(20):
             sprints = self._sprint_set(h - prev - BASE_STEP, pool)
@@ -97,6 +98,24 @@ class RandomFugitive:
                 return PlaceHideout(h, sprints)
         # The "two" opening and an unlucky draw of sprint cards: choose among the exact ones.
         return PlaceHideout(*rng.choice([p for p in rules.placements(prev, hand, True) if p[0] == h]))
+
+    #: how much less likely each extra step beyond the normal 3 makes a hideout
+    step_decay = 0.35
+
+    def _pick_hideout(self, prev: int, options: list[int]) -> int:
+        """A random hideout, short steps preferred as players do.
+
+        Weight 1 within the normal reach of 3, times ``step_decay`` for each step
+        beyond it: a far jump (and the sprint cards it needs) stays possible but rare,
+        so the games look like played ones rather than sprint-card avalanches.
+        """
+        weights = [1.0 if h - prev <= BASE_STEP else self.step_decay ** (h - prev - BASE_STEP) for h in options]
+        r = self.rng.random() * sum(weights)
+        for h, w in zip(options, weights):
+            r -= w
+            if r < 0:
+                return h
+        return options[-1]
 
     def _sprint_set(self, need: int, pool: list[int]) -> frozenset[int]:
         """Random hand cards until their footprints reach ``need``, maybe one bluff more."""

@@ -1,0 +1,46 @@
+"""The fast solver equals the brute-force counter exactly on small records of real games."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from solver.solve import solve
+from tests.solver.brute import brute_force
+from tests.solver.records import RULESETS, decision_prefixes, game
+
+
+def small(rec) -> bool:
+    """Small enough for brute force: few positions, few hidden sprint cards, few draws."""
+    places = [e for e in rec.events if e.type == "place"]
+    hidden_sprints = sum(e.sprints for e in places)
+    fdraws = sum(1 for e in rec.events if e.type == "fugitive_draw")
+    return len(places) <= 4 and hidden_sprints <= 2 and fdraws <= 3
+
+
+def small_records(n_games: int, ruleset, per_game: int = 3):
+    out = []
+    for seed in range(n_games):
+        for i, rec in decision_prefixes(game(seed, ruleset))[:per_game]:
+            view = rec.marshal_view()
+            if small(view):
+                out.append((seed, i, view))
+    return out
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: f"{r.opening}-{'pd' if r.pass_draw else 'nopd'}")
+def test_fast_equals_brute_force(ruleset):
+    checked = 0
+    start = time.monotonic()
+    for seed, i, rec in small_records(100, ruleset, per_game=4):
+        total, counts = brute_force(rec.to_dict())
+        post = solve(rec)
+        assert post.consistent == (total > 0)
+        assert post.histories == total, (seed, i)
+        for p in post.positions:
+            if not p.revealed:
+                assert p.counts == counts[p.position - 1], (seed, i, p.position)
+        checked += 1
+        if time.monotonic() - start > 20:
+            break
+    assert checked >= 40
