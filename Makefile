@@ -17,7 +17,13 @@ venv: $(STAMP)
 run: $(STAMP)
 	$(BIN)/streamlit run streamlit_app.py --server.headless true
 
-test: $(STAMP)
+BROWSER_STAMP := $(VENV)/.browser
+
+$(BROWSER_STAMP): $(STAMP) scripts/install-browser.sh
+	bash scripts/install-browser.sh $(BIN)/pip
+	if [ -x /usr/bin/chromium ]; then touch $(BROWSER_STAMP); fi
+
+test: $(STAMP) $(BROWSER_STAMP)
 	$(BIN)/python -m pytest -n 2
 
 bench: $(STAMP)
