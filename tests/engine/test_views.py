@@ -1,0 +1,57 @@
+"""The two views: contents on a known position, and their move lists."""
+from __future__ import annotations
+
+from engine import Draw, MakeGuess, PassTurn, PlaceHideout, fugitive_view, legal_moves, marshal_view
+from engine.bots import RandomFugitive, RandomMarshal, play_game
+from engine.state import MarshalDrewFrom, Phase
+
+from .helpers import play, start
+
+
+def midgame():
+    s = start(d1=(4, 5, 6), d2=(15, 16))
+    return play(s, PlaceHideout(2), PlaceHideout(4, {1}), Draw(1), Draw(3), MakeGuess({2}), Draw(2))
+
+
+def test_marshal_view_of_a_known_position():
+    s = midgame()
+    v = marshal_view(s)
+    assert v.phase == Phase.FUGITIVE_PLACE and not v.my_turn
+    assert v.hand == {7, 29}
+    assert v.row == ((0, 0, ()), (2, 0, ()), (None, 1, None))  # 2 revealed, 4 face down over 1 card
+    assert v.fugitive_hand_size == len(s.fugitive_hand) == 7
+    assert [e.type for e in v.events] == ["place", "place", "marshal_draw", "marshal_draw", "guess", "fugitive_draw"]
+    assert v.events[-1].card is None and v.events[1].hideout is None
+    assert v.legal_moves() == []
+    assert all(getattr(e, "sprint_cards", None) is None for e in v.events if e.type == "place")
+
+
+def test_fugitive_view_of_a_known_position():
+    s = midgame()
+    v = fugitive_view(s)
+    assert v.my_turn and v.hand == s.fugitive_hand and v.row == s.row
+    assert v.marshal_hand_size == 2 and v.marshal_draw_decks == (1, 3)
+    assert not any(isinstance(getattr(e, "card", None), int) and e.type == "marshal_draw" for e in v.events)
+    assert [e for e in v.events if isinstance(e, MarshalDrewFrom)] == [MarshalDrewFrom(1), MarshalDrewFrom(3)]
+    assert v.guesses[0].numbers == (2,) and v.guesses[0].hit
+    assert 29 not in v.hand and 7 not in v.hand and v.marshal_hand_size == 2
+    assert set(v.legal_moves()) == set(legal_moves(s))
+    assert PassTurn() in v.legal_moves()
+    assert v.can_place(5) and not v.can_place(4) and v.placement_error(15) is not None
+
+
+def test_view_move_lists_agree_with_the_engine_through_games():
+    for seed in range(40):
+        f, m = RandomFugitive(seed), RandomMarshal(seed)
+        state = play_game(f, m, seed=seed)  # final
+        from engine import replay
+
+        rec = state.record()
+        for cut in range(0, len(rec.events), 3):
+            st = replay(rec.truncated(cut))
+            if len(st.fugitive_hand) > 10:
+                continue
+            if st.current_player == "fugitive":
+                assert set(fugitive_view(st).legal_moves()) == set(legal_moves(st))
+            elif st.current_player == "marshal":
+                assert marshal_view(st).legal_moves() == legal_moves(st)
