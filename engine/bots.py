@@ -91,7 +91,7 @@ class RandomFugitive:
             if not others:  # cannot pass and only 42 fits: play it
                 others = cands
             h = self._pick_hideout(prev, others)
-        pool = sorted(c for c in hand if c != h and c != ESCAPE)
+        pool = [c for c in hand if c != h and c != ESCAPE]  # set order: deterministic for ints
         for _ in range(20):
             sprints = self._sprint_set(h - prev - BASE_STEP, pool)
             if not needs_second or rules.leaves_second(prev, hand, h, sprints):
@@ -190,14 +190,15 @@ def play_game(
     with probability 1, but a buggy bot should fail loudly, not hang).
     """
     state = new_game(seed, ruleset)
-    fugitive_phases = FUGITIVE_PHASES
     over = Phase.OVER
+    # Identity tests: ``phase in FUGITIVE_PHASES`` compares strings for Marshal phases.
+    opening, draw, place, bonus = FUGITIVE_PHASES
     fugitive_choose, marshal_choose = fugitive_bot.choose, marshal_bot.choose
     for _ in range(max_moves):
         phase = state.phase
         if phase is over:
             return state
-        if phase in fugitive_phases:
+        if phase is draw or phase is place or phase is opening or phase is bonus:
             state = apply(state, fugitive_choose(fugitive_view(state)))
         else:
             state = apply(state, marshal_choose(marshal_view(state)))
