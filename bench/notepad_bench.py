@@ -63,7 +63,7 @@ def main() -> None:
     print(f"append one entry (199 -> 200): best {min(times) * 1000:.1f} us, "
           f"median {statistics.median(times) * 1000:.1f} us (target <= 1 ms)")
 
-    v = Validator()
+    v = Validator(record.ruleset)
     per_event = []
     for e in record.events:
         t0 = time.perf_counter()
