@@ -16,7 +16,15 @@ from typing import Any, NamedTuple
 from . import rules
 from .moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
 from .record import Event, Guess, ManhuntGuess, Record, Ruleset
-from .state import FUGITIVE_PHASES, MARSHAL_PHASES, GameState, Hideout, MarshalDrewFrom, Phase, PublicHideout
+from .state import _FIELDS, FUGITIVE_PHASES, MARSHAL_PHASES, GameState, Hideout, MarshalDrewFrom, Phase, PublicHideout
+
+
+# The views below unpack the state tuple; fail loudly if its layout ever changes.
+assert _FIELDS == (
+    "ruleset", "phase", "row", "public_row", "decks", "fugitive_hand", "marshal_hand", "fugitive_setup",
+    "events", "public_events", "fugitive_events", "winner", "draws_left", "opening_placed",
+    "up_numbers", "down_numbers",
+)
 
 
 def _decks(sizes: tuple[int, int, int]) -> list[int]:
@@ -163,33 +171,24 @@ class FugitiveView(NamedTuple):
         return moves
 
 
+_tnew = tuple.__new__  # builds a view without the NamedTuple's Python-level __new__ (hot: once per move)
+
+
 def marshal_view(state: GameState) -> MarshalView:
     """The Marshal's view of ``state``."""
-    d = state.decks
-    return MarshalView(
-        state.ruleset,
-        state.phase,
-        state.marshal_hand,
-        (len(d[0]), len(d[1]), len(d[2])),
-        state.public_row,
-        state.public_events,
-        len(state.fugitive_hand),
-        state.winner,
-        state.up_numbers,
-    )
+    (ruleset, phase, _row, public_row, decks, fhand, mhand, _setup,
+     _events, public_events, _fugitive_events, winner, _draws, _placed, up, _down) = state
+    return _tnew(MarshalView, (
+        ruleset, phase, mhand, (len(decks[0]), len(decks[1]), len(decks[2])), public_row, public_events,
+        len(fhand), winner, up,
+    ))
 
 
 def fugitive_view(state: GameState) -> FugitiveView:
     """The Fugitive's view of ``state``."""
-    d = state.decks
-    return FugitiveView(
-        state.ruleset,
-        state.phase,
-        state.fugitive_hand,
-        (len(d[0]), len(d[1]), len(d[2])),
-        state.row,
-        state.fugitive_events,
-        len(state.marshal_hand),
-        state.opening_placed,
-        state.winner,
-    )
+    (ruleset, phase, row, _public_row, decks, fhand, mhand, _setup,
+     _events, _public_events, fugitive_events, winner, _draws, placed, _up, _down) = state
+    return _tnew(FugitiveView, (
+        ruleset, phase, fhand, (len(decks[0]), len(decks[1]), len(decks[2])), row, fugitive_events,
+        len(mhand), placed, winner,
+    ))
