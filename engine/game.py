@@ -7,11 +7,10 @@ next state, so an illegal move can never leave anything half-done.
 from __future__ import annotations
 
 import random
-from itertools import combinations
 from typing import Iterator
 
 from . import rules
-from .cards import BASE_STEP, DECKS, ESCAPE, SETUP_DRAWS, STARTING_HAND
+from .cards import DECKS, ESCAPE, SETUP_DRAWS, STARTING_HAND
 from .errors import IllegalMove
 from .moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
 from .record import FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Reveal, Ruleset

@@ -24,7 +24,7 @@ from engine import (
 from engine.bots import RandomFugitive, RandomMarshal, play_game
 from engine.cards import ESCAPE, sprint_value
 from engine.record import FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Place, Record, Ruleset
-from engine.state import FUGITIVE_PHASES, GameState, MarshalDrewFrom, Phase
+from engine.state import FUGITIVE_PHASES, GameState, Phase
 
 from .helpers import cards_accounted
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import IllegalMove, PassTurn, PlaceHideout, can_place, legal_hideouts, legal_moves
+from engine import PassTurn, PlaceHideout, can_place, legal_hideouts, legal_moves
 from engine import rules
 from engine.cards import sprint_value
 
