@@ -123,10 +123,13 @@ def parse_numbers(text: str) -> list[int]:
     parts = [p for p in _NUMBERS.split(text.strip()) if p]
     if not parts:
         raise ValueError("type at least one number")
-    try:
-        return [int(p) for p in parts]
-    except ValueError:
-        raise ValueError(f"not a number: {next(p for p in parts if not p.lstrip('-').isdigit())!r}") from None
+    numbers = []
+    for p in parts:
+        try:
+            numbers.append(int(p))
+        except ValueError:
+            raise ValueError(f"not a number: {p!r}") from None
+    return numbers
 
 
 def ask_move(view, read: Callable[[str], str], write: Callable[[str], None]):

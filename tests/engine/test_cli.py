@@ -91,5 +91,7 @@ def test_parse_numbers():
     assert play_cli.parse_numbers("12, 5 +7") == [12, 5, 7]
     with pytest.raises(ValueError, match="not a number"):
         play_cli.parse_numbers("12 abc")
+    with pytest.raises(ValueError, match="not a number"):
+        play_cli.parse_numbers("5 ²")
     with pytest.raises(ValueError):
         play_cli.parse_numbers("  ")
