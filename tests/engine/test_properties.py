@@ -116,6 +116,16 @@ def check_fugitive_view(state: GameState, view: FugitiveView) -> None:
         assert value != state.decks
 
 
+def check_growth(before: GameState, after: GameState) -> None:
+    """The row only grows at its right end; a face-up card never turns back; the
+    record only grows."""
+    assert len(after.row) - len(before.row) in (0, 1)
+    for old, new in zip(before.row, after.row):
+        assert (old.number, old.sprint_cards) == (new.number, new.sprint_cards)
+        assert new.face_up or not old.face_up
+    assert after.events[: len(before.events)] == before.events
+
+
 def check_escape(before: GameState, after: GameState) -> None:
     """RULES.md Winning: 30+ revealed wins at once, else a Manhunt."""
     highest = max(h.number for h in before.row if h.face_up)
@@ -159,6 +169,7 @@ def walk(seed: int, ruleset: Ruleset, fugitive=None, marshal=None, max_moves: in
         else:
             move = marshal.choose(marshal_view(state))
         nxt = apply(state, move)
+        check_growth(state, nxt)
         if isinstance(move, PlaceHideout) and move.hideout == ESCAPE:
             check_escape(state, nxt)
         state = nxt
