@@ -52,6 +52,8 @@ def card_class(card: int) -> int:
     return 2 * deck_of(card) + (card % 2 == 0)
 
 
+CLASS_OF: tuple[int, ...] = tuple(2 * deck_of(c) + (c % 2 == 0) for c in range(43))
+
 CLASS_MEMBERS: tuple[tuple[int, ...], ...] = tuple(
     tuple(c for c in range(1, 42) if card_class(c) == k) for k in range(N_CLASSES)
 )
@@ -133,6 +135,9 @@ class Counter:
             self.min_h[k] = max(self.min_h[k], req.number)
         self._sprint_cache: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
         self.lo, self.hi = self._bounds()
+        self.allowed: list[list[bool]] = [
+            [x not in self.forbidden[i] for x in range(43)] for i in range(self.n + 1)
+        ]
         self._layers: list[dict[tuple[int, int, int], int]] | None = None
 
     def _bounds(self) -> tuple[list[int], list[int]]:
@@ -212,80 +217,78 @@ class Counter:
         """(P)_(H) for both classes of deck r: divided out once the route has left r."""
         return falling(self.pool[2 * r], H & MASK) * falling(self.pool[2 * r + 1], H >> BITS)
 
-    def successors_raw(self, i: int, state: tuple[int, int, int]) -> list[tuple[int, int, int, int, int]]:
-        """Transitions over position i from ``state`` (the state after i-1).
+    # ------------------------------------------------------------------ half-steps
+    # A position is crossed in two half-steps, with merging in between:
+    #   sprint step:  (h, G, H) -> (h, G', H, reach)   the hidden sprint cards
+    #   hideout step: (h, G', H, reach) -> (x, G'', H')  the hideout, h < x <= reach
+    # Merging after the sprint step is what keeps the work near the number of states
+    # rather than states x sprint choices x numbers.
 
-        Each is ``(h, G, H, divisor, weight)``: the weight still to be divided by the
-        divisor (the closing of the deck the route leaves); the division is exact on
-        the accumulated weight, not necessarily on the step alone.
-        """
+    def _sprint_step(self, i: int, state: tuple[int, int, int]) -> list[tuple[tuple[int, int, int, int], int]]:
         h, G, H = state
         p = self.facts.positions[i - 1]
-        out: list[tuple[int, int, int, int, int]] = []
-        no_jump = self.no_jump[i]
-        min_h = self.min_h[i]
+        cap = self.hi[i]
+        if p.face_down or p.sprints_hidden:
+            base = h + 3 + p.sprints
+            return [((h, G2, H, min(base + evens, cap)), w) for G2, evens, w in self._sprint_options(i, G)]
+        value = sum(1 if c % 2 else 2 for c in p.sprint_cards)
+        return [((h, G, H, min(h + 3 + value, cap)), 1)]
+
+    def _hideout_step(self, i: int, inter: tuple[int, int, int, int]) -> list[tuple[tuple[int, int, int], int, int]]:
+        """(next state, weight, divisor) for every hideout the position can take."""
+        h, G2, H, reach = inter
+        p = self.facts.positions[i - 1]
+        lo = max(self.lo[i], h + 1, self.min_h[i])
+        top = reach
+        for y in self.no_jump[i]:  # a required number may not be jumped over
+            if h < y < top + 1:
+                top = min(top, y)
+        if lo > top:
+            return []
         r_open = deck_of(h) if h else 0
-        if not p.face_down:
-            x = p.hideout
-            if x <= h:
-                return out
-            sprint_opts: list[tuple[int, int, int]]
-            if p.sprints_hidden:  # the escape: 42 with face-down sprint cards
-                sprint_opts = self._sprint_options(i, G)
-            else:
-                value = sum(1 if s % 2 else 2 for s in p.sprint_cards)
-                sprint_opts = [(G, value - len(p.sprint_cards), 1)]
-            if any(h < y < x for y in no_jump) or x < min_h:
-                return out
-            slots = self.slots[i]
-            before = self.revealed_before[i - 1]
-            use = self.revealed_use[i]
-            for G2, evens, w in sprint_opts:
-                if x - h > 3 + p.sprints + evens:
-                    continue
-                wt = w
-                for r in (1, 2, 3):
-                    if use[r]:
-                        # revealed cards take their slots after the hidden sprint cards
-                        wt *= falling(slots[r] - deck_used(G2, r) - before[r], use[r])
-                if not wt:
-                    continue
-                r_new = 0 if x == ESCAPE else deck_of(x)
-                H2, div = H, 1
-                if x == ESCAPE or r_new != r_open:
-                    div = self._closing(r_open, H)
-                    H2 = 0
-                out.append((x, G2, H2, div, wt))
-            return out
-        # a face-down hideout
-        forbidden = self.forbidden[i]
+        out: list[tuple[tuple[int, int, int], int, int]] = []
         slots = self.slots[i]
         before = self.revealed_before[i - 1]
-        for G2, evens, w in self._sprint_options(i, G):
-            top = min(h + 3 + p.sprints + evens, MAX_CARD)
-            for x in range(h + 1, top + 1):
-                if x in forbidden or x < min_h:
+        if not p.face_down:
+            x = p.hideout
+            if not lo <= x <= top:
+                return out
+            wt = 1
+            use = self.revealed_use[i]
+            for r in (1, 2, 3):
+                if use[r]:  # revealed cards take their draw slots too
+                    wt *= falling(slots[r] - deck_used(G2, r) - before[r], use[r])
+            if not wt:
+                return out
+            if x == ESCAPE or deck_of(x) != r_open:
+                out.append(((x, G2, 0), wt, self._closing(r_open, H)))
+            else:
+                out.append(((x, G2, H), wt, 1))
+            return out
+        allowed = self.allowed[i]
+        pool = self.pool
+        room = [0] + [slots[r] - deck_used(G2, r) - before[r] for r in (1, 2, 3)]
+        close_div = None
+        for x in range(lo, top + 1):
+            if not allowed[x]:
+                continue
+            c = CLASS_OF[x]
+            free = pool[c] - ((G2 >> (BITS * c)) & MASK)
+            if free <= 0:
+                continue
+            r = c >> 1
+            wt = free
+            if r:
+                if room[r] <= 0:
                     continue
-                if no_jump and any(h < y < x for y in no_jump):
-                    break
-                c = card_class(x)
-                r = c >> 1
-                free = self.pool[c] - g_get(G2, c)
-                if free <= 0:
-                    continue
-                wt = w * free
-                if r:
-                    room = slots[r] - deck_used(G2, r) - before[r]
-                    if room <= 0:
-                        continue
-                    wt *= room
-                if r != r_open:
-                    div = self._closing(r_open, H)
-                    H2 = 1 << (BITS * (c & 1))
-                else:
-                    div = 1
-                    H2 = H + (1 << (BITS * (c & 1)))
-                out.append((x, G2 + (1 << (BITS * c)), H2, div, wt))
+                wt *= room[r]
+            bit = 1 << (BITS * (c & 1))
+            if r != r_open:
+                if close_div is None:
+                    close_div = self._closing(r_open, H)
+                out.append(((x, G2 + (1 << (BITS * c)), bit), wt, close_div))
+            else:
+                out.append(((x, G2 + (1 << (BITS * c)), H + bit), wt, 1))
         return out
 
     # ------------------------------------------------------------------ passes
@@ -309,16 +312,21 @@ class Counter:
         if self._layers is not None:
             return self._layers
         layers: list[dict[tuple[int, int, int], int]] = [{(0, 0, 0): 1}]
+        inters: list[dict[tuple[int, int, int, int], int]] = [{}]
         for i in range(1, self.n + 1):
-            nxt: dict[tuple[int, int, int], int] = {}
-            lo, hi = self.lo[i], self.hi[i]
+            inter: dict[tuple[int, int, int, int], int] = {}
             for s, w in layers[-1].items():
-                for x, G2, H2, div, w2 in self.successors_raw(i, s):
-                    if lo <= x <= hi:
-                        s2 = (x, G2, H2)
-                        nxt[s2] = nxt.get(s2, 0) + w * w2 // div
+                for key, ws in self._sprint_step(i, s):
+                    inter[key] = inter.get(key, 0) + w * ws
+            nxt: dict[tuple[int, int, int], int] = {}
+            for key, w in inter.items():
+                for s2, wt, div in self._hideout_step(i, key):
+                    v = w * wt
+                    nxt[s2] = nxt.get(s2, 0) + (v // div if div != 1 else v)
+            inters.append(inter)
             layers.append(nxt)
         self._layers = layers
+        self._inters = inters
         return layers
 
     def total(self) -> int:
@@ -356,16 +364,27 @@ class Counter:
         for s, w in layers[n].items():
             counts[n][s[0]] = counts[n].get(s[0], 0) + w * b_next[s]
         for i in range(n - 1, 0, -1):
+            # hideout step of position i + 1, then its sprint step
+            b_inter: dict[tuple[int, int, int, int], int] = {}
+            for key in self._inters[i + 1]:
+                acc = 0
+                for s2, wt, div in self._hideout_step(i + 1, key):
+                    b = b_next.get(s2)
+                    if b:
+                        acc += wt * b // div if div != 1 else wt * b
+                b_inter[key] = acc
             b_cur: dict[tuple[int, int, int], int] = {}
             for s in layers[i]:
                 acc = 0
-                for x, G2, H2, div, w2 in self.successors_raw(i + 1, s):
-                    b = b_next.get((x, G2, H2))
+                for key, ws in self._sprint_step(i + 1, s):
+                    b = b_inter.get(key)
                     if b:
-                        acc += w2 * b // div
+                        acc += ws * b
                 b_cur[s] = acc
             for s, w in layers[i].items():
-                counts[i][s[0]] = counts[i].get(s[0], 0) + w * b_cur[s]
+                v = w * b_cur[s]
+                if v:
+                    counts[i][s[0]] = counts[i].get(s[0], 0) + v
             b_next = b_cur
         out = [{x: v // D for x, v in c.items() if v} for c in counts]
         assert z % D == 0
