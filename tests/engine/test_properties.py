@@ -197,7 +197,7 @@ class UniformLegal:
         return self.rng.choice(moves)
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=SEEDS, ruleset=st.sampled_from(RULESETS))
 def test_games_of_uniformly_random_legal_moves_keep_every_invariant(seed, ruleset):
     player = UniformLegal(seed)
