@@ -22,6 +22,7 @@ Fugitive bots
 from __future__ import annotations
 
 import random
+import time
 from typing import Iterable
 
 from engine import rules
@@ -297,8 +298,22 @@ class AdversarialFugitive(HeuristicFugitive):
 
     pass_penalty = 0.15
     step_penalty = 0.01
+    #: beyond these the Marshal's side is slow to solve (many face-down hideouts with
+    #: hidden sprint cards): play the heuristic move instead
+    max_face_down = 4
+    max_hidden_sprints = 5
+    #: stop scoring further candidates once a turn has spent this long (seconds)
+    time_budget = 1.0
+    #: missed multi-number guesses make the solver count by inclusion-exclusion
+    max_missed_sets = 1
 
     def _place(self, view: FugitiveView) -> Move:
+        face_down = [h for h in view.row[1:] if not h.face_up]
+        if len(face_down) > self.max_face_down or sum(len(h.sprint_cards) for h in face_down) > self.max_hidden_sprints:
+            return super()._place(view)
+        missed_sets = sum(1 for e in view.events if isinstance(e, Guess) and not e.hit and len(e.numbers) > 1)
+        if missed_sets > self.max_missed_sets:
+            return super()._place(view)
         moves = self.candidate_moves(view)
         places = [m for m in moves if isinstance(m, PlaceHideout)]
         escape = next((m for m in places if m.hideout == ESCAPE), None)
@@ -308,7 +323,10 @@ class AdversarialFugitive(HeuristicFugitive):
             return moves[0]
         base = marshal_record_from_fugitive_view(view)
         best, best_score = None, None
+        start = time.perf_counter()
         for m in moves:
+            if best is not None and time.perf_counter() - start > self.time_budget:
+                break
             if isinstance(m, PlaceHideout):
                 ev = Place(len(m.sprint_cards), ESCAPE if m.hideout == ESCAPE else None)
                 penalty = self.step_penalty * (m.hideout - view.previous) if m.hideout != ESCAPE else 0.0
