@@ -194,10 +194,10 @@ def page(gid: str) -> None:
         + " · " + t("fugitive_hand_size", n=s.fugitive_hand_size)
         + (" · " + t("your_hand") + ": " + " ".join(map(str, s.marshal_hand)) if s.marshal_hand else "")
     )
-    _show_flash()
     post = ui.heat(pad.record, s.marshal_hand, s.face_up_numbers)
     if not s.over and (s.allows("guess") or s.allows("manhunt_guess")):
         ui.suggestions(pad.record, post, s.marshal_hand, s.manhunt, limit=3)
+    _show_flash()  # next to the entries, where the thumb is
     entry_panel(gid, pad, post)
     if len(pad):
         st.button("↶ " + t("undo"), key=f"undo_{len(pad)}", on_click=undo, args=(gid,), use_container_width=True)
@@ -288,19 +288,10 @@ def guess_panel(gid: str, pad: Notepad, a, post: dict | None, manhunt: bool) -> 
     numbers = tuple(sorted(([sel] if sel is not None else []) if manhunt else (sel or [])))
     hit_key = f"hitmode_{n}"
     cols = st.columns(2)
-    if cols[0].button(t("miss"), key=f"miss_{n}", use_container_width=True):
-        if not numbers:
-            st.warning(t("select_numbers_first"))
-        else:
-            ev = ManhuntGuess(numbers[0], False) if manhunt else Guess(numbers, False)
-            if enter(gid, ev):
-                st.rerun()
-            _show_flash()
-    if cols[1].button(t("hit"), key=f"hit_{n}", type="primary", use_container_width=True):
-        if not numbers:
-            st.warning(t("select_numbers_first"))
-        else:
-            st.session_state[hit_key] = True
+    # callbacks: the entry is made before the page reruns, so one rerun shows it
+    cols[0].button(t("miss"), key=f"miss_{n}", use_container_width=True, on_click=_on_miss, args=(gid, n, manhunt))
+    cols[1].button(t("hit"), key=f"hit_{n}", type="primary", use_container_width=True, on_click=_on_hit,
+                   args=(n, manhunt))
     if not (st.session_state.get(hit_key) and numbers):
         return
     with st.container(border=True):
@@ -309,7 +300,6 @@ def guess_panel(gid: str, pad: Notepad, a, post: dict | None, manhunt: bool) -> 
         seen = set(pad.state.marshal_hand) | set(pad.state.face_up_numbers)
         for slot in pad.state.row:
             seen.update(slot.sprint_cards or ())
-        reveals = []
         for x in numbers:
             default = _likely_position(post, x, a.positions)
             pos = st.segmented_control(
@@ -317,31 +307,57 @@ def guess_panel(gid: str, pad: Notepad, a, post: dict | None, manhunt: bool) -> 
                 format_func=lambda p: f"#{p} (+{sprints_at.get(p, 0)})", key=f"pos_{n}_{x}",
             )
             k = sprints_at.get(pos, 0) if pos is not None else 0
-            cards: list[int] = []
             if k:
                 options = [c for c in range(1, 42) if c not in seen and c not in numbers]
-                cards = st.pills(
-                    t("sprints_of", x=x, k=k), options, selection_mode="multi", key=f"spr_{n}_{x}_{pos}"
-                ) or []
-            reveals.append((x, pos, tuple(sorted(cards))))
+                st.pills(t("sprints_of", x=x, k=k), options, selection_mode="multi", key=f"spr_{n}_{x}_{pos}")
         c2 = st.columns(2)
-        if c2[0].button(t("cancel"), key=f"hitcancel_{n}", use_container_width=True):
-            st.session_state[hit_key] = False
-            st.rerun()
-        if c2[1].button(t("confirm_hit"), key=f"hitsave_{n}", type="primary", use_container_width=True):
-            missing = [x for x, pos, _ in reveals if pos is None]
-            if missing:
-                st.error(t("refused", reason=t("position_of", x=missing[0])))
-                return
-            if manhunt:
-                x, pos, cards = reveals[0]
-                ev: Event = ManhuntGuess(x, True, pos, cards)
-            else:
-                ev = Guess(numbers, True, tuple(Reveal(pos, x, cards) for x, pos, cards in reveals))
-            if enter(gid, ev):
-                st.session_state.pop(hit_key, None)
-                st.rerun()
-            _show_flash()
+        c2[0].button(t("cancel"), key=f"hitcancel_{n}", use_container_width=True, on_click=_on_hit_cancel, args=(n,))
+        c2[1].button(t("confirm_hit"), key=f"hitsave_{n}", type="primary", use_container_width=True,
+                     on_click=_on_hit_save, args=(gid, n, numbers, manhunt))
+
+
+def _selected(n: int, manhunt: bool) -> tuple[int, ...]:
+    sel = st.session_state.get(f"guess_{n}")
+    if manhunt:
+        return (int(sel),) if sel is not None else ()
+    return tuple(sorted(int(x) for x in (sel or [])))
+
+
+def _on_miss(gid: str, n: int, manhunt: bool) -> None:
+    numbers = _selected(n, manhunt)
+    if not numbers:
+        _flash("warning", t("select_numbers_first"))
+        return
+    enter(gid, ManhuntGuess(numbers[0], False) if manhunt else Guess(numbers, False))
+
+
+def _on_hit(n: int, manhunt: bool) -> None:
+    if not _selected(n, manhunt):
+        _flash("warning", t("select_numbers_first"))
+        return
+    st.session_state[f"hitmode_{n}"] = True
+
+
+def _on_hit_cancel(n: int) -> None:
+    st.session_state[f"hitmode_{n}"] = False
+
+
+def _on_hit_save(gid: str, n: int, numbers: tuple[int, ...], manhunt: bool) -> None:
+    reveals = []
+    for x in numbers:
+        pos = st.session_state.get(f"pos_{n}_{x}")
+        if pos is None:
+            _flash("error", t("refused", reason=t("position_of", x=x)))
+            return
+        cards = tuple(sorted(int(c) for c in (st.session_state.get(f"spr_{n}_{x}_{pos}") or [])))
+        reveals.append((x, int(pos), cards))
+    if manhunt:
+        x, pos, cards = reveals[0]
+        ev: Event = ManhuntGuess(x, True, pos, cards)
+    else:
+        ev = Guess(numbers, True, tuple(Reveal(pos, x, cards) for x, pos, cards in reveals))
+    if enter(gid, ev):
+        st.session_state.pop(f"hitmode_{n}", None)
 
 
 # --------------------------------------------------------------------------- entries / correct

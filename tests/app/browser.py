@@ -99,9 +99,10 @@ def wait_idle(page, timeout: float = 30_000) -> None:
     """Wait until Streamlit has finished its rerun (no 'running' indicator, no spinner)."""
     page.wait_for_function(
         """() => {
-            const s = document.querySelector('[data-testid="stStatusWidget"]');
+            const running = document.querySelector('[data-testid="stStatusWidgetRunningIcon"]');
+            const stale = document.querySelector('[data-stale="true"]');
             const sp = document.querySelector('[data-testid="stSpinner"]');
-            return !s && !sp;
+            return !running && !stale && !sp;
         }""",
         timeout=timeout,
     )
