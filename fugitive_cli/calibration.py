@@ -1,0 +1,35 @@
+"""``fugitive calibration``: the solver's predicted hit probability vs actual hit rate."""
+from __future__ import annotations
+
+import argparse
+import time
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    from advisor.bots import FUGITIVE_BOTS
+
+    parser.add_argument("--games", type=int, default=50, help="games per Fugitive bot (default 50)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument("--marshal", default="solver", help="the Marshal bot making the guesses (default solver)")
+    parser.add_argument("--fugitives", default=",".join(FUGITIVE_BOTS), help="comma-separated Fugitive bots")
+    parser.add_argument("--png", help="write the reliability chart (PNG) to this file")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def run(args: argparse.Namespace) -> int:
+    from advisor.bots import FUGITIVE_BOTS, MARSHAL_BOTS
+    from advisor.calibration import report, run_calibration, write_png
+
+    fugitives = [f for f in args.fugitives.split(",") if f]
+    if any(f not in FUGITIVE_BOTS for f in fugitives) or args.marshal not in MARSHAL_BOTS or args.games < 1:
+        print("unknown bot or --games below 1")
+        return 2
+    start = time.perf_counter()
+    cals = run_calibration(args.games, args.seed, args.jobs, fugitives, args.marshal, progress=not args.no_progress)
+    print(report(cals))
+    if args.png:
+        write_png(cals, args.png)
+        print(f"wrote {args.png}")
+    print(f"{time.perf_counter() - start:.1f} s")
+    return 0
