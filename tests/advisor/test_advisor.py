@@ -1,0 +1,243 @@
+"""Real behaviour of the advisor: advice on records with known answers, the Manhunt
+planner against a brute force over guess orders, bots on views only, tournaments."""
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from engine import marshal_view
+from engine.bots import RandomFugitive, RandomMarshal, play_game
+from engine.record import Record, record_from_dict
+from solver.solve import count_histories, solve
+
+from advisor.bots import (
+    AdversarialFugitive, HeuristicFugitive, LookaheadMarshal, NotepadMarshal, SolverMarshal,
+    marshal_record_from_fugitive_view, notepad_candidates,
+)
+from advisor.draws import advise_draw
+from advisor.guesses import advise_guesses, single_information
+from advisor.manhunt import _hit, plan_manhunt, sprint_groups
+from advisor.tournament import run_tournament, table, wilson, write_csv
+
+HERE = Path(__file__).parent
+
+
+def rec(*events, opening="one-or-two"):
+    return record_from_dict({"format": "fugitive-record", "version": 1,
+                             "ruleset": {"opening": opening, "pass_draw": False}, "events": list(events)})
+
+
+P0 = {"type": "place", "sprints": 0}
+
+
+def mdraw(c):
+    return {"type": "marshal_draw", "card": c}
+
+
+def miss(*n):
+    return {"type": "guess", "numbers": list(n), "hit": False}
+
+
+# ------------------------------------------------------------------ guess advice
+def test_certain_number_ranks_first():
+    # one hideout with no sprint: 1, 2 or 3; 1 and 2 missed -> 3 is certain
+    r = rec(P0, mdraw(4), mdraw(5), miss(1), {"type": "fugitive_draw", "deck": 1}, {"type": "pass"},
+            mdraw(6), miss(2), {"type": "fugitive_draw", "deck": 1}, {"type": "pass"}, mdraw(7))
+    post = solve(r)
+    assert post.certain == [3]
+    s = advise_guesses(r)
+    assert s[0].numbers == (3,) and s[0].p_hit == 1
+    assert "certain" in s[0].reason and "wins the game" in s[0].reason
+
+
+def test_joint_probabilities_match_posterior_and_ranking():
+    r = rec(P0, P0, mdraw(20), mdraw(30))
+    post = solve(r)
+    sugg = advise_guesses(r, top=20, order="expected_reveals")
+    assert sugg
+    for s in sugg:
+        assert s.p_hit == post.joint(s.numbers)
+        assert s.expected_reveals == pytest.approx(float(s.p_hit) * len(s.numbers))
+        assert 0 <= s.information_bits <= 6
+        assert s.reason
+    er = [s.expected_reveals for s in sugg]
+    assert er == sorted(er, reverse=True)
+    # the best single number is the most likely hideout
+    singles = [s for s in sugg if len(s.numbers) == 1]
+    best = max(post.number_counts, key=lambda x: post.number_counts[x])
+    assert post.probability(singles[0].numbers[0]) == post.probability(best)
+    by_p = advise_guesses(r, top=20, order="p_hit")
+    assert [float(s.p_hit) for s in by_p] == sorted((float(s.p_hit) for s in by_p), reverse=True)
+
+
+def test_information_of_a_single_guess_is_the_outcome_entropy():
+    r = rec(P0)  # 1, 2, 3 each 1/3 at position 1
+    post = solve(r)
+    import math
+    h = -(2 / 3) * math.log2(2 / 3) - (1 / 3) * math.log2(1 / 3)
+    assert single_information(post, 2) == pytest.approx(h)
+
+
+def test_hand_cards_are_never_suggested():
+    r = rec(P0, P0, mdraw(4), mdraw(5))
+    for s in advise_guesses(r, hand={4, 5}, top=20):
+        assert not set(s.numbers) & {4, 5}
+
+
+def test_lookahead_scores_at_least_the_immediate_reveals():
+    r = rec(P0, P0, mdraw(20), mdraw(30))
+    for s in advise_guesses(r, order="lookahead", top=5):
+        assert s.lookahead is not None and s.lookahead >= s.expected_reveals - 1e-12
+
+
+def test_draw_advice_names_an_open_deck_with_a_reason():
+    r = rec(P0, P0)
+    a = advise_draw(r, (11, 12, 13))
+    assert a.deck in (1, 2, 3) and a.reason
+    a = advise_draw(r, (0, 12, 0))
+    assert a.deck == 2 and "exhausted" in a.reason
+
+
+# ------------------------------------------------------------------ Manhunt
+def _brute_value(record: Record) -> Fraction:
+    """Best guess order by brute force: every first guess, every explicit sprint set of
+    every outcome (no grouping, no pruning, no memo), recursively."""
+    post = solve(record, validate=False)
+    m = post.face_down_count
+    probs = {x: post.probability(x) for x, c in post.number_counts.items() if c}
+    if m == 1:
+        return max(probs.values())
+    from advisor.manhunt import _known_cards
+
+    known = _known_cards(post, record)
+    best = Fraction(0)
+    for x in probs:
+        v = Fraction(0)
+        for q in post.positions:
+            if q.revealed or not q.counts.get(x):
+                continue
+            free = [c for c in range(1, 42) if c not in known and c != x]
+            for S in itertools.combinations(free, q.sprints):
+                child = _hit(record, x, q.position, S)
+                n = count_histories(child)
+                if n:
+                    v += Fraction(n, post.histories) * _brute_value(child)
+        best = max(best, v)
+    return best
+
+
+def test_manhunt_planner_matches_brute_force():
+    r = Record.from_json((HERE / "manhunt_small.json").read_text())
+    plan = plan_manhunt(r, tree=True)
+    assert plan.exact
+    assert plan.value == _brute_value(r) == Fraction(3, 5)
+    assert plan.first_guesses[plan.best_guess] == (plan.value, plan.value)
+    assert all(hi <= plan.value for _, hi in plan.first_guesses.values())
+    assert "exact" in plan.summary()
+
+
+def test_sprint_groups_cover_every_history():
+    # position 2 has one hidden sprint card: the groups must add up to the marginal
+    r = rec(P0, {"type": "place", "sprints": 1}, mdraw(20), mdraw(30))
+    post = solve(r)
+    q = post.positions[1]
+    for x, target in q.counts.items():
+        total = sum(count_histories(_hit_guess(r, x, 2, S)) * mult for S, mult in sprint_groups(post, r, x, 2))
+        assert total == target
+
+
+def _hit_guess(r, x, p, S):
+    from engine.record import Guess, Reveal
+
+    return Record(r.events + (Guess((x,), True, (Reveal(p, x, S),)),), r.ruleset)
+
+
+def test_manhunt_out_of_budget_gives_rigorous_bounds():
+    r = Record.from_json((HERE / "manhunt_small.json").read_text())
+    plan = plan_manhunt(r, max_solves=2)
+    assert not plan.exact and plan.lower <= Fraction(3, 5) <= plan.upper
+    assert "between" in plan.summary()
+    with pytest.raises(ValueError):
+        plan.value
+
+
+# ------------------------------------------------------------------ bots
+class SpyMarshal:
+    """Wraps a Marshal bot and checks it is handed nothing but a Marshal view."""
+
+    def __init__(self, bot):
+        self.bot = bot
+
+    def choose(self, view):
+        assert type(view).__name__ == "MarshalView"
+        assert all(getattr(e, "sprint_cards", None) is None for e in view.events if e.type == "place")
+        return self.bot.choose(view)
+
+
+@pytest.mark.parametrize("marshal", [NotepadMarshal, SolverMarshal, LookaheadMarshal])
+@pytest.mark.parametrize("fugitive", [RandomFugitive, HeuristicFugitive])
+def test_bots_play_legal_games_from_views(marshal, fugitive):
+    for seed in (2, 5):
+        state = play_game(fugitive(seed), SpyMarshal(marshal(seed + 1)), seed=seed)  # apply() refuses illegal moves
+        assert state.winner in ("marshal", "fugitive")
+
+
+def test_adversarial_fugitive_plays_legal_games():
+    state = play_game(AdversarialFugitive(3), SolverMarshal(4), seed=3)
+    assert state.winner in ("marshal", "fugitive")
+
+
+def test_notepad_candidates_never_rule_out_the_truth():
+    from engine.game import apply, new_game
+    from engine.views import fugitive_view
+
+    for seed in range(6):
+        state = new_game(seed)
+        f, m = HeuristicFugitive(seed), NotepadMarshal(seed)
+        while state.phase != "over":
+            if state.phase.startswith("fugitive"):
+                state = apply(state, f.choose(fugitive_view(state)))
+                continue
+            view = marshal_view(state)
+            for pos, cands in notepad_candidates(view):
+                assert state.row[pos].number in cands
+            state = apply(state, m.choose(view))
+
+
+def test_fugitive_reconstruction_of_the_marshal_record_is_public_and_consistent():
+    from engine.game import apply, new_game
+    from engine.views import fugitive_view
+
+    state = new_game(11)
+    f, m = HeuristicFugitive(1), SolverMarshal(2)
+    for _ in range(40):
+        if state.phase == "over":
+            break
+        if state.phase.startswith("fugitive"):
+            v = fugitive_view(state)
+            r = marshal_record_from_fugitive_view(v)
+            assert not r.is_full
+            assert all(getattr(e, "sprint_cards", None) is None for e in r.events if e.type == "place")
+            assert solve(r).consistent
+            state = apply(state, f.choose(v))
+        else:
+            state = apply(state, m.choose(marshal_view(state)))
+
+
+# ------------------------------------------------------------------ tournament
+def test_wilson_interval():
+    lo, hi = wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == pytest.approx(1.0)
+
+
+def test_tournament_two_games_per_pairing(tmp_path):
+    res = run_tournament(2, seed=2, jobs=2, fugitives=["random", "heuristic"], progress=False)
+    assert len(res) == 8 and all(r.games == 2 for r in res)
+    t = table(res)
+    assert "notepad" in t and "heuristic" in t
+    write_csv(res, tmp_path / "t.csv")
+    assert (tmp_path / "t.csv").read_text().count("\n") == 9
