@@ -1,0 +1,75 @@
+"""Advisor benchmark: guess-advice time over tournament states, and the Manhunt planner
+on every Manhunt state reached.
+
+    .venv/bin/python -m bench.advisor_bench [games per pairing] [seed]
+
+Plays ``games`` seeded games of every Marshal bot (notepad, solver, lookahead, random)
+against the random and heuristic Fugitives; for every Marshal normal-guess state it
+times ``advise_guesses`` twice: including the solve (cold cache) and on the solved
+posterior (the advice itself); for every Manhunt start it runs ``plan_manhunt`` with a
+2 s budget and reports whether it was exact, its time and, if not, its bounds.
+"""
+from __future__ import annotations
+
+import sys
+import time
+
+
+def _pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
+
+
+def main(games: int = 10, seed: int = 0) -> None:
+    from engine import marshal_view
+    from engine.bots import play_game
+    from engine.record import Guess, Place, Record
+    from solver.solve import solve
+
+    from advisor import cache
+    from advisor.bots import FUGITIVE_BOTS, MARSHAL_BOTS, make_bot
+    from advisor.guesses import advise_guesses
+    from advisor.manhunt import plan_manhunt
+
+    total, advice, manhunts = [], [], []
+    for m in ("notepad", "solver", "lookahead", "random"):
+        for f in ("random", "heuristic"):
+            for i in range(games):
+                s = seed + i
+                st = play_game(make_bot(FUGITIVE_BOTS[f], s), make_bot(MARSHAL_BOTS[m], s + 1_000_003), seed=s)
+                rec = marshal_view(st).record
+                ev = rec.events
+                for k, e in enumerate(ev):
+                    if isinstance(e, Guess):
+                        r = Record(ev[:k], rec.ruleset)
+                        cache.clear()
+                        t0 = time.perf_counter()
+                        post = solve(r, validate=False)
+                        t1 = time.perf_counter()
+                        advise_guesses(post)
+                        t2 = time.perf_counter()
+                        total.append(t2 - t0)
+                        advice.append(t2 - t1)
+                    if isinstance(e, Place) and e.hideout == 42 and k + 1 < len(ev):
+                        r = Record(ev[: k + 1], rec.ruleset)
+                        cache.clear()
+                        plan = plan_manhunt(r, time_budget=2.0)
+                        manhunts.append((m, f, s, plan))
+    print(f"guess advice over {len(total)} normal-turn states ({games} games x 8 pairings, seed {seed}):")
+    for name, xs in (("advice on a solved posterior", advice), ("solve + advice (cold cache)", total)):
+        print(f"  {name:32s} median {1000 * _pct(xs, 0.5):7.1f} ms  p99 {1000 * _pct(xs, 0.99):7.1f} ms  "
+              f"max {1000 * max(xs):7.1f} ms  <=200 ms: {100 * sum(x <= 0.2 for x in xs) / len(xs):.1f}%")
+    exact = [p for *_, p in manhunts if p.exact]
+    print(f"Manhunt states reached: {len(manhunts)}; exact within 2 s: {len(exact)}")
+    if manhunts:
+        times = [p.seconds for *_, p in manhunts]
+        print(f"  planner time median {_pct(times, 0.5):.3f} s, max {max(times):.3f} s")
+    for m, f, s, p in manhunts:
+        if not p.exact:
+            print(f"  not exact: Marshal {m} vs Fugitive {f}, seed {s}: value in "
+                  f"[{float(p.lower):.4f}, {float(p.upper):.4f}] after {p.solves} solver calls, {p.seconds:.2f} s")
+
+
+if __name__ == "__main__":
+    args = [int(a) for a in sys.argv[1:]]
+    main(*args)
