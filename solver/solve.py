@@ -9,6 +9,7 @@ from typing import Any, Iterable
 from engine.record import Record, RecordFormatError, load_record, record_from_dict
 from .count import Counter, Requirement
 from .facts import Facts, extract
+from .model import has_route
 from .posterior import Posterior, PositionPosterior
 
 
@@ -148,10 +149,17 @@ def solve(source: Any, validate: bool = True) -> Posterior:
     total, marg = solver.marginals()
     if total == 0:
         n = _first_inconsistent(record)
+        prefix = extract(record.truncated(n + 1))
+        if has_route(prefix):
+            why = ("the hideout numbers could fit, but no draws could have given the Fugitive "
+                   "the cards (decks drawn from, the Marshal's cards, sprint cards)")
+        else:
+            why = ("no sequence of hideout numbers fits the sprint counts, reveals and "
+                   "missed guesses")
         return Posterior(
             consistent=False,
             first_inconsistent_event=n,
-            reason=f"no hidden history fits after event {n}: {_describe(record.events[n])}",
+            reason=f"no hidden history fits after event {n}: {_describe(record.events[n])}; {why}",
         )
     positions = []
     number_counts: dict[int, int] = {}
