@@ -367,7 +367,7 @@ def entries_panel(gid: str, pad: Notepad, post: dict | None) -> None:
         if not len(pad):
             st.caption(t("no_entries"))
             return
-        lines = [f"{i + 1}. {ui.describe(e)}" + ("  ⚠️" if i == bad else "") for i, e in enumerate(pad.events)]
+        lines = [f"{i + 1}. {ui.describe(e)}" + ("  <-- ?" if i == bad else "") for i, e in enumerate(pad.events)]
         st.text("\n".join(lines))
         st.markdown(f"**{t('correct_entry')}**")
         idx = st.selectbox(

@@ -100,13 +100,13 @@ def run() -> None:
     st.html(ui.row_html(slots))
     ui.analysis(prefix, state.marshal_hand, state.face_up_numbers, manhunt=state.manhunt, header=False,
                 show_suggestions=not state.over)
-    st.subheader(t("grades"))
+    st.markdown(f"#### {t('grades')}")
     with st.spinner(t("computing")):
         grades = grade_json(record.to_json(indent=None))
     if not grades:
         st.caption(t("no_guesses"))
     for g in grades:
-        mark = "✅" if g["hit"] else "❌"
+        mark = "✓" if g["hit"] else "×"
         line = f"{mark} **{g['index'] + 1}.** {grade_text(g)}"
         st.markdown(line if g["index"] < step else f"<span style='color:#999'>{line}</span>", unsafe_allow_html=True)
 

@@ -78,18 +78,20 @@ class BotSpec:
 
 
 def _advisor_bots(role: str) -> dict[str, BotSpec]:
-    """Strong bots of the advisor package, when it offers them."""
+    """The advisor's bots (``advisor.bots.MARSHAL_BOTS`` / ``FUGITIVE_BOTS``), when installed."""
     try:
-        import advisor  # type: ignore
+        from advisor import bots  # type: ignore
     except Exception:
         return {}
-    out = {}
-    names = getattr(advisor, "BOTS", None)
-    if isinstance(names, dict):
-        for name, cls in names.items():
-            if role in name.lower():
-                out[f"advisor:{name}"] = BotSpec(name, lambda seed, c=cls: c(seed))
-    return out
+    table = getattr(bots, "MARSHAL_BOTS" if role == "marshal" else "FUGITIVE_BOTS", None)
+    make = getattr(bots, "make_bot", None)
+    if not isinstance(table, dict) or make is None:
+        return {}
+    return {
+        f"advisor:{name}": BotSpec(f"bot_advisor_{name}", lambda seed, spec=spec: make(spec, seed))
+        for name, spec in table.items()
+        if name != "random"
+    }
 
 
 def fugitive_bots() -> dict[str, BotSpec]:

@@ -188,49 +188,30 @@ def advice(record: Record, post: dict[str, Any], hand: tuple[int, ...], limit: i
 
 
 @st.cache_data(show_spinner=False, max_entries=200)
-def _advisor_manhunt(record_json: str, hand: tuple[int, ...]) -> tuple[int, float | None] | None:
+def _advisor_manhunt(record_json: str) -> tuple[int, float, float] | None:
+    """(best guess, lower, upper bound of the chance of catching him) from the planner."""
     fn = getattr(_advisor, "plan_manhunt", None) if _advisor is not None else None
     if fn is None:
         return None
-    record = record_from_json(record_json)
     try:
-        try:
-            plan = fn(record, hand=hand)
-        except TypeError:
-            plan = fn(record)
+        plan = fn(record_from_json(record_json), time_budget=1.0)
+        return int(plan.best_guess), float(plan.lower), float(plan.upper)
     except Exception:
         return None
-    nxt = None
-    for name in ("next_guess", "guess", "number", "next"):
-        v = getattr(plan, name, None)
-        if isinstance(v, int):
-            nxt = v
-            break
-    if nxt is None:
-        order = getattr(plan, "order", None) or getattr(plan, "sequence", None) or getattr(plan, "guesses", None)
-        if order:
-            nxt = int(order[0])
-    catch = None
-    for name in ("p_catch", "catch_probability", "p_win", "probability", "win_probability"):
-        v = getattr(plan, name, None)
-        if v is not None:
-            catch = float(v)
-            break
-    return (nxt, catch) if nxt is not None else None
 
 
-def manhunt_plan(record: Record, post: dict[str, Any], hand: tuple[int, ...]) -> tuple[int, float, float | None] | None:
-    """(next guess, chance it hits, chance of catching him or None when unknown)."""
-    got = _advisor_manhunt(marshal_json(record), tuple(sorted(hand))) if _advisor is not None else None
+def manhunt_plan(record: Record, post: dict[str, Any], hand: tuple[int, ...]):
+    """(next guess, chance it hits, (lower, upper) chance of catching him or None when unknown)."""
+    got = _advisor_manhunt(marshal_json(record)) if _advisor is not None else None
     if got is not None:
-        nxt, catch = got
+        nxt, lo, hi = got
         hit = float(post.get("hideouts", {}).get(nxt, 0.0)) if post.get("consistent") else 0.0
-        return nxt, hit, catch
+        return nxt, hit, (lo, hi)
     tips = fallback_advice(post, hand, 1)
     if not tips:
         return None
     face_down = sum(1 for p in post["positions"] if not p["revealed"])
-    catch = tips[0].probability if face_down == 1 else None
+    catch = (tips[0].probability, tips[0].probability) if face_down == 1 else None
     return tips[0].numbers[0], tips[0].probability, catch
 
 

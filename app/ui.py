@@ -181,7 +181,9 @@ def suggestions(record: Record, post: dict[str, Any], hand: tuple[int, ...], man
             x, hit, catch = plan
             lines = [t("manhunt_next", x=f"<b>{x}</b>", p=pct(hit))]
             if catch is not None:
-                lines.append(t("manhunt_catch", p=pct(catch)))
+                lo, hi = catch
+                lines.append(t("manhunt_catch", p=pct(lo)) if abs(hi - lo) < 1e-9
+                             else t("manhunt_catch_range", lo=pct(lo), hi=pct(hi)))
             st.html('<div class="fg-sugg" data-testid="fg-manhunt">' + "<br>".join(lines) + "</div>")
         return
     tips = services.advice(record, post, hand, limit)

@@ -168,3 +168,38 @@ def test_korean(make_app, db):
     no_exception(at)
     assert "도망자" in status(at)
     assert at.query_params["lang"] in ("ko", ["ko"])
+
+
+def _manhunt_record():
+    from engine import apply, fugitive_view, marshal_view, new_game
+    from engine.bots import RandomFugitive, RandomMarshal
+    from engine.state import Phase
+
+    for seed in range(200):
+        state, fb, mb = new_game(seed), RandomFugitive(seed), RandomMarshal(seed)
+        while not state.is_over:
+            if state.phase is Phase.MANHUNT:
+                return state.marshal_record()
+            bot = fb if state.current_player == "fugitive" else mb
+            view = fugitive_view(state) if bot is fb else marshal_view(state)
+            state = apply(state, bot.choose(view))
+    raise AssertionError("no Manhunt in 200 random games")
+
+
+def test_manhunt_shows_the_next_guess_and_takes_single_guesses(make_app, db):
+    rec = _manhunt_record()
+    info = GameStore(db).create(rec)
+    at = make_app(game=info.id)
+    no_exception(at)
+    assert "Manhunt" in status(at)
+    page = texts(at)
+    assert 'data-testid="fg-manhunt"' in page and "Next guess" in page
+    n = len(rec.events)
+    assert keys(at.pills) == [f"guess_{n}"]
+    up = {r.hideout for e in rec.events if e.type == "guess" and e.hit for r in e.reveals}
+    miss = next(x for x in range(41, 0, -1) if x not in up)
+    at.pills(key=f"guess_{n}").set_value(miss).run()
+    at.button(key=f"miss_{n}").click().run()
+    no_exception(at)
+    assert GameStore(db).open(info.id).record.events[-1].type == "manhunt_guess"
+    assert "Fugitive won" in status(at)

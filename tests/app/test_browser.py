@@ -34,7 +34,9 @@ def page(server):
 
 
 def tap(page, label: str, text: str) -> None:
-    """Tap the option ``text`` of the pills / segmented control labelled ``label``."""
+    """Tap the option ``text`` of the pills / segmented control labelled ``label``
+    (once the previous rerun is over, so that no stale copy of the control is left)."""
+    browser.wait_idle(page)
     page.locator(f'[aria-label="{label}"] button').filter(has_text=re.compile(f"^{re.escape(text)}$")).click()
 
 
@@ -42,10 +44,13 @@ def wait_events(page, n: int) -> None:
     page.wait_for_selector(f'[data-testid="fg-heatmap"][data-events="{n}"]')
 
 
-def shot(page, name: str, full: bool = False) -> None:
+def shot(page, name: str, top: str | None = None) -> None:
+    """A phone-sized screenshot, scrolled so that ``top`` (a selector) starts the screen."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     browser.wait_idle(page)
-    page.screenshot(path=str(SHOTS / name), full_page=full)
+    if top:
+        page.locator(top).first.evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.screenshot(path=str(SHOTS / name))
 
 
 def test_assistant_session_on_a_phone(server, page):
@@ -59,9 +64,10 @@ def test_assistant_session_on_a_phone(server, page):
     wait_events(page, 2)
     tap(page, "Deck 1 (8 left)", "6")
     wait_events(page, 3)
+    browser.wait_idle(page)
     assert "Your guess" in page.locator('[data-testid="fg-status"]').inner_text()
-    assert page.locator('[data-testid="fg-suggestions"]').is_visible()
-    shot(page, "assistant-guess.png")
+    page.wait_for_selector('[data-testid="fg-suggestions"]')  # drawn just after the heat map
+    shot(page, "assistant-guess.png", top='[data-testid="fg-status"]')
     tap(page, "Numbers you guessed", "5")
     page.get_by_role("button", name="Miss", exact=True).click()
     wait_events(page, 4)
@@ -73,7 +79,7 @@ def test_assistant_session_on_a_phone(server, page):
     assert grid.locator(".fg-cell").count() == 41
     assert grid.locator('[data-n="41"]').get_attribute("data-p") == "0.0000"  # out of reach: ruled out
     assert grid.locator('[data-n="6"].fg-mine').count() == 1
-    shot(page, "assistant-heatmap.png", full=True)
+    shot(page, "assistant-heatmap.png")
     # a reload (a sleeping phone, a restarted server) comes back to the same place
     page.reload()
     wait_events(page, 6)
@@ -97,7 +103,7 @@ def test_match_on_a_phone(server, page):
     page.wait_for_function("document.querySelectorAll('[data-testid=\"fg-hand\"] .fg-card').length == 1")
     tap(page, "Draw from", "Deck 3")
     page.wait_for_selector('[aria-label="Numbers you guessed"]')
-    shot(page, "match-marshal.png", full=True)
+    shot(page, "match-marshal.png", top='[data-testid="fg-status"]')
     best = page.locator('[data-testid="fg-suggestions"] .fg-sugg b').first.inner_text()
     tap(page, "Numbers you guessed", best)
     page.get_by_role("button", name="Guess", exact=True).click()
@@ -114,7 +120,7 @@ def test_hotseat_and_ai_vs_ai(server, page):
     shot(page, "match-handover.png")
     page.get_by_role("button", name=re.compile("I am the Fugitive")).click()
     page.wait_for_selector('[data-testid="fg-hand"]')
-    shot(page, "match-fugitive.png", full=True)
+    shot(page, "match-fugitive.png", top='[data-testid="fg-status"]')
     page.goto(server + "/?page=match")
     tap(page, "Players", "AI vs AI (watch)")
     page.get_by_role("button", name="Start the match").click()
@@ -122,4 +128,5 @@ def test_hotseat_and_ai_vs_ai(server, page):
     page.wait_for_selector("text=Open in Learning", timeout=120_000)
     page.get_by_role("button", name="Open in Learning").click()
     page.wait_for_selector("text=You guessed", timeout=120_000)
-    shot(page, "learning.png", full=True)
+    shot(page, "learning.png", top='[data-testid="fg-status"]')
+    shot(page, "learning-grades.png", top="text=Your guesses, graded")
