@@ -208,7 +208,6 @@ def page(gid: str) -> None:
             t("download_json"), pad.record.to_json(), file_name=f"fugitive-{gid}.json",
             mime="application/json", key="download", use_container_width=True,
         )
-        st.code(pad.record.to_json(indent=None), language="json", wrap_lines=True)
 
 
 def entry_panel(gid: str, pad: Notepad, post: dict | None) -> None:
