@@ -95,14 +95,21 @@ def phone_page():
             browser.close()
 
 
-def wait_idle(page, timeout: float = 30_000) -> None:
-    """Wait until Streamlit has finished its rerun (no 'running' indicator, no spinner)."""
+def wait_idle(page, timeout: float = 60_000, quiet_ms: int = 150) -> None:
+    """Wait until Streamlit's rerun is over: no running indicator, no stale element,
+    no spinner, continuously for ``quiet_ms`` (a tap's rerun may start a moment late)."""
     page.wait_for_function(
-        """() => {
-            const running = document.querySelector('[data-testid="stStatusWidgetRunningIcon"]');
-            const stale = document.querySelector('[data-stale="true"]');
-            const sp = document.querySelector('[data-testid="stSpinner"]');
-            return !running && !stale && !sp;
+        """(quiet) => {
+            const busy = document.querySelector('[data-testid="stStatusWidgetRunningIcon"]')
+                || document.querySelector('[data-stale="true"]')
+                || document.querySelector('[data-testid="stSpinner"]');
+            const now = performance.now();
+            if (busy) { window.__fgIdleSince = undefined; return false; }
+            if (window.__fgIdleSince === undefined) window.__fgIdleSince = now;
+            return now - window.__fgIdleSince >= quiet;
         }""",
+        arg=quiet_ms,
         timeout=timeout,
+        polling=25,
     )
+    page.evaluate("window.__fgIdleSince = undefined")
