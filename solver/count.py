@@ -36,6 +36,7 @@ Everything is Python integers: counts are exact at any size.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from bisect import bisect_left
 from math import comb
 
 from engine.cards import DECKS, ESCAPE, deck_of
@@ -134,6 +135,7 @@ class Counter:
             k = min(req.within, self.n)
             self.min_h[k] = max(self.min_h[k], req.number)
         self._sprint_cache: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+        self._hideout_cache: dict[tuple[int, int], list[tuple[int, int, int, int, int]]] = {}
         self.lo, self.hi = self._bounds()
         self.allowed: list[list[bool]] = [
             [x not in self.forbidden[i] for x in range(43)] for i in range(self.n + 1)
@@ -265,30 +267,48 @@ class Counter:
             else:
                 out.append(((x, G2, H), wt, 1))
             return out
+        options = self._hideout_options(i, G2)
+        start = bisect_left(options, (lo,))
+        cached_div = None
+        for x, inc, bit, r, wt in options[start:]:
+            if x > top:
+                break
+            if r != r_open:
+                if cached_div is None:
+                    cached_div = self._closing(r_open, H)
+                out.append(((x, G2 + inc, bit), wt, cached_div))
+            else:
+                out.append(((x, G2 + inc, H + bit), wt, 1))
+        return out
+
+    def _hideout_options(self, i: int, G2: int) -> list[tuple[int, int, int, int, int]]:
+        """Every face-down number position i can take after class usage G2.
+
+        ``(x, class increment, parity bit, deck, weight)`` sorted by x; the weight is the
+        free cards of x's class times the free draw slots of its deck. Shared by all
+        states with the same usage: the part of the hideout step that does not
+        depend on the previous hideout.
+        """
+        key = (i, G2)
+        cached = self._hideout_cache.get(key)
+        if cached is not None:
+            return cached
+        slots = self.slots[i]
+        before = self.revealed_before[i - 1]
+        room = [1] + [slots[r] - deck_used(G2, r) - before[r] for r in (1, 2, 3)]
         allowed = self.allowed[i]
         pool = self.pool
-        room = [0] + [slots[r] - deck_used(G2, r) - before[r] for r in (1, 2, 3)]
-        close_div = None
-        for x in range(lo, top + 1):
+        out = []
+        for x in range(max(1, self.lo[i]), min(self.hi[i], MAX_CARD) + 1):
             if not allowed[x]:
                 continue
             c = CLASS_OF[x]
-            free = pool[c] - ((G2 >> (BITS * c)) & MASK)
-            if free <= 0:
-                continue
             r = c >> 1
-            wt = free
-            if r:
-                if room[r] <= 0:
-                    continue
-                wt *= room[r]
-            bit = 1 << (BITS * (c & 1))
-            if r != r_open:
-                if close_div is None:
-                    close_div = self._closing(r_open, H)
-                out.append(((x, G2 + (1 << (BITS * c)), bit), wt, close_div))
-            else:
-                out.append(((x, G2 + (1 << (BITS * c)), H + bit), wt, 1))
+            free = pool[c] - ((G2 >> (BITS * c)) & MASK)
+            if free <= 0 or room[r] <= 0:
+                continue
+            out.append((x, 1 << (BITS * c), 1 << (BITS * (c & 1)), r, free * room[r]))
+        self._hideout_cache[key] = out
         return out
 
     # ------------------------------------------------------------------ passes
