@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Iterable
 
 from engine import rules
 from engine.cards import BASE_STEP, DECKS, ESCAPE, deck_of

@@ -13,7 +13,6 @@ where miscalibration should show.
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 from .bots import FUGITIVE_BOTS, MARSHAL_BOTS, make_bot

@@ -34,9 +34,8 @@ from itertools import combinations
 from math import comb
 from typing import Any
 
-from engine.cards import ESCAPE
 from engine.record import ManhuntGuess, Record
-from solver.count import CLASS_MEMBERS, N_CLASSES, card_class
+from solver.count import CLASS_MEMBERS, N_CLASSES
 from solver.posterior import Posterior
 
 from .cache import count_cached, record_key, solve_cached

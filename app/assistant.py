@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 import streamlit as st
 
-from engine.cards import DECKS, deck_of
+from engine.cards import deck_of
 from engine.record import (
     Event,
     FugitiveDraw,

@@ -13,7 +13,7 @@ from engine import IllegalMove, apply, fugitive_view, marshal_view, new_game
 from engine.moves import DeclineDraw, Draw, HuntGuess, MakeGuess, PassTurn, PlaceHideout
 from engine.record import Ruleset
 from engine.rules import SPRINT
-from engine.state import FUGITIVE_PHASES, GameState, Phase
+from engine.state import GameState, Phase
 from notepad.store import StoreError
 
 from . import match_logic as ml

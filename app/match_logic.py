@@ -14,9 +14,9 @@ from typing import Any, Callable
 
 from engine import apply, new_game
 from engine.bots import RandomFugitive, RandomMarshal
-from engine.cards import deck_of
-from engine.moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
-from engine.record import FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record, Ruleset
+from engine.moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn
+from engine.record import FugitiveDraw, Place, Record, Ruleset
+from engine.replay import move_for_event
 from engine.state import GameState, Phase
 from engine.views import MarshalView
 
@@ -110,23 +110,6 @@ def marshal_bots() -> dict[str, BotSpec]:
     return bots
 
 
-def event_move(event) -> Move:
-    """The move that produced a full record's event."""
-    if isinstance(event, Place):
-        return PlaceHideout(event.hideout, frozenset(event.sprint_cards or ()))
-    if isinstance(event, Pass):
-        return PassTurn()
-    if isinstance(event, FugitiveDraw):
-        return Draw(event.deck)
-    if isinstance(event, MarshalDraw):
-        return Draw(deck_of(event.card))
-    if isinstance(event, Guess):
-        return MakeGuess(frozenset(event.numbers))
-    if isinstance(event, ManhuntGuess):
-        return HuntGuess(event.number)
-    raise ValueError(f"not an event: {event!r}")
-
-
 def rebuild(seed: int, ruleset: Ruleset, record: Record) -> GameState:
     """The state of a saved match: ``new_game(seed)`` and the record's moves again."""
     state = new_game(seed, ruleset)
@@ -135,7 +118,7 @@ def rebuild(seed: int, ruleset: Ruleset, record: Record) -> GameState:
             state = apply(state, PassTurn())
         elif state.phase is Phase.FUGITIVE_BONUS_DRAW and not isinstance(event, FugitiveDraw):
             state = apply(state, DeclineDraw())
-        state = apply(state, event_move(event))
+        state = apply(state, move_for_event(event))
     return state
 
 

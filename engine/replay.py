@@ -46,7 +46,8 @@ def _arranged_decks(record: Record) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(order[d]) + tuple(c for c in DECKS[d] if c not in seen) for d in (1, 2, 3))
 
 
-def _move_for(state: GameState, event, index: int) -> Move:
+def move_for_event(event, index: int | None = None) -> Move:
+    """The move that produced an event of a full record (``index`` names it in errors)."""
     if isinstance(event, Place):
         if event.hideout is None or event.sprint_cards is None:
             raise ReplayError("place without its hideout and sprint_cards: a full record is needed to replay", index)
@@ -96,7 +97,7 @@ def replay(record: Record) -> GameState:
             state = _step(state, PassTurn(), i)
         elif state.phase is Phase.FUGITIVE_BONUS_DRAW and not isinstance(event, FugitiveDraw):
             state = _step(state, DeclineDraw(), i)
-        state = _step(state, _move_for(state, event, i), i)
+        state = _step(state, move_for_event(event, i), i)
         produced = state.events[-1]
         if not _same(produced, event):
             raise ReplayError(f"the record says {event}, but the game gives {produced}", i)

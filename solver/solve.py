@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import os
 from itertools import combinations
-from typing import Any, Iterable
+from typing import Any
 
 from engine.record import Record, RecordFormatError, load_record, record_from_dict
 from .count import Counter, Requirement

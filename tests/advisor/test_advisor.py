@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine import marshal_view
-from engine.bots import RandomFugitive, RandomMarshal, play_game
+from engine.bots import RandomFugitive, play_game
 from engine.record import Record, record_from_dict
 from solver.solve import count_histories, solve
 

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.cards import DECKS
-from engine.record import FugitiveDraw, Guess, MarshalDraw, Place, Record, Reveal, Ruleset
+from engine.record import FugitiveDraw, Guess, MarshalDraw, Place, Record, Ruleset
 from notepad import Notepad, RecordRuleError, Validator, validate
 
 from .engine_games import RULESETS, game_record, games
