@@ -7,8 +7,8 @@ set -u
 PIP="${1:-.venv/bin/pip}"
 if [ ! -x /usr/bin/chromium ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-    echo "installing Debian's chromium for the browser tests (once)..."
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+    echo "installing Debian's chromium (and a Korean font) for the browser tests (once)..."
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-nanum >/dev/null) \
       || echo "WARNING: could not install chromium: the browser tests will be SKIPPED"
   else
     echo "WARNING: /usr/bin/chromium is missing and cannot be installed here (needs root and apt-get):"
