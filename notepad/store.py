@@ -123,6 +123,18 @@ def parse_import(text: str | bytes) -> Record:
 
 
 # --------------------------------------------------------------------------- store
+def new_game_id() -> str:
+    """An unguessable id for URLs and the command line (96 random bits).
+
+    URL-safe base64 may start with ``-``, which a command line reads as an option
+    (``fugitive games export -AbC…``), so such ids are drawn again.
+    """
+    while True:
+        gid = secrets.token_urlsafe(12)
+        if not gid.startswith("-"):
+            return gid
+
+
 class GameStore:
     """The games of one SQLite file."""
 
@@ -190,14 +202,14 @@ class GameStore:
         kind: Kind = "assistant",
         metadata: dict[str, Any] | None = None,
     ) -> GameInfo:
-        """Store a new game; the id is unguessable (``secrets.token_urlsafe``)."""
+        """Store a new game; the id is unguessable (:func:`new_game_id`)."""
         record = record if record is not None else Record()
         _check_record(record)
         if kind not in KINDS:
             raise StoreError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
         title = _title(title) if title else f"Game of {datetime.now().strftime('%Y-%m-%d %H:%M')}"
         meta = _metadata_json(metadata or {})
-        gid = secrets.token_urlsafe(12)
+        gid = new_game_id()
         now = _now()
         with self._write() as con:
             con.execute(

@@ -198,3 +198,12 @@ def test_refuses_a_newer_schema(tmp_path):
         con.execute("PRAGMA user_version = 99")
     with pytest.raises(StoreError, match="schema version 99"):
         GameStore(path)
+
+
+def test_game_ids_never_look_like_options():
+    from notepad.store import new_game_id
+
+    ids = {new_game_id() for _ in range(3000)}
+    assert len(ids) == 3000
+    assert not any(i.startswith("-") for i in ids)
+    assert all(len(i) == 16 for i in ids)
