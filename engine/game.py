@@ -338,6 +338,15 @@ def _reveal(state: GameState, numbers) -> tuple[list[Reveal], tuple, tuple]:
     return reveals, tuple(row), tuple(prow)
 
 
+def _seen_by_all(state: GameState, ev) -> dict:
+    """The event logs after an event both players see (a guess and its outcome)."""
+    return {
+        "events": state.events + (ev,),
+        "public_events": state.public_events + (ev,),
+        "fugitive_events": state.fugitive_events + (ev,),
+    }
+
+
 def _guess(state: GameState, move: MakeGuess) -> GameState:
     if state.phase is not Phase.MARSHAL_GUESS:
         if state.phase is Phase.MANHUNT:
@@ -375,9 +384,7 @@ def _guess(state: GameState, move: MakeGuess) -> GameState:
         winner=None if left else "marshal",
         row=row,
         public_row=prow,
-        events=state.events + (ev,),
-        public_events=state.public_events + (ev,),
-        fugitive_events=state.fugitive_events + (ev,),
+        **_seen_by_all(state, ev),
         up_numbers=up | numbers,
         down_numbers=left,
     )
@@ -395,9 +402,7 @@ def _hunt(state: GameState, move: HuntGuess) -> GameState:
         return state._evolve(
             phase=Phase.OVER,
             winner="fugitive",
-            events=state.events + (ev,),
-            public_events=state.public_events + (ev,),
-            fugitive_events=state.fugitive_events + (ev,),
+            **_seen_by_all(state, ev),
         )
     reveals, row, prow = _reveal(state, {n})
     r = reveals[0]
@@ -408,9 +413,7 @@ def _hunt(state: GameState, move: HuntGuess) -> GameState:
         winner=None if left else "marshal",
         row=row,
         public_row=prow,
-        events=state.events + (ev,),
-        public_events=state.public_events + (ev,),
-        fugitive_events=state.fugitive_events + (ev,),
+        **_seen_by_all(state, ev),
         up_numbers=state.up_numbers | {n},
         down_numbers=left,
     )

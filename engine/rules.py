@@ -63,17 +63,19 @@ def leaves_second(previous: int, hand: frozenset[int], hideout: int, sprint_card
     return has_placement(hideout, hand - sprint_cards - {hideout})
 
 
-def opening_first_ok(previous: int, hand: frozenset[int], hideout: int) -> bool:
-    """"two" opening: is there a sprint set for ``hideout`` that leaves a legal second?"""
+def _sprint_sets(previous: int, hand: frozenset[int], hideout: int):
+    """Every sprint set from the hand that lets ``hideout`` follow ``previous`` (lazily)."""
     need = hideout - previous - BASE_STEP
     pool = _sprint_pool(hand, hideout)
     for size in range(len(pool) + 1):
         for combo in combinations(pool, size):
             if sum(SPRINT[c] for c in combo) >= need:
-                s = frozenset(combo)
-                if leaves_second(previous, hand, hideout, s):
-                    return True
-    return False
+                yield frozenset(combo)
+
+
+def opening_first_ok(previous: int, hand: frozenset[int], hideout: int) -> bool:
+    """"two" opening: is there a sprint set for ``hideout`` that leaves a legal second?"""
+    return any(leaves_second(previous, hand, hideout, s) for s in _sprint_sets(previous, hand, hideout))
 
 
 def placement_error(
@@ -131,14 +133,9 @@ def placements(previous: int, hand: frozenset[int], needs_second: bool = False) 
     The number of sprint sets grows as 2^(hand size): iterate, do not list, for big hands.
     """
     for h in legal_hideouts(previous, hand, needs_second):
-        need = h - previous - BASE_STEP
-        pool = _sprint_pool(hand, h)
-        for size in range(len(pool) + 1):
-            for combo in combinations(pool, size):
-                if sum(SPRINT[c] for c in combo) >= need:
-                    s = frozenset(combo)
-                    if not needs_second or leaves_second(previous, hand, h, s):
-                        yield h, s
+        for s in _sprint_sets(previous, hand, h):
+            if not needs_second or leaves_second(previous, hand, h, s):
+                yield h, s
 
 
 assert all(SPRINT[c] == sprint_value(c) for c in range(ESCAPE + 1))
