@@ -78,6 +78,14 @@ def deck_used(G: int, r: int) -> int:
     return ((G >> (BITS * 2 * r)) & MASK) + ((G >> (BITS * (2 * r + 1))) & MASK)
 
 
+def deck_level(G: int) -> int:
+    """G with each deck's usage in its first class and deck 0 dropped (for the end only)."""
+    out = 0
+    for r in (1, 2, 3):
+        out |= deck_used(G, r) << (BITS * 2 * r)
+    return out
+
+
 @dataclass(frozen=True)
 class Requirement:
     """A number that must be a hideout at one of the positions 1..``within``."""
@@ -136,6 +144,7 @@ class Counter:
             self.min_h[k] = max(self.min_h[k], req.number)
         self._sprint_cache: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
         self._hideout_cache: dict[tuple[int, int], list[tuple[int, int, int, int, int]]] = {}
+        self._deck_cache: dict[tuple[int, int, int], list[tuple[int, int]]] = {}
         self.lo, self.hi = self._bounds()
         self.allowed: list[list[bool]] = [
             [x not in self.forbidden[i] for x in range(43)] for i in range(self.n + 1)
@@ -226,15 +235,76 @@ class Counter:
     # Merging after the sprint step is what keeps the work near the number of states
     # rather than states x sprint choices x numbers.
 
-    def _sprint_step(self, i: int, state: tuple[int, int, int]) -> list[tuple[tuple[int, int, int, int], int]]:
+    def _sprint_step(self, i: int, state: tuple[int, int, int]) -> list[tuple[tuple[int, int, int, int], int, int]]:
         h, G, H = state
         p = self.facts.positions[i - 1]
         cap = self.hi[i]
         if p.face_down or p.sprints_hidden:
             base = h + 3 + p.sprints
-            return [((h, G2, H, min(base + evens, cap)), w) for G2, evens, w in self._sprint_options(i, G)]
+            return [((h, G2, H, min(base + evens, cap)), w, 1) for G2, evens, w in self._sprint_options(i, G)]
         value = sum(1 if c % 2 else 2 for c in p.sprint_cards)
-        return [((h, G, H, min(h + 3 + value, cap)), 1)]
+        return [((h, G, H, min(h + 3 + value, cap)), 1, 1)]
+
+    # The last position crosses in the other order: hideout first, then its sprint
+    # cards. Nothing after it needs parity or classes (the end only needs each deck's
+    # usage and the open deck's hideouts), so the sprint cards are summed into
+    # deck-level outputs once per usage; the last layer is usually the largest.
+
+    def _halves(self, i: int):
+        p = self.facts.positions[i - 1]
+        if i == self.n and p.sprints_hidden:
+            return self._last_hideout_step, self._last_sprint_step
+        return self._sprint_step, self._hideout_step
+
+    def _last_hideout_step(self, i: int, state: tuple[int, int, int]):
+        """(x, G with x, H after x, evens needed) for every number the last position can take."""
+        h, G, H = state
+        p = self.facts.positions[i - 1]
+        k = p.sprints
+        lo = max(self.lo[i], h + 1, self.min_h[i])
+        top = min(h + 3 + 2 * k, self.hi[i])
+        for y in self.no_jump[i]:
+            if h < y < top + 1:
+                top = min(top, y)
+        if lo > top:
+            return []
+        r_open = deck_of(h) if h else 0
+        if not p.face_down:  # the escape
+            x = p.hideout
+            if not lo <= x <= top:
+                return []
+            return [((x, G, 0, x - h - 3 - k), 1, self._closing(r_open, H))]
+        out = []
+        options = self._hideout_options(i, G)
+        cached_div = None
+        for x, inc, bit, r, wt in options[bisect_left(options, (lo,)):]:
+            if x > top:
+                break
+            need = x - h - 3 - k
+            if r != r_open:
+                if cached_div is None:
+                    cached_div = self._closing(r_open, H)
+                out.append(((x, G + inc, bit, need), wt, cached_div))
+            else:
+                out.append(((x, G + inc, H + bit, need), wt, 1))
+        return out
+
+    def _last_sprint_step(self, i: int, inter: tuple[int, int, int, int]):
+        """The last position's sprint cards with at least the needed evens, by deck usage."""
+        x, G, H, need = inter
+        return [((x, G2, H), w, 1) for G2, w in self._deck_level_sprints(i, G, need)]
+
+    def _deck_level_sprints(self, i: int, G: int, need: int) -> list[tuple[int, int]]:
+        key = (i, G, need)
+        got = self._deck_cache.get(key)
+        if got is None:
+            acc: dict[int, int] = {}
+            for G2, evens, w in self._sprint_options(i, G):
+                if evens >= need:
+                    d = deck_level(G2)
+                    acc[d] = acc.get(d, 0) + w
+            got = self._deck_cache[key] = list(acc.items())
+        return got
 
     def _hideout_step(self, i: int, inter: tuple[int, int, int, int]) -> list[tuple[tuple[int, int, int], int, int]]:
         """(next state, weight, divisor) for every hideout the position can take."""
@@ -334,13 +404,15 @@ class Counter:
         layers: list[dict[tuple[int, int, int], int]] = [{(0, 0, 0): 1}]
         inters: list[dict[tuple[int, int, int, int], int]] = [{}]
         for i in range(1, self.n + 1):
+            first, second = self._halves(i)
             inter: dict[tuple[int, int, int, int], int] = {}
             for s, w in layers[-1].items():
-                for key, ws in self._sprint_step(i, s):
-                    inter[key] = inter.get(key, 0) + w * ws
+                for key, wt, div in first(i, s):
+                    v = w * wt
+                    inter[key] = inter.get(key, 0) + (v // div if div != 1 else v)
             nxt: dict[tuple[int, int, int], int] = {}
             for key, w in inter.items():
-                for s2, wt, div in self._hideout_step(i, key):
+                for s2, wt, div in second(i, key):
                     v = w * wt
                     nxt[s2] = nxt.get(s2, 0) + (v // div if div != 1 else v)
             inters.append(inter)
@@ -385,10 +457,11 @@ class Counter:
             counts[n][s[0]] = counts[n].get(s[0], 0) + w * b_next[s]
         for i in range(n - 1, 0, -1):
             # hideout step of position i + 1, then its sprint step
+            first, second = self._halves(i + 1)
             b_inter: dict[tuple[int, int, int, int], int] = {}
             for key in self._inters[i + 1]:
                 acc = 0
-                for s2, wt, div in self._hideout_step(i + 1, key):
+                for s2, wt, div in second(i + 1, key):
                     b = b_next.get(s2)
                     if b:
                         acc += wt * b // div if div != 1 else wt * b
@@ -396,10 +469,10 @@ class Counter:
             b_cur: dict[tuple[int, int, int], int] = {}
             for s in layers[i]:
                 acc = 0
-                for key, ws in self._sprint_step(i + 1, s):
+                for key, wt, div in first(i + 1, s):
                     b = b_inter.get(key)
                     if b:
-                        acc += ws * b
+                        acc += wt * b // div if div != 1 else wt * b
                 b_cur[s] = acc
             for s, w in layers[i].items():
                 v = w * b_cur[s]
