@@ -145,6 +145,7 @@ class Counter:
         self._sprint_cache: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
         self._hideout_cache: dict[tuple[int, int], list[tuple[int, int, int, int, int]]] = {}
         self._deck_cache: dict[tuple[int, int, int], list[tuple[int, int]]] = {}
+        self._deck_tables: dict[tuple[int, int], dict[int, list[int]]] = {}
         self.lo, self.hi = self._bounds()
         self.allowed: list[list[bool]] = [
             [x not in self.forbidden[i] for x in range(43)] for i in range(self.n + 1)
@@ -295,15 +296,25 @@ class Counter:
         return [((x, G2, H), w, 1) for G2, w in self._deck_level_sprints(i, G, need)]
 
     def _deck_level_sprints(self, i: int, G: int, need: int) -> list[tuple[int, int]]:
+        """(deck-level usage after, weight) of the sprint sets with at least ``need`` evens."""
+        need = max(need, 0)
         key = (i, G, need)
         got = self._deck_cache.get(key)
         if got is None:
-            acc: dict[int, int] = {}
-            for G2, evens, w in self._sprint_options(i, G):
-                if evens >= need:
-                    d = deck_level(G2)
-                    acc[d] = acc.get(d, 0) + w
-            got = self._deck_cache[key] = list(acc.items())
+            table = self._deck_tables.get((i, G))
+            if table is None:
+                # deck-level usage -> weights by number of evens, then suffix sums
+                k = self.facts.positions[i - 1].sprints
+                by_evens: dict[int, list[int]] = {}
+                for G2, evens, w in self._sprint_options(i, G):
+                    row = by_evens.setdefault(deck_level(G2), [0] * (k + 2))
+                    row[evens] += w
+                for row in by_evens.values():
+                    for e in range(k - 1, -1, -1):
+                        row[e] += row[e + 1]
+                table = self._deck_tables[(i, G)] = by_evens
+            got = [(d, row[need]) for d, row in table.items() if need < len(row) and row[need]]
+            self._deck_cache[key] = got
         return got
 
     def _hideout_step(self, i: int, inter: tuple[int, int, int, int]) -> list[tuple[tuple[int, int, int], int, int]]:
