@@ -46,6 +46,7 @@ N_CLASSES = 8
 BITS = 4
 MASK = (1 << BITS) - 1
 MAX_CARD = 41
+TERMINAL = -1  # the G of a state whose end factor is already paid
 
 
 def card_class(card: int) -> int:
@@ -144,7 +145,8 @@ class Counter:
             self.min_h[k] = max(self.min_h[k], req.number)
         self._sprint_cache: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
         self._hideout_cache: dict[tuple[int, int], list[tuple[int, int, int, int, int]]] = {}
-        self._deck_cache: dict[tuple[int, int, int], list[tuple[int, int]]] = {}
+        self._phi_cache: dict[tuple[int, int, int], int] = {}
+        self._slots_cache: dict[int, int] = {}
         self._deck_tables: dict[tuple[int, int], dict[int, list[int]]] = {}
         self.lo, self.hi = self._bounds()
         self.allowed: list[list[bool]] = [
@@ -291,31 +293,90 @@ class Counter:
         return out
 
     def _last_sprint_step(self, i: int, inter: tuple[int, int, int, int]):
-        """The last position's sprint cards with at least the needed evens, by deck usage."""
-        x, G, H, need = inter
-        return [((x, G2, H), w, 1) for G2, w in self._deck_level_sprints(i, G, need)]
+        """The last position's sprint cards and the end of the row, in one factor.
 
-    def _deck_level_sprints(self, i: int, G: int, need: int) -> list[tuple[int, int]]:
-        """(deck-level usage after, weight) of the sprint sets with at least ``need`` evens."""
-        need = max(need, 0)
-        key = (i, G, need)
-        got = self._deck_cache.get(key)
+        After the last hideout only the end factor is left: the unused draw slots (a
+        function of each deck's usage) and the closing of the open deck (a function of
+        the hideout's deck and H). So the sprint sets with enough evens and the slots
+        fold into one number per (usage, evens needed), and the state ends here.
+        """
+        x, G, H, need = inter
+        phi = self._phi(i, G, need)
+        if not phi:
+            return []
+        div = 1 if x == ESCAPE else self._closing(deck_of(x), H)
+        return [((x, TERMINAL, 0), phi, div)]
+
+    def _phi(self, i: int, G: int, need: int) -> int:
+        key = (i, G, max(need, 0))
+        got = self._phi_cache.get(key)
         if got is None:
             table = self._deck_tables.get((i, G))
             if table is None:
-                # deck-level usage -> weights by number of evens, then suffix sums
-                k = self.facts.positions[i - 1].sprints
-                by_evens: dict[int, list[int]] = {}
-                for G2, evens, w in self._sprint_options(i, G):
-                    row = by_evens.setdefault(deck_level(G2), [0] * (k + 2))
-                    row[evens] += w
-                for row in by_evens.values():
-                    for e in range(k - 1, -1, -1):
-                        row[e] += row[e + 1]
-                table = self._deck_tables[(i, G)] = by_evens
-            got = [(d, row[need]) for d, row in table.items() if need < len(row) and row[need]]
-            self._deck_cache[key] = got
+                table = self._deck_tables[(i, G)] = self._deck_table(i, G)
+            e = key[2]
+            got = sum(row[e] * self._unused_slots(dl) for dl, row in table.items() if e < len(row) and row[e])
+            self._phi_cache[key] = got
         return got
+
+    def _unused_slots(self, G: int) -> int:
+        """Ways to fill the draw slots no used card took: prod (N_r - u_r)_(d_r - u_r)."""
+        got = self._slots_cache.get(G)
+        if got is None:
+            got = 1
+            used_revealed = self.revealed_before[self.n]
+            for r in (1, 2, 3):
+                u = deck_used(G, r) + used_revealed[r]
+                got *= falling(self.deck_free[r] - u, self.facts.draws[r] - u)
+            self._slots_cache[G] = got
+        return got
+
+    def _deck_table(self, i: int, G: int) -> dict[int, list[int]]:
+        """Deck-level usage after position i's sprint cards -> weights by at-least-evens.
+
+        Built as a product of per-deck polynomials in (cards, evens): deck r gives m
+        cards with e evens in ``C(free odd, m - e) C(free even, e) (free slots)_(m)`` ways,
+        so only the C(k+3, 3) deck compositions are visited, never the class multisets.
+        """
+        k = self.facts.positions[i - 1].sprints
+        slots = self.slots[i]
+        before = self.revealed_before[i - 1]
+        # partial: (usage increments of decks 1-3 packed, cards so far) -> weights by evens
+        partial: dict[tuple[int, int], list[int]] = {(0, 0): [1] + [0] * k}
+        for r in range(4):
+            fo = self.pool[2 * r] - g_get(G, 2 * r)
+            fe = self.pool[2 * r + 1] - g_get(G, 2 * r + 1)
+            room = slots[r] - deck_used(G, r) - before[r] if r else None
+            poly: list[tuple[int, int, int]] = []  # (m, e, weight)
+            for m in range(0, min(k, fo + fe) + 1):
+                slot_w = falling(room, m) if r else 1
+                if not slot_w:
+                    break
+                for e in range(max(0, m - fo), min(m, fe) + 1):
+                    poly.append((m, e, comb(fo, m - e) * comb(fe, e) * slot_w))
+            nxt: dict[tuple[int, int], list[int]] = {}
+            for (inc, used), row in partial.items():
+                for m, e, w in poly:
+                    if used + m > k:
+                        continue
+                    key = (inc + ((m << (BITS * 2 * r)) if r else 0), used + m)
+                    out = nxt.get(key)
+                    if out is None:
+                        out = nxt[key] = [0] * (k + 1)
+                    for e0, v in enumerate(row):
+                        if v and e0 + e <= k:
+                            out[e0 + e] += v * w
+            partial = nxt
+        base = deck_level(G)
+        table: dict[int, list[int]] = {}
+        for (inc, used), row in partial.items():
+            if used != k:
+                continue
+            suffix = row + [0]
+            for e in range(k - 1, -1, -1):
+                suffix[e] += suffix[e + 1]
+            table[base + inc] = suffix
+        return table
 
     def _hideout_step(self, i: int, inter: tuple[int, int, int, int]) -> list[tuple[tuple[int, int, int], int, int]]:
         """(next state, weight, divisor) for every hideout the position can take."""
@@ -396,12 +457,9 @@ class Counter:
     def _end(self, state: tuple[int, int, int]) -> tuple[int, int]:
         """(numerator factor, divisor) at the end of the row for ``state``."""
         h, G, H = state
-        num = 1
-        used_revealed = self.revealed_before[self.n]
-        for r in (1, 2, 3):
-            u = deck_used(G, r) + used_revealed[r]
-            d = self.facts.draws[r]
-            num *= falling(self.deck_free[r] - u, d - u)
+        if G == TERMINAL:  # the last position already paid the end
+            return 1, 1
+        num = self._unused_slots(G)
         div = 1
         if h != ESCAPE:
             r = deck_of(h) if h else 0
