@@ -31,12 +31,25 @@ the route has passed the class (its H no longer changes). Only the open deck's H
 needs to be in the state; the division is exact because every merged weight holds
 the factor ``(P)_G``.
 
+How a position is crossed
+-------------------------
+In two half-steps with merging in between, so the work follows the number of states
+rather than states × sprint choices × numbers: first the hidden sprint cards (by class,
+with the evens they add to the reach), then the hideout. The last position goes the
+other way round: hideout first, then its sprint cards with at least the evens the gap
+needs. Nothing after it needs classes, so its sprint sets come from per-deck
+polynomials in (cards, evens) and, together with the end factor, fold into one cached
+number per usage; the row ends in terminal states keyed by the last hideout.
+
+Marginals come from a backward pass over the same half-steps (forward × backward
+through a state is the count of histories through it).
+
 Everything is Python integers: counts are exact at any size.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from bisect import bisect_left
+from dataclasses import dataclass
 from math import comb
 
 from engine.cards import DECKS, ESCAPE, deck_of
