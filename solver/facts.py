@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.cards import DECKS, ESCAPE, SETUP_DRAWS, deck_of
+from engine.cards import DECKS, ESCAPE, SETUP_DRAWS
 from engine.record import (
     FugitiveDraw,
     Guess,
@@ -149,8 +149,7 @@ def extract(record: Record) -> Facts:
                     p["sprint_cards"] = tuple(event.sprint_cards or ())
                 else:
                     missed_single[event.number] = len(positions)
-    for d, n in pending_bonus.items():  # a bonus draw at the very end: usable later only
-        pass
+    # a bonus draw at the very end is usable only later: it counts in draws, not in slots
     slots = {d: tuple(row[d] for row in per_turn) for d in DECKS}
     draws = {d: per_turn[-1][d] + pending_bonus[d] for d in DECKS}
     return Facts(
@@ -164,8 +163,4 @@ def extract(record: Record) -> Facts:
     )
 
 
-def deck_size(deck: int) -> int:
-    return len(DECKS[deck])
-
-
-__all__ = ["Facts", "Position", "extract", "deck_of", "deck_size"]
+__all__ = ["Facts", "Position", "extract"]
