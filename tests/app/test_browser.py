@@ -1,12 +1,16 @@
 """End-to-end: the real app in a real headless Chromium at a 390x844 phone viewport.
 
 The server is started with ``streamlit run streamlit_app.py`` on 127.0.0.1 and a
-temporary FUGITIVE_DB; Playwright drives /usr/bin/chromium. Screenshots go to
-docs/screenshots/ (shown in the README).
+temporary FUGITIVE_DB; Playwright drives /usr/bin/chromium. Screenshots go to a
+temporary folder, or to docs/screenshots/ (shown in the README) when
+FUGITIVE_SCREENSHOTS=1, so an ordinary test run leaves the work tree as it was.
 """
 from __future__ import annotations
 
+import os
 import re
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -14,7 +18,11 @@ from . import browser
 
 pytestmark = pytest.mark.browser
 
-SHOTS = browser.ROOT / "docs" / "screenshots"
+SHOTS = (
+    browser.ROOT / "docs" / "screenshots"
+    if os.environ.get("FUGITIVE_SCREENSHOTS") == "1"
+    else Path(tempfile.gettempdir()) / "fugitive-screenshots"
+)
 
 
 @pytest.fixture(scope="module")
