@@ -67,7 +67,7 @@ def card_class(card: int) -> int:
     return 2 * deck_of(card) + (card % 2 == 0)
 
 
-CLASS_OF: tuple[int, ...] = tuple(2 * deck_of(c) + (c % 2 == 0) for c in range(43))
+CLASS_OF: tuple[int, ...] = tuple(card_class(c) for c in range(43))
 
 CLASS_MEMBERS: tuple[tuple[int, ...], ...] = tuple(
     tuple(c for c in range(1, 42) if card_class(c) == k) for k in range(N_CLASSES)
@@ -124,12 +124,13 @@ class Counter:
         excluded = known | marshal
         self.pool = [sum(1 for c in CLASS_MEMBERS[k] if c not in excluded) for k in range(N_CLASSES)]
         self.deck_free = {r: sum(1 for c in DECKS[r] if c not in marshal) for r in DECKS}
-        # forbidden face-down numbers per position (1-based)
-        self.forbidden: list[frozenset[int]] = [frozenset()]
+        # which numbers a face-down hideout may be, per position (1-based): not a known or
+        # Marshal's card, not missed by a single guess while the row was that long
+        self.allowed: list[list[bool]] = [[False] * 43]
         for i in range(1, self.n + 1):
             bad = set(excluded)
             bad.update(x for x, k in facts.missed_single.items() if k >= i)
-            self.forbidden.append(frozenset(bad))
+            self.allowed.append([x not in bad for x in range(43)])
         # deck usage of revealed positions, and slots per position
         self.slots: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
         self.revealed_use: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
@@ -162,10 +163,8 @@ class Counter:
         self._slots_cache: dict[int, int] = {}
         self._deck_tables: dict[tuple[int, int], dict[int, list[int]]] = {}
         self.lo, self.hi = self._bounds()
-        self.allowed: list[list[bool]] = [
-            [x not in self.forbidden[i] for x in range(43)] for i in range(self.n + 1)
-        ]
         self._layers: list[dict[tuple[int, int, int], int]] | None = None
+        self._marginals: tuple[int, list[dict[int, int]]] | None = None
 
     def _bounds(self) -> tuple[list[int], list[int]]:
         """The range each position's number can take at all, from reach and known numbers.
@@ -487,18 +486,9 @@ class Counter:
         inters: list[dict[tuple[int, int, int, int], int]] = [{}]
         for i in range(1, self.n + 1):
             first, second = self._halves(i)
-            inter: dict[tuple[int, int, int, int], int] = {}
-            for s, w in layers[-1].items():
-                for key, wt, div in first(i, s):
-                    v = w * wt
-                    inter[key] = inter.get(key, 0) + (v // div if div != 1 else v)
-            nxt: dict[tuple[int, int, int], int] = {}
-            for key, w in inter.items():
-                for s2, wt, div in second(i, key):
-                    v = w * wt
-                    nxt[s2] = nxt.get(s2, 0) + (v // div if div != 1 else v)
+            inter = _push(layers[-1], first, i)
             inters.append(inter)
-            layers.append(nxt)
+            layers.append(_push(inter, second, i))
         self._layers = layers
         self._inters = inters
         return layers
@@ -522,7 +512,7 @@ class Counter:
         divides: ``beta~(s) = D * beta(s)`` is an integer, and so is
         ``alpha(s) * beta~(s) / D``, the count of histories through ``s``.
         """
-        if getattr(self, "_marginals", None) is not None:
+        if self._marginals is not None:
             return self._marginals
         layers = self.forward()
         n = self.n
@@ -538,24 +528,10 @@ class Counter:
         for s, w in layers[n].items():
             counts[n][s[0]] = counts[n].get(s[0], 0) + w * b_next[s]
         for i in range(n - 1, 0, -1):
-            # hideout step of position i + 1, then its sprint step
+            # the half-steps of position i + 1, in reverse
             first, second = self._halves(i + 1)
-            b_inter: dict[tuple[int, int, int, int], int] = {}
-            for key in self._inters[i + 1]:
-                acc = 0
-                for s2, wt, div in second(i + 1, key):
-                    b = b_next.get(s2)
-                    if b:
-                        acc += wt * b // div if div != 1 else wt * b
-                b_inter[key] = acc
-            b_cur: dict[tuple[int, int, int], int] = {}
-            for s in layers[i]:
-                acc = 0
-                for key, wt, div in first(i + 1, s):
-                    b = b_inter.get(key)
-                    if b:
-                        acc += wt * b // div if div != 1 else wt * b
-                b_cur[s] = acc
+            b_inter = _pull(self._inters[i + 1], second, i + 1, b_next)
+            b_cur = _pull(layers[i], first, i + 1, b_inter)
             for s, w in layers[i].items():
                 v = w * b_cur[s]
                 if v:
@@ -565,3 +541,26 @@ class Counter:
         assert z % D == 0
         self._marginals = (z // D, out)
         return self._marginals
+
+
+def _push(source: dict, step, i: int) -> dict:
+    """Forward over one half-step: every source state's weight to its successors."""
+    out: dict = {}
+    for s, w in source.items():
+        for s2, wt, div in step(i, s):
+            v = w * wt
+            out[s2] = out.get(s2, 0) + (v // div if div != 1 else v)
+    return out
+
+
+def _pull(states, step, i: int, after: dict) -> dict:
+    """Backward over one half-step: each state's weight of completions, from ``after``."""
+    out: dict = {}
+    for s in states:
+        acc = 0
+        for s2, wt, div in step(i, s):
+            b = after.get(s2)
+            if b:
+                acc += wt * b // div if div != 1 else wt * b
+        out[s] = acc
+    return out

@@ -5,7 +5,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Iterable
 
-from engine.cards import ESCAPE
 
 
 @dataclass(frozen=True)
@@ -118,7 +117,3 @@ class Posterior:
             "hideouts": {str(x): p for x, p in self.hideouts.items()},
             "positions": [p.to_dict() for p in self.positions],
         }
-
-
-def escaped_position(index: int, sprints: int) -> PositionPosterior:
-    return PositionPosterior(index, True, sprints, ESCAPE)
