@@ -41,6 +41,11 @@ def _pick(rng: random.Random, items: list):
     return items[int(rng.random() * len(items))]
 
 
+def _random_draw(rng: random.Random, deck_sizes) -> Draw:
+    """A draw from a uniformly random non-empty deck."""
+    return _DRAW[_pick(rng, [d for d in (1, 2, 3) if deck_sizes[d - 1]])]
+
+
 class FugitiveBot(Protocol):
     def choose(self, view: FugitiveView) -> Move: ...
 
@@ -64,8 +69,7 @@ class RandomFugitive:
         rng = self.rng
         phase = view.phase
         if phase is Phase.FUGITIVE_DRAW:
-            s = view.deck_sizes
-            return _DRAW[_pick(rng, [d for d in (1, 2, 3) if s[d - 1]])]
+            return _random_draw(rng, view.deck_sizes)
         if phase is Phase.FUGITIVE_BONUS_DRAW:
             if rng.random() < self.bonus_draw_probability:
                 s = view.deck_sizes
@@ -154,8 +158,7 @@ class RandomMarshal:
         rng = self.rng
         phase = view.phase
         if phase is Phase.MARSHAL_DRAW:
-            s = view.deck_sizes
-            return _DRAW[_pick(rng, [d for d in (1, 2, 3) if s[d - 1]])]
+            return _random_draw(rng, view.deck_sizes)
         if phase is Phase.MARSHAL_GUESS or phase is Phase.MANHUNT:
             up = view.face_up_numbers
             hand = view.hand
