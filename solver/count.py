@@ -158,6 +158,7 @@ class Counter:
             k = min(req.within, self.n)
             self.min_h[k] = max(self.min_h[k], req.number)
         self._sprint_cache: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+        self._deck_sprint_cache: dict[tuple[int, int, int, int, int], list[list[tuple[int, int, int]]]] = {}
         self._hideout_cache: dict[tuple[int, int], list[tuple[int, int, int, int, int]]] = {}
         self._phi_cache: dict[tuple[int, int, int], int] = {}
         self._slots_cache: dict[int, int] = {}
@@ -193,51 +194,54 @@ class Counter:
     def _sprint_options(self, i: int, G: int) -> list[tuple[int, int, int]]:
         """(G after, evens among the sprint cards, weight) for position i's hidden sprints.
 
-        The weight holds the class factors (P_c - G_c)_(m) / m! and the slot factors
-        (A_r - U_r)_(m_r) of the sprint cards.
+        The weight holds the class factors C(P_c - G_c, m_c) and the slot factors
+        (A_r - U_r)_(m_r) of the sprint cards. It is a product over decks, so the
+        options are joined from per-deck lists (cached by the deck's free cards and
+        slots) rather than enumerated class by class.
         """
         key = (i, G)
         cached = self._sprint_cache.get(key)
         if cached is not None:
             return cached
-        p = self.facts.positions[i - 1]
-        k = p.sprints
+        k = self.facts.positions[i - 1].sprints
         slots = self.slots[i]
         before = self.revealed_before[i - 1]
-        out: list[tuple[int, int, int]] = []
-        free_slots = [0] + [slots[r] - deck_used(G, r) - before[r] for r in (1, 2, 3)]
-        free_cls = [self.pool[c] - g_get(G, c) for c in range(N_CLASSES)]
-
-        def rec(c: int, left: int, G2: int, evens: int, w: int, deck_taken: int) -> None:
-            if left == 0:
-                out.append((G2, evens, w))
-                return
-            if c == N_CLASSES:
-                return
-            r = c >> 1
-            # cards of class c available: free in the class, and free slots of its deck
-            cap = free_cls[c]
-            if r:
-                room = free_slots[r] - (deck_taken if c & 1 else 0)
-                cap = min(cap, room)
-            for m in range(min(cap, left), -1, -1):
-                wm = w * comb(free_cls[c], m)
-                if r and m:
-                    taken_before = deck_taken if c & 1 else 0
-                    wm *= falling(free_slots[r] - taken_before, m)
-                nxt_taken = (m if not c & 1 else 0)
-                rec(
-                    c + 1,
-                    left - m,
-                    G2 + (m << (BITS * c)),
-                    evens + (m if c & 1 else 0),
-                    wm,
-                    nxt_taken,
-                )
-
-        rec(0, k, G, 0, 1, 0)
+        per_deck = []
+        for r in range(4):
+            fo = self.pool[2 * r] - ((G >> (BITS * 2 * r)) & MASK)
+            fe = self.pool[2 * r + 1] - ((G >> (BITS * (2 * r + 1))) & MASK)
+            room = slots[r] - deck_used(G, r) - before[r] if r else k
+            per_deck.append(self._deck_sprints(r, fo, fe, room, k))
+        low = _join(per_deck[0], per_deck[1], k)
+        high = _join(per_deck[2], per_deck[3], k)
+        out = [
+            (G + inc_a + inc_b, e_a + e_b, w_a * w_b)
+            for m in range(k + 1)
+            for inc_a, e_a, w_a in low[m]
+            for inc_b, e_b, w_b in high[k - m]
+        ]
         self._sprint_cache[key] = out
         return out
+
+    def _deck_sprints(self, r: int, fo: int, fe: int, room: int, k: int) -> list[list[tuple[int, int, int]]]:
+        """Deck r's share of a sprint set, by card count m <= k: (class increment, evens, weight).
+
+        ``C(fo, m - e) C(fe, e) (room)_(m)`` ways for m cards with e evens, from fo free
+        odd and fe free even cards and ``room`` free draw slots.
+        """
+        key = (r, fo, fe, room, k)
+        got = self._deck_sprint_cache.get(key)
+        if got is None:
+            got = [[] for _ in range(k + 1)]
+            shift_o, shift_e = BITS * 2 * r, BITS * (2 * r + 1)
+            for m in range(min(k, fo + fe) + 1):
+                slot_w = falling(room, m) if r else 1
+                if not slot_w:
+                    break
+                for e in range(max(0, m - fo), min(m, fe) + 1):
+                    got[m].append((((m - e) << shift_o) + (e << shift_e), e, comb(fo, m - e) * comb(fe, e) * slot_w))
+            self._deck_sprint_cache[key] = got
+        return got
 
     def _closing(self, r: int, H: int) -> int:
         """(P)_(H) for both classes of deck r: divided out once the route has left r."""
@@ -541,6 +545,19 @@ class Counter:
         assert z % D == 0
         self._marginals = (z // D, out)
         return self._marginals
+
+
+def _join(a: list[list[tuple[int, int, int]]], b: list[list[tuple[int, int, int]]], k: int):
+    """Two decks' sprint shares combined, by total card count m <= k."""
+    out: list[list[tuple[int, int, int]]] = [[] for _ in range(k + 1)]
+    for ma, rows_a in enumerate(a):
+        for mb in range(k + 1 - ma):
+            rows_b = b[mb]
+            if rows_a and rows_b:
+                out[ma + mb].extend(
+                    (ia + ib, ea + eb, wa * wb) for ia, ea, wa in rows_a for ib, eb, wb in rows_b
+                )
+    return out
 
 
 def _push(source: dict, step, i: int) -> dict:
