@@ -69,6 +69,8 @@ def card_class(card: int) -> int:
 
 CLASS_OF: tuple[int, ...] = tuple(card_class(c) for c in range(43))
 
+DECK_OF: tuple[int, ...] = (0,) + tuple(deck_of(c) for c in range(1, 42))
+
 CLASS_MEMBERS: tuple[tuple[int, ...], ...] = tuple(
     tuple(c for c in range(1, 42) if card_class(c) == k) for k in range(N_CLASSES)
 )
@@ -160,6 +162,7 @@ class Counter:
         self._sprint_cache: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
         self._deck_sprint_cache: dict[tuple[int, int, int, int, int], list[list[tuple[int, int, int]]]] = {}
         self._hideout_cache: dict[tuple[int, int], list[tuple[int, int, int, int, int]]] = {}
+        self._closing_cache: dict[tuple[int, int], int] = {}
         self._phi_cache: dict[tuple[int, int, int], int] = {}
         self._slots_cache: dict[int, int] = {}
         self._deck_tables: dict[tuple[int, int], dict[int, list[int]]] = {}
@@ -245,7 +248,11 @@ class Counter:
 
     def _closing(self, r: int, H: int) -> int:
         """(P)_(H) for both classes of deck r: divided out once the route has left r."""
-        return falling(self.pool[2 * r], H & MASK) * falling(self.pool[2 * r + 1], H >> BITS)
+        key = (r, H)
+        got = self._closing_cache.get(key)
+        if got is None:
+            got = self._closing_cache[key] = falling(self.pool[2 * r], H & MASK) * falling(self.pool[2 * r + 1], H >> BITS)
+        return got
 
     # ------------------------------------------------------------------ half-steps
     # A position is crossed in two half-steps, with merging in between:
@@ -263,6 +270,171 @@ class Counter:
             return [((h, G2, H, min(base + evens, cap)), w, 1) for G2, evens, w in self._sprint_options(i, G)]
         value = sum(1 if c % 2 else 2 for c in p.sprint_cards)
         return [((h, G, H, min(h + 3 + value, cap)), 1, 1)]
+
+    # ------------------------------------------------------------------ grouped half-steps
+    # The common position (face down, hidden sprint cards, not the last) is crossed by
+    # loops over the states grouped by usage G: the sprint options and the hideout
+    # options are looked up once per group, not once per state, and states that
+    # cannot reach any number of the position are never made.
+
+    def _regular(self, i: int) -> bool:
+        p = self.facts.positions[i - 1]
+        return p.face_down and i < self.n
+
+    def _regular_last(self, i: int) -> bool:
+        return i == self.n and self.facts.positions[i - 1].face_down
+
+    def _push_sprints(self, i: int, layer: dict) -> dict:
+        k = self.facts.positions[i - 1].sprints
+        cap = self.hi[i]
+        low = max(self.lo[i], self.min_h[i])
+        out: dict = {}
+        get = out.get
+        for G, members in _by_usage(layer, 1).items():
+            for G2, evens, wo in self._sprint_options(i, G):
+                step = 3 + k + evens
+                for h, H, w in members:
+                    reach = h + step
+                    if reach > cap:
+                        reach = cap
+                    if reach < low or reach <= h:
+                        continue
+                    key = (h, G2, H, reach)
+                    out[key] = get(key, 0) + w * wo
+        return out
+
+    def _pull_sprints(self, i: int, layer: dict, after: dict) -> dict:
+        k = self.facts.positions[i - 1].sprints
+        cap = self.hi[i]
+        out: dict = {}
+        get = after.get
+        for G, members in _by_usage(layer, 1).items():
+            options = self._sprint_options(i, G)
+            for h, H, _ in members:
+                acc = 0
+                base = h + 3 + k
+                for G2, evens, wo in options:
+                    reach = base + evens
+                    b = get((h, G2, H, reach if reach < cap else cap))
+                    if b:
+                        acc += wo * b
+                out[(h, G, H)] = acc
+        return out
+
+    def _hideout_window(self, i: int, h: int, reach: int) -> tuple[int, int]:
+        """The numbers position i may take after hideout h with this reach: lo..top."""
+        top = reach
+        for y in self.no_jump[i]:  # a required number may not be jumped over
+            if h < y < top + 1:
+                top = y
+        return max(self.lo[i], self.min_h[i], h + 1), top
+
+    def _hideout_members(self, i: int, states: dict, last: bool) -> dict:
+        """States grouped by usage, each member as (h, H, reach, weight, key).
+
+        For the last position the states are a layer (its hideout comes first) and the
+        reach is what its sprint cards could give at most.
+        """
+        groups = {}
+        if last:
+            most = 3 + 2 * self.facts.positions[i - 1].sprints
+            cap = self.hi[i]
+            for key, w in states.items():
+                h, G, H = key
+                member = (h, H, min(h + most, cap), w, key)
+                g = groups.get(G)
+                if g is None:
+                    groups[G] = [member]
+                else:
+                    g.append(member)
+            return groups
+        for key, w in states.items():
+            h, G, H, reach = key
+            g = groups.get(G)
+            if g is None:
+                groups[G] = [(h, H, reach, w, key)]
+            else:
+                g.append((h, H, reach, w, key))
+        return groups
+
+    def _push_hideouts(self, i: int, states: dict, last: bool = False) -> dict:
+        """Forward over the hideout half-step; for the last position its keys carry the
+        evens its sprint cards still need, in place of nothing."""
+        out: dict = {}
+        get = out.get
+        closing = self._closing
+        base = 3 + self.facts.positions[i - 1].sprints
+        for G2, members in self._hideout_members(i, states, last).items():
+            options = self._hideout_options(i, G2)
+            xs = [o[0] for o in options]
+            for h, H, reach, w, _ in members:
+                lo, top = self._hideout_window(i, h, reach)
+                r_open = DECK_OF[h]
+                div = 0
+                for j in range(bisect_left(xs, lo), len(xs)):
+                    x, inc, bit, r, wt = options[j]
+                    if x > top:
+                        break
+                    if r != r_open:
+                        if not div:
+                            div = closing(r_open, H)
+                        H2 = bit
+                        v = w * wt // div
+                    else:
+                        H2 = H + bit
+                        v = w * wt
+                    key = (x, G2 + inc, H2, max(x - h - base, 0)) if last else (x, G2 + inc, H2)
+                    out[key] = get(key, 0) + v
+        return out
+
+    def _pull_hideouts(self, i: int, states: dict, after: dict, last: bool = False) -> dict:
+        out: dict = {}
+        get = after.get
+        closing = self._closing
+        base = 3 + self.facts.positions[i - 1].sprints
+        for G2, members in self._hideout_members(i, states, last).items():
+            options = self._hideout_options(i, G2)
+            xs = [o[0] for o in options]
+            for h, H, reach, _, state in members:
+                lo, top = self._hideout_window(i, h, reach)
+                r_open = DECK_OF[h]
+                div = 0
+                acc = 0
+                for j in range(bisect_left(xs, lo), len(xs)):
+                    x, inc, bit, r, wt = options[j]
+                    if x > top:
+                        break
+                    H2 = bit if r != r_open else H + bit
+                    key = (x, G2 + inc, H2, max(x - h - base, 0)) if last else (x, G2 + inc, H2)
+                    b = get(key)
+                    if b:
+                        if r != r_open:
+                            if not div:
+                                div = closing(r_open, H)
+                            acc += wt * b // div
+                        else:
+                            acc += wt * b
+                out[state] = acc
+        return out
+
+    def _push_end(self, i: int, inter: dict) -> dict:
+        """The last position's sprint cards and the end of the row: one factor per state."""
+        out: dict = {}
+        get = out.get
+        for (x, G, H, need), w in inter.items():
+            phi = self._phi(i, G, need)
+            if phi:
+                key = (x, TERMINAL, 0)
+                out[key] = get(key, 0) + w * phi // self._closing(DECK_OF[x], H)
+        return out
+
+    def _pull_end(self, i: int, inter: dict, after: dict) -> dict:
+        out: dict = {}
+        for state in inter:
+            x, G, H, need = state
+            b = after.get((x, TERMINAL, 0))
+            out[state] = self._phi(i, G, need) * b // self._closing(DECK_OF[x], H) if b else 0
+        return out
 
     # The last position crosses in the other order: hideout first, then its sprint
     # cards. Nothing after it needs parity or classes (the end only needs each deck's
@@ -489,10 +661,18 @@ class Counter:
         layers: list[dict[tuple[int, int, int], int]] = [{(0, 0, 0): 1}]
         inters: list[dict[tuple[int, int, int, int], int]] = [{}]
         for i in range(1, self.n + 1):
-            first, second = self._halves(i)
-            inter = _push(layers[-1], first, i)
+            if self._regular(i):
+                inter = self._push_sprints(i, layers[-1])
+                nxt = self._push_hideouts(i, inter)
+            elif self._regular_last(i):
+                inter = self._push_hideouts(i, layers[-1], last=True)
+                nxt = self._push_end(i, inter)
+            else:
+                first, second = self._halves(i)
+                inter = _push(layers[-1], first, i)
+                nxt = _push(inter, second, i)
             inters.append(inter)
-            layers.append(_push(inter, second, i))
+            layers.append(nxt)
         self._layers = layers
         self._inters = inters
         return layers
@@ -533,9 +713,16 @@ class Counter:
             counts[n][s[0]] = counts[n].get(s[0], 0) + w * b_next[s]
         for i in range(n - 1, 0, -1):
             # the half-steps of position i + 1, in reverse
-            first, second = self._halves(i + 1)
-            b_inter = _pull(self._inters[i + 1], second, i + 1, b_next)
-            b_cur = _pull(layers[i], first, i + 1, b_inter)
+            if self._regular(i + 1):
+                b_inter = self._pull_hideouts(i + 1, self._inters[i + 1], b_next)
+                b_cur = self._pull_sprints(i + 1, layers[i], b_inter)
+            elif self._regular_last(i + 1):
+                b_inter = self._pull_end(i + 1, self._inters[i + 1], b_next)
+                b_cur = self._pull_hideouts(i + 1, layers[i], b_inter, last=True)
+            else:
+                first, second = self._halves(i + 1)
+                b_inter = _pull(self._inters[i + 1], second, i + 1, b_next)
+                b_cur = _pull(layers[i], first, i + 1, b_inter)
             for s, w in layers[i].items():
                 v = w * b_cur[s]
                 if v:
@@ -545,6 +732,19 @@ class Counter:
         assert z % D == 0
         self._marginals = (z // D, out)
         return self._marginals
+
+
+def _by_usage(states: dict, at: int) -> dict:
+    """States grouped by their usage G (key[at]): G -> [(other key fields..., weight)]."""
+    groups: dict = {}
+    for key, w in states.items():
+        rest = key[:at] + key[at + 1:] + (w,)
+        g = groups.get(key[at])
+        if g is None:
+            groups[key[at]] = [rest]
+        else:
+            g.append(rest)
+    return groups
 
 
 def _join(a: list[list[tuple[int, int, int]]], b: list[list[tuple[int, int, int]]], k: int):
