@@ -162,6 +162,7 @@ class Counter:
         self._sprint_cache: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
         self._deck_sprint_cache: dict[tuple[int, int, int, int, int], list[list[tuple[int, int, int]]]] = {}
         self._hideout_cache: dict[tuple[int, int], list[tuple[int, int, int, int, int]]] = {}
+        self._reach_cache: dict[tuple[int, int], list[int]] = {}
         self._closing_cache: dict[tuple[int, int], int] = {}
         self._phi_cache: dict[tuple[int, int, int], int] = {}
         self._slots_cache: dict[int, int] = {}
@@ -290,14 +291,15 @@ class Counter:
         low = max(self.lo[i], self.min_h[i])
         out: dict = {}
         get = out.get
+        reach_table = self._reach_table
         for G, members in _by_usage(layer, 1).items():
             for G2, evens, wo in self._sprint_options(i, G):
                 step = 3 + k + evens
+                table = reach_table(i, G2)
                 for h, H, w in members:
-                    reach = h + step
-                    if reach > cap:
-                        reach = cap
-                    if reach < low or reach <= h:
+                    t = h + step
+                    reach = table[t if t < cap else cap]
+                    if reach <= h or reach < low:
                         continue
                     key = (h, G2, H, reach)
                     out[key] = get(key, 0) + w * wo
@@ -308,18 +310,39 @@ class Counter:
         cap = self.hi[i]
         out: dict = {}
         get = after.get
+        reach_table = self._reach_table
         for G, members in _by_usage(layer, 1).items():
-            options = self._sprint_options(i, G)
+            options = [(G2, 3 + k + evens, wo, reach_table(i, G2)) for G2, evens, wo in self._sprint_options(i, G)]
             for h, H, _ in members:
                 acc = 0
-                base = h + 3 + k
-                for G2, evens, wo in options:
-                    reach = base + evens
-                    b = get((h, G2, H, reach if reach < cap else cap))
+                for G2, step, wo, table in options:
+                    t = h + step
+                    b = get((h, G2, H, table[t if t < cap else cap]))
                     if b:
                         acc += wo * b
                 out[(h, G, H)] = acc
         return out
+
+    def _reach_table(self, i: int, G2: int) -> list[int]:
+        """t -> the largest number position i can take at or below t (0 if none).
+
+        Two reaches with the same largest number allow the same hideouts, so the
+        sprint step keys states by it: they merge, and a reach below every number
+        the position can take makes no state at all.
+        """
+        key = (i, G2)
+        table = self._reach_cache.get(key)
+        if table is None:
+            table = [0] * 43
+            best = 0
+            xs = iter(o[0] for o in self._hideout_options(i, G2))
+            nxt = next(xs, 99)
+            for t in range(43):
+                while nxt <= t:
+                    best, nxt = nxt, next(xs, 99)
+                table[t] = best
+            self._reach_cache[key] = table
+        return table
 
     def _hideout_window(self, i: int, h: int, reach: int) -> tuple[int, int]:
         """The numbers position i may take after hideout h with this reach: lo..top."""
