@@ -94,14 +94,6 @@ def deck_used(G: int, r: int) -> int:
     return ((G >> (BITS * 2 * r)) & MASK) + ((G >> (BITS * (2 * r + 1))) & MASK)
 
 
-def deck_level(G: int) -> int:
-    """G with each deck's usage in its first class and deck 0 dropped (for the end only)."""
-    out = 0
-    for r in (1, 2, 3):
-        out |= deck_used(G, r) << (BITS * 2 * r)
-    return out
-
-
 @dataclass(frozen=True)
 class Requirement:
     """A number that must be a hideout at one of the positions 1..``within``."""
@@ -164,9 +156,9 @@ class Counter:
         self._hideout_cache: dict[tuple[int, int], list[tuple[int, int, int, int, int]]] = {}
         self._reach_cache: dict[tuple[int, int], list[int]] = {}
         self._closing_cache: dict[tuple[int, int], int] = {}
-        self._phi_cache: dict[tuple[int, int, int], int] = {}
+        self._phi_cache: dict[tuple[int, int], list[int]] = {}
         self._slots_cache: dict[int, int] = {}
-        self._deck_tables: dict[tuple[int, int], dict[int, list[int]]] = {}
+        self._end_pairs: dict[tuple[tuple, tuple], list[list[int]]] = {}
         self.lo, self.hi = self._bounds()
         self._layers: list[dict[tuple[int, int, int], int]] | None = None
         self._marginals: tuple[int, list[dict[int, int]]] | None = None
@@ -519,16 +511,12 @@ class Counter:
         return [((x, TERMINAL, 0), phi, div)]
 
     def _phi(self, i: int, G: int, need: int) -> int:
-        key = (i, G, max(need, 0))
-        got = self._phi_cache.get(key)
-        if got is None:
-            table = self._deck_tables.get((i, G))
-            if table is None:
-                table = self._deck_tables[(i, G)] = self._deck_table(i, G)
-            e = key[2]
-            got = sum(row[e] * self._unused_slots(dl) for dl, row in table.items() if e < len(row) and row[e])
-            self._phi_cache[key] = got
-        return got
+        """The last position's sprint sets with at least ``need`` evens, times the end."""
+        vec = self._phi_cache.get((i, G))
+        if vec is None:
+            vec = self._phi_cache[(i, G)] = self._end_weights(i, G)
+        e = need if need > 0 else 0
+        return vec[e] if e < len(vec) else 0
 
     def _unused_slots(self, G: int) -> int:
         """Ways to fill the draw slots no used card took: prod (N_r - u_r)_(d_r - u_r)."""
@@ -542,52 +530,75 @@ class Counter:
             self._slots_cache[G] = got
         return got
 
-    def _deck_table(self, i: int, G: int) -> dict[int, list[int]]:
-        """Deck-level usage after position i's sprint cards -> weights by at-least-evens.
+    def _end_weights(self, i: int, G: int) -> list[int]:
+        """Usage G before the last position's sprint cards -> weights by at-least-evens.
 
-        Built as a product of per-deck polynomials in (cards, evens): deck r gives m
-        cards with e evens in ``C(free odd, m - e) C(free even, e) (free slots)_(m)`` ways,
-        so only the C(k+3, 3) deck compositions are visited, never the class multisets.
+        The weight of a sprint set times the unused draw slots is a product over decks,
+        so it is a product of per-deck polynomials in (cards m, evens e): deck r gives
+        ``C(free odd, m - e) C(free even, e) (free slots)_(m) (N_r - u_r - m)_(d_r - u_r - m)``.
+        Decks 0-1 and 2-3 are joined (and cached) in pairs, then the pairs with m = k.
         """
         k = self.facts.positions[i - 1].sprints
         slots = self.slots[i]
         before = self.revealed_before[i - 1]
-        # partial: (usage increments of decks 1-3 packed, cards so far) -> weights by evens
-        partial: dict[tuple[int, int], list[int]] = {(0, 0): [1] + [0] * k}
+        after = self.revealed_before[self.n]
+        keys = []
         for r in range(4):
             fo = self.pool[2 * r] - g_get(G, 2 * r)
             fe = self.pool[2 * r + 1] - g_get(G, 2 * r + 1)
-            room = slots[r] - deck_used(G, r) - before[r] if r else None
-            poly: list[tuple[int, int, int]] = []  # (m, e, weight)
-            for m in range(0, min(k, fo + fe) + 1):
-                slot_w = falling(room, m) if r else 1
-                if not slot_w:
-                    break
-                for e in range(max(0, m - fo), min(m, fe) + 1):
-                    poly.append((m, e, comb(fo, m - e) * comb(fe, e) * slot_w))
-            nxt: dict[tuple[int, int], list[int]] = {}
-            for (inc, used), row in partial.items():
-                for m, e, w in poly:
-                    if used + m > k:
-                        continue
-                    key = (inc + ((m << (BITS * 2 * r)) if r else 0), used + m)
-                    out = nxt.get(key)
-                    if out is None:
-                        out = nxt[key] = [0] * (k + 1)
-                    for e0, v in enumerate(row):
-                        if v and e0 + e <= k:
-                            out[e0 + e] += v * w
-            partial = nxt
-        base = deck_level(G)
-        table: dict[int, list[int]] = {}
-        for (inc, used), row in partial.items():
-            if used != k:
+            if r:
+                used = deck_used(G, r)
+                keys.append((r, fo, fe, slots[r] - used - before[r], used + after[r], k))
+            else:
+                keys.append((0, fo, fe, 0, 0, k))
+        low = self._end_pair(keys[0], keys[1])
+        high = self._end_pair(keys[2], keys[3])
+        exact = [0] * (k + 2)
+        for m, row_a in enumerate(low):
+            row_b = high[k - m]
+            for ea, va in enumerate(row_a):
+                if va:
+                    for eb, vb in enumerate(row_b):
+                        if vb:
+                            exact[ea + eb] += va * vb
+        for e in range(k - 1, -1, -1):  # at least e evens
+            exact[e] += exact[e + 1]
+        return exact
+
+    def _end_pair(self, key_a: tuple, key_b: tuple) -> list[list[int]]:
+        """Two decks' end polynomials multiplied: by cards m <= k, a list by evens."""
+        key = (key_a, key_b)
+        got = self._end_pairs.get(key)
+        if got is None:
+            a, b = self._end_poly(*key_a), self._end_poly(*key_b)
+            k = key_a[-1]
+            got = [[0] * (m + 1) for m in range(k + 1)]
+            for ma, row_a in enumerate(a):
+                for mb in range(k + 1 - ma):
+                    out = got[ma + mb]
+                    for ea, va in enumerate(row_a):
+                        if va:
+                            for eb, vb in enumerate(b[mb]):
+                                if vb:
+                                    out[ea + eb] += va * vb
+            self._end_pairs[key] = got
+        return got
+
+    def _end_poly(self, r: int, fo: int, fe: int, room: int, used: int, k: int) -> list[list[int]]:
+        """Deck r's share of the last sprint set and the end, by cards m and evens e."""
+        out = [[0] * (m + 1) for m in range(k + 1)]
+        for m in range(min(k, fo + fe) + 1):
+            if r:
+                w = falling(room, m)
+                rest = self.facts.draws[r] - used - m
+                w *= falling(self.deck_free[r] - used - m, rest) if rest >= 0 else 0
+            else:
+                w = 1
+            if not w:
                 continue
-            suffix = row + [0]
-            for e in range(k - 1, -1, -1):
-                suffix[e] += suffix[e + 1]
-            table[base + inc] = suffix
-        return table
+            for e in range(max(0, m - fo), min(m, fe) + 1):
+                out[m][e] = comb(fo, m - e) * comb(fe, e) * w
+        return out
 
     def _hideout_step(self, i: int, inter: tuple[int, int, int, int]) -> list[tuple[tuple[int, int, int], int, int]]:
         """(next state, weight, divisor) for every hideout the position can take."""
