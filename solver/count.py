@@ -60,6 +60,9 @@ BITS = 4
 MASK = (1 << BITS) - 1
 MAX_CARD = 41
 TERMINAL = -1  # the G of a state whose end factor is already paid
+COUNTS = (1 << 2 * BITS) - 1  # the hideout counts in H; above them, the flags of missed sets
+FLAG_SHIFT = 2 * BITS
+FLAG_ONE = 1 << FLAG_SHIFT
 
 
 def card_class(card: int) -> int:
@@ -160,8 +163,32 @@ class Counter:
         self._slots_cache: dict[int, int] = {}
         self._end_pairs: dict[tuple[tuple, tuple], list[list[int]]] = {}
         self.lo, self.hi = self._bounds()
+        # multi-number misses: "not all of these were hideouts among the first k",
+        # tracked by one flag per set in H (see _flags_after)
+        self.missed_sets = [
+            (tuple(sorted(numbers)), k)
+            for numbers, k in facts.missed_sets
+            if len(numbers) > 1 and all(self._possible_within(y, k) for y in numbers)
+        ]
+        self._all_flags = (1 << len(self.missed_sets)) - 1
+        # flags change at position i only for a hideout from the lowest number of a set
+        # still open there, or at the position right after a set's row length
+        self._flag_low = [
+            min((nums[0] for nums, k in self.missed_sets if k >= i), default=99) for i in range(self.n + 1)
+        ]
+        self._flag_clear = [any(k == i - 1 for _, k in self.missed_sets) for i in range(self.n + 1)]
+        self._flag_cache: dict[tuple[int, int, int, int], int] = {}
         self._layers: list[dict[tuple[int, int, int], int]] | None = None
         self._marginals: tuple[int, list[dict[int, int]]] | None = None
+
+    def _possible_within(self, y: int, k: int) -> bool:
+        """Whether y can be a hideout among the first k positions at all (a cheap test:
+        a missed set with a number that cannot needs no flag)."""
+        for i in range(1, min(k, self.n) + 1):
+            p = self.facts.positions[i - 1]
+            if p.hideout == y or (p.face_down and self.lo[i] <= y <= self.hi[i] and self.allowed[i][y]):
+                return True
+        return False
 
     def _bounds(self) -> tuple[list[int], list[int]]:
         """The range each position's number can take at all, from reach and known numbers.
@@ -244,7 +271,7 @@ class Counter:
         key = (r, H)
         got = self._closing_cache.get(key)
         if got is None:
-            got = self._closing_cache[key] = falling(self.pool[2 * r], H & MASK) * falling(self.pool[2 * r + 1], H >> BITS)
+            got = self._closing_cache[key] = falling(self.pool[2 * r], H & MASK) * falling(self.pool[2 * r + 1], (H >> BITS) & MASK)
         return got
 
     # ------------------------------------------------------------------ half-steps
@@ -378,6 +405,7 @@ class Counter:
         out: dict = {}
         get = out.get
         closing = self._closing
+        flag_low, clear = self._flag_low[i], self._flag_clear[i]
         base = 3 + self.facts.positions[i - 1].sprints
         for G2, members in self._hideout_members(i, states, last).items():
             options = self._hideout_options(i, G2)
@@ -393,12 +421,16 @@ class Counter:
                     if r != r_open:
                         if not div:
                             div = closing(r_open, H)
-                        H2 = bit
+                        H2 = bit + (H & ~COUNTS)  # keeps the flags
                         v = w * wt // div
                     else:
                         H2 = H + bit
                         v = w * wt
-                    key = (x, G2 + inc, H2, max(x - h - base, 0)) if last else (x, G2 + inc, H2)
+                    if H >= FLAG_ONE and (x >= flag_low or clear):
+                        H2 = self._flags_after(i, h, x, H, H2)
+                        if H2 < 0:
+                            continue
+                    key = (x, G2 + inc, H2 & COUNTS, max(x - h - base, 0)) if last else (x, G2 + inc, H2)
                     out[key] = get(key, 0) + v
         return out
 
@@ -406,6 +438,7 @@ class Counter:
         out: dict = {}
         get = after.get
         closing = self._closing
+        flag_low, clear = self._flag_low[i], self._flag_clear[i]
         base = 3 + self.facts.positions[i - 1].sprints
         for G2, members in self._hideout_members(i, states, last).items():
             options = self._hideout_options(i, G2)
@@ -419,8 +452,12 @@ class Counter:
                     x, inc, bit, r, wt = options[j]
                     if x > top:
                         break
-                    H2 = bit if r != r_open else H + bit
-                    key = (x, G2 + inc, H2, max(x - h - base, 0)) if last else (x, G2 + inc, H2)
+                    H2 = bit + (H & ~COUNTS) if r != r_open else H + bit
+                    if H >= FLAG_ONE and (x >= flag_low or clear):
+                        H2 = self._flags_after(i, h, x, H, H2)
+                        if H2 < 0:
+                            continue
+                    key = (x, G2 + inc, H2 & COUNTS, max(x - h - base, 0)) if last else (x, G2 + inc, H2)
                     b = get(key)
                     if b:
                         if r != r_open:
@@ -479,21 +516,11 @@ class Counter:
             x = p.hideout
             if not lo <= x <= top:
                 return []
+            if self._flags_after(i, h, x, H, 0) < 0:
+                return []
             return [((x, G, 0, x - h - 3 - k), 1, self._closing(r_open, H))]
-        out = []
-        options = self._hideout_options(i, G)
-        cached_div = None
-        for x, inc, bit, r, wt in options[bisect_left(options, (lo,)):]:
-            if x > top:
-                break
-            need = x - h - 3 - k
-            if r != r_open:
-                if cached_div is None:
-                    cached_div = self._closing(r_open, H)
-                out.append(((x, G + inc, bit, need), wt, cached_div))
-            else:
-                out.append(((x, G + inc, H + bit, need), wt, 1))
-        return out
+        # (a face-down last position goes through the grouped half-steps)
+        raise AssertionError("the last hideout step is only for the escape")
 
     def _last_sprint_step(self, i: int, inter: tuple[int, int, int, int]):
         """The last position's sprint cards and the end of the row, in one factor.
@@ -627,23 +654,39 @@ class Counter:
             if not wt:
                 return out
             if x == ESCAPE or deck_of(x) != r_open:
-                out.append(((x, G2, 0), wt, self._closing(r_open, H)))
+                H2, div = 0, self._closing(r_open, H)
             else:
-                out.append(((x, G2, H), wt, 1))
+                H2, div = H, 1
+            H2 = self._flags_after(i, h, x, H, H2)
+            if H2 >= 0:
+                out.append(((x, G2, H2), wt, div))
             return out
-        options = self._hideout_options(i, G2)
-        start = bisect_left(options, (lo,))
-        cached_div = None
-        for x, inc, bit, r, wt in options[start:]:
-            if x > top:
-                break
-            if r != r_open:
-                if cached_div is None:
-                    cached_div = self._closing(r_open, H)
-                out.append(((x, G2 + inc, bit), wt, cached_div))
-            else:
-                out.append(((x, G2 + inc, H + bit), wt, 1))
-        return out
+        # (face-down positions go through the grouped half-steps)
+        raise AssertionError("the generic hideout step is only for revealed hideouts")
+
+    def _flags_after(self, i: int, h: int, x: int, H: int, H2: int) -> int:
+        """H2 with the missed-set flags after hideout x follows h at position i; -1 if
+        x completes a missed set (every number of it a hideout within its row length).
+
+        Flag j stays set while every number of missed set j up to the current hideout
+        is a hideout; it clears when the route skips one of its numbers or passes the
+        row length of the guess, so only routes inside a set's span carry it.
+        """
+        flags = H >> FLAG_SHIFT
+        key = (i, h, x, flags)
+        got = self._flag_cache.get(key)
+        if got is None:
+            got = flags
+            for j, (numbers, k) in enumerate(self.missed_sets):
+                if not flags >> j & 1:
+                    continue
+                if i > k or any(h < y < x for y in numbers):
+                    got &= ~(1 << j)
+                elif x == numbers[-1]:
+                    got = -1
+                    break
+            self._flag_cache[key] = got
+        return got if got < 0 else (H2 & COUNTS) | (got << FLAG_SHIFT)
 
     def _hideout_options(self, i: int, G2: int) -> list[tuple[int, int, int, int, int]]:
         """Every face-down number position i can take after class usage G2.
@@ -684,15 +727,14 @@ class Counter:
         num = self._unused_slots(G)
         div = 1
         if h != ESCAPE:
-            r = deck_of(h) if h else 0
-            div = falling(self.pool[2 * r], H & MASK) * falling(self.pool[2 * r + 1], H >> BITS)
+            div = self._closing(DECK_OF[h], H)
         return num, div
 
     def forward(self) -> list[dict[tuple[int, int, int], int]]:
         """Layer i: state after position i -> summed weight of the paths reaching it."""
         if self._layers is not None:
             return self._layers
-        layers: list[dict[tuple[int, int, int], int]] = [{(0, 0, 0): 1}]
+        layers: list[dict[tuple[int, int, int], int]] = [{(0, 0, self._all_flags << FLAG_SHIFT): 1}]
         inters: list[dict[tuple[int, int, int, int], int]] = [{}]
         for i in range(1, self.n + 1):
             if self._regular(i):

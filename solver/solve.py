@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import os
-from itertools import combinations
 from typing import Any
 
 from engine.record import Record, RecordFormatError, load_record, record_from_dict
@@ -44,74 +43,27 @@ def _validate(record: Record) -> None:
         raise InvalidRecord(str(exc)) from None
 
 
-def _relevant_sets(facts: Facts, base: Counter, totals_only: bool) -> list[tuple[frozenset[int], int]]:
-    """Multi-number misses that can still bind: every number possible within k positions.
-
-    A miss of a set with a number that no history puts among the first k hideouts says
-    nothing more; inclusion-exclusion only needs the others. When marginals are wanted
-    anyway their support decides; for a total alone, the numbers the forward pass
-    reaches (a superset: still exact) spare the backward pass.
-    """
-    if not facts.missed_sets:
-        return []
-    if totals_only:
-        layers = base.forward()
-        support = [{s[0] for s in layer} for layer in layers]
-    else:
-        support = base.marginals()[1]
-    out = []
-    for numbers, k in facts.missed_sets:
-        reachable = set()
-        for i in range(1, k + 1):
-            p = facts.positions[i - 1]
-            if p.face_down:
-                reachable.update(support[i])
-            else:
-                reachable.add(p.hideout)
-        if numbers <= reachable:
-            out.append((numbers, k))
-    return out
-
-
 class _Solver:
-    """Counts with the multi-number misses by inclusion-exclusion over their subsets."""
+    """The counter of a record's facts, and counts with extra requirements (joints).
 
-    def __init__(self, facts: Facts, totals_only: bool = False):
+    Multi-number misses are inside the dynamic program (one flag per missed set), so
+    one forward-backward pass gives every marginal.
+    """
+
+    def __init__(self, facts: Facts):
         self.facts = facts
         self.base = Counter(facts)
-        self.sets = _relevant_sets(facts, self.base, totals_only)
-
-    def _terms(self, extra: tuple[Requirement, ...] = ()):
-        for size in range(len(self.sets) + 1):
-            for chosen in combinations(self.sets, size):
-                reqs = tuple(Requirement(x, k) for numbers, k in chosen for x in sorted(numbers)) + extra
-                yield (-1) ** size, reqs
 
     def total(self, extra: tuple[Requirement, ...] = ()) -> int:
-        z = 0
-        for sign, reqs in self._terms(extra):
-            if not reqs:
-                z += sign * self.base.total()
-            else:
-                z += sign * Counter(self.facts, reqs).total()
-        return z
+        return Counter(self.facts, extra).total() if extra else self.base.total()
 
     def marginals(self) -> tuple[int, list[dict[int, int]]]:
-        z = 0
-        acc: list[dict[int, int]] = [dict() for _ in range(len(self.facts.positions) + 1)]
-        for sign, reqs in self._terms():
-            counter = self.base if not reqs else Counter(self.facts, reqs)
-            zt, marg = counter.marginals()
-            z += sign * zt
-            for i, d in enumerate(marg):
-                for x, c in d.items():
-                    acc[i][x] = acc[i].get(x, 0) + sign * c
-        return z, [{x: c for x, c in d.items() if c} for d in acc]
+        return self.base.marginals()
 
 
 def count_histories(record: Record) -> int:
     """The exact number of consistent hidden histories (no marginals)."""
-    return _Solver(extract(record), totals_only=True).total()
+    return Counter(extract(record)).total()
 
 
 def _first_inconsistent(record: Record) -> int:

@@ -41,3 +41,35 @@ def test_fast_equals_brute_force(ruleset):
         for p in post.positions:
             if not p.revealed:
                 assert p.counts == counts[p.position - 1], (seed, i, p.position)
+
+
+def test_binding_multi_number_misses_equal_brute_force():
+    """Missed guesses of two and three numbers that really cut histories.
+
+    Random Marshals seldom miss a set whose numbers are all possible, so this appends
+    such a miss to small records: numbers from the brute-force support of different
+    positions, at the Marshal's decision where the record stops.
+    """
+    checked = binding = 0
+    for ruleset in RULESETS[:2]:
+        for seed, i, rec in small_records(80, ruleset, per_game=4)[:30]:
+            base = rec.to_dict()
+            total, counts = brute_force(base)
+            face_down = [c for c in counts if c and len(c) >= 1]
+            if total == 0 or len(face_down) < 2:
+                continue
+            for size in (2, 3):
+                numbers = sorted({max(c, key=c.get) for c in face_down[:size]}
+                                 | {min(c) for c in face_down[:1]})[:size]
+                if len(numbers) < 2:
+                    continue
+                data = dict(base, events=base["events"] + [{"type": "guess", "numbers": numbers, "hit": False}])
+                want, want_counts = brute_force(data)
+                post = solve(data)
+                assert post.histories == want, (seed, i, numbers)
+                binding += want < total
+                for p in post.positions:
+                    if not p.revealed and want:
+                        assert p.counts == want_counts[p.position - 1], (seed, i, numbers, p.position)
+                checked += 1
+    assert checked >= 40 and binding >= 20, (checked, binding)
