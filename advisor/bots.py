@@ -303,7 +303,7 @@ class AdversarialFugitive(HeuristicFugitive):
     max_hidden_sprints = 5
     #: stop scoring further candidates once a turn has spent this long (seconds)
     time_budget = 1.0
-    #: missed multi-number guesses make the solver count by inclusion-exclusion
+    #: each missed multi-number guess adds a flag to the solver's states (and time)
     max_missed_sets = 1
 
     def _place(self, view: FugitiveView) -> Move:

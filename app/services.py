@@ -39,7 +39,14 @@ def _solve_uncached(record_json: str) -> dict[str, Any]:
 
     start = time.perf_counter()
     try:
-        post = solve(record_from_json(record_json))
+        record = record_from_json(record_json)
+        if _advisor is not None:
+            # the advisor's cache: its suggestions for this record then reuse this solve
+            from advisor.cache import solve_cached
+
+            post = solve_cached(record, validate=True)
+        else:
+            post = solve(record)
     except InvalidRecord as exc:
         return {"consistent": False, "invalid": True, "reason": str(exc), "first_inconsistent_event": None, "ms": 0}
     ms = int((time.perf_counter() - start) * 1000)
@@ -91,7 +98,13 @@ def joint_json(record_json: str, numbers: tuple[int, ...]) -> float:
     """P(every number is a face-down hideout now), exact, cached."""
     from solver.solve import solve
 
-    post = solve(record_from_json(record_json))
+    record = record_from_json(record_json)
+    if _advisor is not None:  # the posterior the page already solved, from the advisor's cache
+        from advisor.cache import solve_cached
+
+        post = solve_cached(record, validate=True)
+    else:
+        post = solve(record)
     if not post.consistent:
         return 0.0
     return float(post.joint(frozenset(numbers)))

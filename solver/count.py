@@ -97,23 +97,11 @@ def deck_used(G: int, r: int) -> int:
     return ((G >> (BITS * 2 * r)) & MASK) + ((G >> (BITS * (2 * r + 1))) & MASK)
 
 
-@dataclass(frozen=True)
-class Requirement:
-    """A number that must be a hideout at one of the positions 1..``within``."""
-
-    number: int
-    within: int
-
-
 class Counter:
-    """Counts the consistent hidden histories of :class:`Facts`, with marginals.
+    """Counts the consistent hidden histories of :class:`Facts`, with marginals and
+    joint counts (:meth:`through`)."""
 
-    ``requirements`` add "this number is a hideout among the first k positions"
-    constraints; the solver uses them for multi-number misses (inclusion-exclusion)
-    and for joint probabilities of several numbers.
-    """
-
-    def __init__(self, facts: Facts, requirements: tuple[Requirement, ...] = ()):
+    def __init__(self, facts: Facts):
         self.facts = facts
         self.n = len(facts.positions)
         known = facts.known_cards
@@ -146,14 +134,6 @@ class Counter:
             if i:
                 acc = [a + b for a, b in zip(acc, self.revealed_use[i])]
             self.revealed_before.append(tuple(acc))
-        # requirements: per layer, numbers that may not be jumped over, and minimum h at a layer
-        self.no_jump: list[tuple[int, ...]] = [() for _ in range(self.n + 1)]
-        self.min_h: list[int] = [0] * (self.n + 1)
-        for req in requirements:
-            for i in range(1, min(req.within, self.n) + 1):
-                self.no_jump[i] += (req.number,)
-            k = min(req.within, self.n)
-            self.min_h[k] = max(self.min_h[k], req.number)
         self._sprint_cache: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
         self._deck_sprint_cache: dict[tuple[int, int, int, int, int], list[list[tuple[int, int, int]]]] = {}
         self._hideout_cache: dict[tuple[int, int], list[tuple[int, int, int, int, int]]] = {}
@@ -180,6 +160,7 @@ class Counter:
         self._flag_cache: dict[tuple[int, int, int, int], int] = {}
         self._layers: list[dict[tuple[int, int, int], int]] | None = None
         self._marginals: tuple[int, list[dict[int, int]]] | None = None
+        self._marked_cache: dict[tuple[int, ...], list[dict]] = {}
 
     def _possible_within(self, y: int, k: int) -> bool:
         """Whether y can be a hideout among the first k positions at all (a cheap test:
@@ -307,7 +288,7 @@ class Counter:
     def _push_sprints(self, i: int, layer: dict) -> dict:
         k = self.facts.positions[i - 1].sprints
         cap = self.hi[i]
-        low = max(self.lo[i], self.min_h[i])
+        low = self.lo[i]
         out: dict = {}
         get = out.get
         reach_table = self._reach_table
@@ -363,14 +344,6 @@ class Counter:
             self._reach_cache[key] = table
         return table
 
-    def _hideout_window(self, i: int, h: int, reach: int) -> tuple[int, int]:
-        """The numbers position i may take after hideout h with this reach: lo..top."""
-        top = reach
-        for y in self.no_jump[i]:  # a required number may not be jumped over
-            if h < y < top + 1:
-                top = y
-        return max(self.lo[i], self.min_h[i], h + 1), top
-
     def _hideout_members(self, i: int, states: dict, last: bool) -> dict:
         """States grouped by usage, each member as (h, H, reach, weight, key).
 
@@ -405,13 +378,14 @@ class Counter:
         out: dict = {}
         get = out.get
         closing = self._closing
+        low = self.lo[i]
         flag_low, clear = self._flag_low[i], self._flag_clear[i]
         base = 3 + self.facts.positions[i - 1].sprints
         for G2, members in self._hideout_members(i, states, last).items():
             options = self._hideout_options(i, G2)
             xs = [o[0] for o in options]
             for h, H, reach, w, _ in members:
-                lo, top = self._hideout_window(i, h, reach)
+                lo, top = (low if low > h else h + 1), reach
                 r_open = DECK_OF[h]
                 div = 0
                 for j in range(bisect_left(xs, lo), len(xs)):
@@ -438,13 +412,14 @@ class Counter:
         out: dict = {}
         get = after.get
         closing = self._closing
+        low = self.lo[i]
         flag_low, clear = self._flag_low[i], self._flag_clear[i]
         base = 3 + self.facts.positions[i - 1].sprints
         for G2, members in self._hideout_members(i, states, last).items():
             options = self._hideout_options(i, G2)
             xs = [o[0] for o in options]
             for h, H, reach, _, state in members:
-                lo, top = self._hideout_window(i, h, reach)
+                lo, top = (low if low > h else h + 1), reach
                 r_open = DECK_OF[h]
                 div = 0
                 acc = 0
@@ -504,11 +479,8 @@ class Counter:
         h, G, H = state
         p = self.facts.positions[i - 1]
         k = p.sprints
-        lo = max(self.lo[i], h + 1, self.min_h[i])
+        lo = max(self.lo[i], h + 1)
         top = min(h + 3 + 2 * k, self.hi[i])
-        for y in self.no_jump[i]:
-            if h < y < top + 1:
-                top = min(top, y)
         if lo > top:
             return []
         r_open = deck_of(h) if h else 0
@@ -631,11 +603,8 @@ class Counter:
         """(next state, weight, divisor) for every hideout the position can take."""
         h, G2, H, reach = inter
         p = self.facts.positions[i - 1]
-        lo = max(self.lo[i], h + 1, self.min_h[i])
+        lo = max(self.lo[i], h + 1)
         top = reach
-        for y in self.no_jump[i]:  # a required number may not be jumped over
-            if h < y < top + 1:
-                top = min(top, y)
         if lo > top:
             return []
         r_open = deck_of(h) if h else 0
@@ -737,21 +706,69 @@ class Counter:
         layers: list[dict[tuple[int, int, int], int]] = [{(0, 0, self._all_flags << FLAG_SHIFT): 1}]
         inters: list[dict[tuple[int, int, int, int], int]] = [{}]
         for i in range(1, self.n + 1):
-            if self._regular(i):
-                inter = self._push_sprints(i, layers[-1])
-                nxt = self._push_hideouts(i, inter)
-            elif self._regular_last(i):
-                inter = self._push_hideouts(i, layers[-1], last=True)
-                nxt = self._push_end(i, inter)
-            else:
-                first, second = self._halves(i)
-                inter = _push(layers[-1], first, i)
-                nxt = _push(inter, second, i)
+            inter, nxt = self._cross(i, layers[-1])
             inters.append(inter)
             layers.append(nxt)
         self._layers = layers
         self._inters = inters
         return layers
+
+    def _cross(self, i: int, layer: dict) -> tuple[dict, dict]:
+        """Forward over position i: (the states between its half-steps, the next layer)."""
+        if self._regular(i):
+            inter = self._push_sprints(i, layer)
+            return inter, self._push_hideouts(i, inter)
+        if self._regular_last(i):
+            inter = self._push_hideouts(i, layer, last=True)
+            return inter, self._push_end(i, inter)
+        first, second = self._halves(i)
+        inter = _push(layer, first, i)
+        return inter, _push(inter, second, i)
+
+    def through(self, numbers) -> int:
+        """The number of histories in which every one of ``numbers`` is a hideout.
+
+        Joint counts without a pass per set: a route is increasing, so the histories
+        through a < b < c are the forward weights *marked* at a (the paths that passed
+        through a hideout a), marked again at b, summed at c against the backward
+        values the marginals already hold. A marked pass only visits states after
+        its mark, and it is shared by every set that starts with the same numbers.
+        """
+        nums = sorted(set(numbers))
+        if not nums:
+            return self.marginals()[0]
+        self.marginals()
+        marked = self._marked(tuple(nums[:-1]))
+        last = nums[-1]
+        z = 0
+        for i in range(1, self.n + 1):
+            beta = self._betas[i]
+            for s, w in marked[i].items():
+                if s[0] == last:
+                    z += w * beta.get(s, 0)
+        assert z % self._D == 0
+        return z // self._D
+
+    def _marked(self, prefix: tuple[int, ...]) -> list[dict]:
+        """Forward weights of the paths through every number of ``prefix`` (cached)."""
+        if not prefix:
+            return self.forward()
+        got = self._marked_cache.get(prefix)
+        if got is not None:
+            return got
+        before = self._marked(prefix[:-1])
+        mark = prefix[-1]
+        out: list[dict] = [{}]
+        cur: dict = {}
+        for i in range(1, self.n + 1):
+            nxt = self._cross(i, cur)[1] if cur else {}
+            for s, w in before[i].items():  # paths whose hideout i is the mark
+                if s[0] == mark:
+                    nxt[s] = nxt.get(s, 0) + w
+            out.append(nxt)
+            cur = nxt
+        self._marked_cache[prefix] = out
+        return out
 
     def total(self) -> int:
         layers = self.forward()
@@ -784,6 +801,8 @@ class Counter:
             num, div = self._end(s)
             b_next[s] = num * (D // div)
         counts: list[dict[int, int]] = [dict() for _ in range(n + 1)]
+        betas: list[dict] = [{} for _ in range(n + 1)]
+        betas[n] = b_next
         z = sum(w * b_next[s] for s, w in layers[n].items())
         for s, w in layers[n].items():
             counts[n][s[0]] = counts[n].get(s[0], 0) + w * b_next[s]
@@ -803,7 +822,9 @@ class Counter:
                 v = w * b_cur[s]
                 if v:
                     counts[i][s[0]] = counts[i].get(s[0], 0) + v
+            betas[i] = b_cur
             b_next = b_cur
+        self._betas, self._D = betas, D
         out = [{x: v // D for x, v in c.items() if v} for c in counts]
         assert z % D == 0
         self._marginals = (z // D, out)

@@ -6,7 +6,7 @@ import os
 from typing import Any
 
 from engine.record import Record, RecordFormatError, load_record, record_from_dict
-from .count import Counter, Requirement
+from .count import Counter
 from .facts import Facts, extract
 from .model import has_route
 from .posterior import Posterior, PositionPosterior
@@ -41,24 +41,6 @@ def _validate(record: Record) -> None:
         validate(record)
     except ValueError as exc:
         raise InvalidRecord(str(exc)) from None
-
-
-class _Solver:
-    """The counter of a record's facts, and counts with extra requirements (joints).
-
-    Multi-number misses are inside the dynamic program (one flag per missed set), so
-    one forward-backward pass gives every marginal.
-    """
-
-    def __init__(self, facts: Facts):
-        self.facts = facts
-        self.base = Counter(facts)
-
-    def total(self, extra: tuple[Requirement, ...] = ()) -> int:
-        return Counter(self.facts, extra).total() if extra else self.base.total()
-
-    def marginals(self) -> tuple[int, list[dict[int, int]]]:
-        return self.base.marginals()
 
 
 def count_histories(record: Record) -> int:
@@ -103,8 +85,8 @@ def solve(source: Any, validate: bool = True) -> Posterior:
     if validate:
         _validate(record)
     facts = extract(record)
-    solver = _Solver(facts)
-    total, marg = solver.marginals()
+    counter = Counter(facts)
+    total, marg = counter.marginals()
     if total == 0:
         n = _first_inconsistent(record)
         prefix = extract(record.truncated(n + 1))
@@ -129,12 +111,7 @@ def solve(source: Any, validate: bool = True) -> Posterior:
                 number_counts[x] = number_counts.get(x, 0) + c
         else:
             positions.append(PositionPosterior(p.index, True, p.sprints, p.hideout))
-    n = len(facts.positions)
-
-    def joint(numbers: frozenset[int]) -> int:
-        return solver.total(tuple(Requirement(x, n) for x in sorted(numbers)))
-
-    return Posterior(True, total, tuple(positions), number_counts, _joint=joint)
+    return Posterior(True, total, tuple(positions), number_counts, _joint=counter.through)
 
 
 __all__ = ["solve", "count_histories", "InvalidRecord", "as_record"]

@@ -1,0 +1,113 @@
+"""The Manhunt planner on every Manhunt state reached in 1,000 tournament games.
+
+    .venv/bin/python -m bench.manhunt_bench [games per pairing, default 125] [seed] [jobs]
+
+Plays the tournament's pairings of the four Marshal bots (notepad, solver, lookahead,
+random) against the random and heuristic Fugitives, ``games`` seeded games each
+(125 × 8 = 1,000 games), on ``jobs`` processes. Whenever the Fugitive escapes into a
+Manhunt, the Marshal's record at the escape goes to ``plan_manhunt`` with the issue's
+2 s budget. Prints how many plans were exact, their times, and every state that was
+not exact with its rigorous bounds; writes all of them to ``manhunt_states.csv`` (or
+``$MANHUNT_CSV``).
+"""
+from __future__ import annotations
+
+import csv
+import os
+import sys
+import time
+
+MARSHALS = ("notepad", "solver", "lookahead", "random")
+FUGITIVES = ("random", "heuristic")
+BUDGET = 2.0
+
+
+def _pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
+
+
+def play_and_plan(task: tuple[str, str, int]) -> dict | None:
+    """One seeded tournament game; the planner's result if it reached a Manhunt."""
+    from advisor import cache
+    from advisor.bots import FUGITIVE_BOTS, MARSHAL_BOTS, make_bot
+    from advisor.manhunt import plan_manhunt
+    from engine import marshal_view
+    from engine.bots import play_game
+    from engine.record import Place, Record
+
+    m, f, seed = task
+    state = play_game(make_bot(FUGITIVE_BOTS[f], seed), make_bot(MARSHAL_BOTS[m], seed + 1_000_003), seed=seed)
+    rec = marshal_view(state).record
+    events = rec.events
+    for k, e in enumerate(events):
+        if isinstance(e, Place) and e.hideout == 42 and k + 1 < len(events):
+            record = Record(events[: k + 1], rec.ruleset)
+            cache.clear()
+            plan = plan_manhunt(record, time_budget=BUDGET)
+            face_down = sum(1 for e in events[: k + 1] if isinstance(e, Place)) - _revealed(events[: k + 1])
+            return {
+                "marshal": m, "fugitive": f, "seed": seed, "events": k + 1, "face_down": face_down,
+                "exact": plan.exact, "seconds": plan.seconds, "solves": plan.solves,
+                "lower": float(plan.lower), "upper": float(plan.upper), "best_guess": plan.best_guess,
+                "winner": state.winner,
+            }
+    return None
+
+
+def _revealed(events) -> int:
+    from engine.record import Guess
+
+    return sum(len(e.reveals) for e in events if isinstance(e, Guess) and e.hit)
+
+
+def main(games: int = 125, seed: int = 0, jobs: int = 2) -> None:
+    from tqdm import tqdm
+
+    tasks = [(m, f, seed + i) for m in MARSHALS for f in FUGITIVES for i in range(games)]
+    rows: list[dict] = []
+    start = time.perf_counter()
+    bar = tqdm(total=len(tasks), desc="games", unit="game", mininterval=1.0)
+    if jobs <= 1:
+        outs = map(play_and_plan, tasks)
+    else:
+        import multiprocessing as mp
+
+        pool = mp.get_context("fork").Pool(jobs)
+        outs = pool.imap_unordered(play_and_plan, tasks, chunksize=1)
+    for out in outs:
+        bar.update(1)
+        if out is not None:
+            rows.append(out)
+    bar.close()
+    wall = time.perf_counter() - start
+    rows.sort(key=lambda r: (MARSHALS.index(r["marshal"]), FUGITIVES.index(r["fugitive"]), r["seed"]))
+    path = os.environ.get("MANHUNT_CSV", "manhunt_states.csv")
+    if rows:
+        with open(path, "w", newline="") as fh:
+            w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+            w.writeheader()
+            w.writerows(rows)
+    exact = [r for r in rows if r["exact"]]
+    times = [r["seconds"] for r in rows]
+    print(f"{len(tasks)} games ({games} per pairing, seed {seed}, {jobs} jobs, {wall / 60:.1f} min)")
+    print(f"Manhunt states reached: {len(rows)}; planner exact within {BUDGET:g} s: {len(exact)} "
+          f"({100 * len(exact) / max(1, len(rows)):.1f}%)")
+    if rows:
+        print(f"  planner time median {_pct(times, 0.5):.3f} s, p90 {_pct(times, 0.9):.3f} s, max {max(times):.3f} s")
+        by_fd: dict[int, list[dict]] = {}
+        for r in rows:
+            by_fd.setdefault(r["face_down"], []).append(r)
+        for fd in sorted(by_fd):
+            rs = by_fd[fd]
+            print(f"  {fd} face-down hideouts at the escape: {len(rs)} states, {sum(r['exact'] for r in rs)} exact")
+    for r in rows:
+        if not r["exact"]:
+            print(f"  not exact: Marshal {r['marshal']} vs Fugitive {r['fugitive']}, seed {r['seed']}, "
+                  f"{r['face_down']} face-down: value in [{r['lower']:.4f}, {r['upper']:.4f}] "
+                  f"after {r['solves']} solver calls, {r['seconds']:.2f} s")
+    print(f"all states: {path}")
+
+
+if __name__ == "__main__":
+    main(*[int(a) for a in sys.argv[1:]])
