@@ -44,6 +44,19 @@ number per usage; the row ends in terminal states keyed by the last hideout.
 Marginals come from a backward pass over the same half-steps (forward × backward
 through a state is the count of histories through it).
 
+Missed multi-number guesses and joint counts
+--------------------------------------------
+A missed guess of a set S at row length k says "not every number of S was a hideout
+among the first k". Routes increase, so one flag per set in H (above the hideout
+counts) says "every number of S up to here was a hideout"; it clears when the route
+skips a number of S or passes position k, and a transition that would complete S is
+dropped. States split on it only inside S's span.
+
+The joint count of a set {a < b < c} (a multi-number guess hitting) is a forward pass
+*marked* at a (only the paths through hideout a), marked again at b, summed over the
+states with hideout c against the backward values of the marginals. Marked passes
+only visit states after their mark and are shared by every set with the same prefix.
+
 Everything is Python integers: counts are exact at any size.
 """
 from __future__ import annotations
