@@ -174,6 +174,10 @@ class Counter:
         self._layers: list[dict[tuple[int, int, int], int]] | None = None
         self._marginals: tuple[int, list[dict[int, int]]] | None = None
         self._marked_cache: dict[tuple[int, ...], list[dict]] = {}
+        # backward values are scaled by D = prod_c P_c! to stay integers (see marginals)
+        self._D = 1
+        for p in self.pool:
+            self._D *= falling(p, p)
 
     def _possible_within(self, y: int, k: int) -> bool:
         """Whether y can be a hideout among the first k positions at all (a cheap test:
@@ -357,26 +361,10 @@ class Counter:
             self._reach_cache[key] = table
         return table
 
-    def _hideout_members(self, i: int, states: dict, last: bool) -> dict:
-        """States grouped by usage, each member as (h, H, reach, weight, key).
-
-        For the last position the states are a layer (its hideout comes first) and the
-        reach is what its sprint cards could give at most.
-        """
-        groups = {}
-        if last:
-            most = 3 + 2 * self.facts.positions[i - 1].sprints
-            cap = self.hi[i]
-            for key, w in states.items():
-                h, G, H = key
-                member = (h, H, min(h + most, cap), w, key)
-                g = groups.get(G)
-                if g is None:
-                    groups[G] = [member]
-                else:
-                    g.append(member)
-            return groups
-        for key, w in states.items():
+    def _hideout_members(self, inter: dict) -> dict:
+        """States between the half-steps grouped by usage: G -> [(h, H, reach, weight, key)]."""
+        groups: dict = {}
+        for key, w in inter.items():
             h, G, H, reach = key
             g = groups.get(G)
             if g is None:
@@ -385,25 +373,22 @@ class Counter:
                 g.append((h, H, reach, w, key))
         return groups
 
-    def _push_hideouts(self, i: int, states: dict, last: bool = False) -> dict:
-        """Forward over the hideout half-step; for the last position its keys carry the
-        evens its sprint cards still need, in place of nothing."""
+    def _push_hideouts(self, i: int, inter: dict) -> dict:
+        """Forward over the hideout half-step."""
         out: dict = {}
         get = out.get
         closing = self._closing
         low = self.lo[i]
         flag_low, clear = self._flag_low[i], self._flag_clear[i]
-        base = 3 + self.facts.positions[i - 1].sprints
-        for G2, members in self._hideout_members(i, states, last).items():
+        for G2, members in self._hideout_members(inter).items():
             options = self._hideout_options(i, G2)
             xs = [o[0] for o in options]
             for h, H, reach, w, _ in members:
-                lo, top = (low if low > h else h + 1), reach
                 r_open = DECK_OF[h]
                 div = 0
-                for j in range(bisect_left(xs, lo), len(xs)):
+                for j in range(bisect_left(xs, low if low > h else h + 1), len(xs)):
                     x, inc, bit, r, wt = options[j]
-                    if x > top:
+                    if x > reach:
                         break
                     if r != r_open:
                         if not div:
@@ -417,36 +402,34 @@ class Counter:
                         H2 = self._flags_after(i, h, x, H, H2)
                         if H2 < 0:
                             continue
-                    key = (x, G2 + inc, H2 & COUNTS, max(x - h - base, 0)) if last else (x, G2 + inc, H2)
+                    key = (x, G2 + inc, H2)
                     out[key] = get(key, 0) + v
         return out
 
-    def _pull_hideouts(self, i: int, states: dict, after: dict, last: bool = False) -> dict:
+    def _pull_hideouts(self, i: int, inter: dict, after: dict) -> dict:
+        """Backward over the hideout half-step."""
         out: dict = {}
         get = after.get
         closing = self._closing
         low = self.lo[i]
         flag_low, clear = self._flag_low[i], self._flag_clear[i]
-        base = 3 + self.facts.positions[i - 1].sprints
-        for G2, members in self._hideout_members(i, states, last).items():
+        for G2, members in self._hideout_members(inter).items():
             options = self._hideout_options(i, G2)
             xs = [o[0] for o in options]
             for h, H, reach, _, state in members:
-                lo, top = (low if low > h else h + 1), reach
                 r_open = DECK_OF[h]
                 div = 0
                 acc = 0
-                for j in range(bisect_left(xs, lo), len(xs)):
+                for j in range(bisect_left(xs, low if low > h else h + 1), len(xs)):
                     x, inc, bit, r, wt = options[j]
-                    if x > top:
+                    if x > reach:
                         break
                     H2 = bit + (H & ~COUNTS) if r != r_open else H + bit
                     if H >= FLAG_ONE and (x >= flag_low or clear):
                         H2 = self._flags_after(i, h, x, H, H2)
                         if H2 < 0:
                             continue
-                    key = (x, G2 + inc, H2 & COUNTS, max(x - h - base, 0)) if last else (x, G2 + inc, H2)
-                    b = get(key)
+                    b = get((x, G2 + inc, H2))
                     if b:
                         if r != r_open:
                             if not div:
@@ -457,24 +440,57 @@ class Counter:
                 out[state] = acc
         return out
 
-    def _push_end(self, i: int, inter: dict) -> dict:
-        """The last position's sprint cards and the end of the row: one factor per state."""
+    def _finish(self, i: int, layer: dict, backward: bool) -> tuple[dict, dict]:
+        """The last (face-down) position: hideout, sprint cards and the end, in one go.
+
+        Its hideout comes first; then its sprint sets with the evens the gap needs and
+        the end factor are one cached number per usage (``_phi``), so every path ends
+        in a terminal state keyed by the hideout alone. A terminal state's backward
+        value is the constant D, so the backward values of the layer before are made
+        in the same loop: ``(terminal layer, backward values of layer i - 1 or {})``.
+        """
         out: dict = {}
         get = out.get
-        for (x, G, H, need), w in inter.items():
-            phi = self._phi(i, G, need)
-            if phi:
-                key = (x, TERMINAL, 0)
-                out[key] = get(key, 0) + w * phi // self._closing(DECK_OF[x], H)
-        return out
-
-    def _pull_end(self, i: int, inter: dict, after: dict) -> dict:
-        out: dict = {}
-        for state in inter:
-            x, G, H, need = state
-            b = after.get((x, TERMINAL, 0))
-            out[state] = self._phi(i, G, need) * b // self._closing(DECK_OF[x], H) if b else 0
-        return out
+        betas: dict = {}
+        closing = self._closing
+        D = self._D
+        low, cap = self.lo[i], self.hi[i]
+        k = self.facts.positions[i - 1].sprints
+        base, most = 3 + k, 3 + 2 * k
+        flag_low, clear = self._flag_low[i], self._flag_clear[i]
+        for G, members in _by_usage(layer, 1).items():
+            options = self._hideout_options(i, G)
+            xs = [o[0] for o in options]
+            ends = [self._end_weights_cached(i, G + o[1]) for o in options]
+            for h, H, w in members:
+                r_open = DECK_OF[h]
+                top = h + most if h + most < cap else cap
+                acc = 0
+                for j in range(bisect_left(xs, low if low > h else h + 1), len(xs)):
+                    x, inc, bit, r, wt = options[j]
+                    if x > top:
+                        break
+                    need = x - h - base
+                    vec = ends[j]
+                    if need >= len(vec):
+                        continue
+                    phi = vec[need if need > 0 else 0]
+                    if not phi:
+                        continue
+                    if H >= FLAG_ONE and (x >= flag_low or clear) and self._flags_after(i, h, x, H, 0) < 0:
+                        continue
+                    if r != r_open:
+                        div = closing(r_open, H) * closing(r, bit)
+                    else:
+                        div = closing(r, (H & COUNTS) + bit)
+                    f = wt * phi
+                    key = (x, TERMINAL, 0)
+                    out[key] = get(key, 0) + w * f // div
+                    if backward:
+                        acc += D // div * f
+                if backward:
+                    betas[(h, G, H)] = acc
+        return out, betas
 
     # The last position crosses in the other order: hideout first, then its sprint
     # cards. Nothing after it needs parity or classes (the end only needs each deck's
@@ -524,11 +540,15 @@ class Counter:
 
     def _phi(self, i: int, G: int, need: int) -> int:
         """The last position's sprint sets with at least ``need`` evens, times the end."""
+        vec = self._end_weights_cached(i, G)
+        e = need if need > 0 else 0
+        return vec[e] if e < len(vec) else 0
+
+    def _end_weights_cached(self, i: int, G: int) -> list[int]:
         vec = self._phi_cache.get((i, G))
         if vec is None:
             vec = self._phi_cache[(i, G)] = self._end_weights(i, G)
-        e = need if need > 0 else 0
-        return vec[e] if e < len(vec) else 0
+        return vec
 
     def _unused_slots(self, G: int) -> int:
         """Ways to fill the draw slots no used card took: prod (N_r - u_r)_(d_r - u_r)."""
@@ -719,7 +739,10 @@ class Counter:
         layers: list[dict[tuple[int, int, int], int]] = [{(0, 0, self._all_flags << FLAG_SHIFT): 1}]
         inters: list[dict[tuple[int, int, int, int], int]] = [{}]
         for i in range(1, self.n + 1):
-            inter, nxt = self._cross(i, layers[-1])
+            if self._regular_last(i):  # with the backward values of the layer before
+                inter, (nxt, self._last_betas) = {}, self._finish(i, layers[-1], backward=True)
+            else:
+                inter, nxt = self._cross(i, layers[-1])
             inters.append(inter)
             layers.append(nxt)
         self._layers = layers
@@ -732,8 +755,7 @@ class Counter:
             inter = self._push_sprints(i, layer)
             return inter, self._push_hideouts(i, inter)
         if self._regular_last(i):
-            inter = self._push_hideouts(i, layer, last=True)
-            return inter, self._push_end(i, inter)
+            return {}, self._finish(i, layer, backward=False)[0]
         first, second = self._halves(i)
         inter = _push(layer, first, i)
         return inter, _push(inter, second, i)
@@ -806,9 +828,7 @@ class Counter:
             return self._marginals
         layers = self.forward()
         n = self.n
-        D = 1
-        for p in self.pool:
-            D *= falling(p, p)
+        D = self._D
         b_next: dict[tuple[int, int, int], int] = {}
         for s in layers[n]:
             num, div = self._end(s)
@@ -825,8 +845,7 @@ class Counter:
                 b_inter = self._pull_hideouts(i + 1, self._inters[i + 1], b_next)
                 b_cur = self._pull_sprints(i + 1, layers[i], b_inter)
             elif self._regular_last(i + 1):
-                b_inter = self._pull_end(i + 1, self._inters[i + 1], b_next)
-                b_cur = self._pull_hideouts(i + 1, layers[i], b_inter, last=True)
+                b_cur = self._last_betas
             else:
                 first, second = self._halves(i + 1)
                 b_inter = _pull(self._inters[i + 1], second, i + 1, b_next)
@@ -837,7 +856,7 @@ class Counter:
                     counts[i][s[0]] = counts[i].get(s[0], 0) + v
             betas[i] = b_cur
             b_next = b_cur
-        self._betas, self._D = betas, D
+        self._betas = betas
         out = [{x: v // D for x, v in c.items() if v} for c in counts]
         assert z % D == 0
         self._marginals = (z // D, out)
