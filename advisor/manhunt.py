@@ -288,7 +288,42 @@ def plan_manhunt(
         bx = max(probs, key=lambda x: (probs[x], -x))
         lo, hi, values, t = ZERO, probs[bx], {x: (ZERO, p) for x, p in probs.items()}, None
         note = "budget reached before the first level"
+    if lo != hi:
+        # a rigorous floor that needs no tree: guessing a fixed set of numbers, one by
+        # one, wins exactly when they are the face-down hideouts (a joint probability)
+        floor, fixed = _fixed_set_floor(solve_cached(record))
+        if floor > lo:
+            lo = floor
+            for x in fixed:
+                if x in values and values[x][0] < floor:
+                    values[x] = (floor, values[x][1])
+            bx = max(values, key=lambda x: (values[x][0], values[x][1], -x))
+            note += "; lower bound from guessing the most likely set"
     return ManhuntPlan(bx, lo, hi, values, ctx.solves, time.perf_counter() - start, t, note)
+
+
+def _fixed_set_floor(post: Posterior) -> tuple[Fraction, tuple[int, ...]]:
+    """The best of a few fixed guess sets: (its exact chance of catching him, the set).
+
+    A set of as many numbers as there are face-down hideouts wins exactly when it is
+    the set of face-down hideouts. Candidates: the most likely numbers, and each
+    position's most likely number.
+    """
+    m = post.face_down_count
+    if m == 0 or not post.consistent:
+        return ZERO, ()
+    ranked = sorted((x for x, c in post.number_counts.items() if c), key=lambda x: (-post.number_counts[x], x))
+    candidates = {tuple(sorted(ranked[:m]))}
+    per_position = {max(q.counts, key=lambda x: (q.counts[x], -x)) for q in post.positions if not q.revealed}
+    if len(per_position) == m:
+        candidates.add(tuple(sorted(per_position)))
+    best, best_set = ZERO, ()
+    for T in candidates:
+        if len(T) == m:
+            j = post.joint(frozenset(T))
+            if j > best:
+                best, best_set = j, T
+    return best, best_set
 
 
 __all__ = ["ManhuntPlan", "plan_manhunt", "sprint_groups"]

@@ -361,8 +361,9 @@ class Counter:
             self._reach_cache[key] = table
         return table
 
-    def _hideout_members(self, inter: dict) -> dict:
-        """States between the half-steps grouped by usage: G -> [(h, H, reach, weight, key)]."""
+    def _hideout_groups(self, i: int, inter: dict):
+        """The states between the half-steps grouped by usage G2, each group with the
+        hideout options of G2 and their numbers: (G2, options, xs, [(h, H, reach, weight, key)])."""
         groups: dict = {}
         for key, w in inter.items():
             h, G, H, reach = key
@@ -371,7 +372,9 @@ class Counter:
                 groups[G] = [(h, H, reach, w, key)]
             else:
                 g.append((h, H, reach, w, key))
-        return groups
+        for G2, members in groups.items():
+            options = self._hideout_options(i, G2)
+            yield G2, options, [o[0] for o in options], members
 
     def _push_hideouts(self, i: int, inter: dict) -> dict:
         """Forward over the hideout half-step."""
@@ -380,9 +383,7 @@ class Counter:
         closing = self._closing
         low = self.lo[i]
         flag_low, clear = self._flag_low[i], self._flag_clear[i]
-        for G2, members in self._hideout_members(inter).items():
-            options = self._hideout_options(i, G2)
-            xs = [o[0] for o in options]
+        for G2, options, xs, members in self._hideout_groups(i, inter):
             for h, H, reach, w, _ in members:
                 r_open = DECK_OF[h]
                 div = 0
@@ -413,9 +414,7 @@ class Counter:
         closing = self._closing
         low = self.lo[i]
         flag_low, clear = self._flag_low[i], self._flag_clear[i]
-        for G2, members in self._hideout_members(inter).items():
-            options = self._hideout_options(i, G2)
-            xs = [o[0] for o in options]
+        for G2, options, xs, members in self._hideout_groups(i, inter):
             for h, H, reach, _, state in members:
                 r_open = DECK_OF[h]
                 div = 0
@@ -857,6 +856,7 @@ class Counter:
             betas[i] = b_cur
             b_next = b_cur
         self._betas = betas
+        self._inters = None  # only the backward pass needed them; joints use layers and betas
         out = [{x: v // D for x, v in c.items() if v} for c in counts]
         assert z % D == 0
         self._marginals = (z // D, out)

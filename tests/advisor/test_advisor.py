@@ -159,6 +159,12 @@ def test_manhunt_out_of_budget_gives_rigorous_bounds():
     r = Record.from_json((HERE / "manhunt_small.json").read_text())
     plan = plan_manhunt(r, max_solves=2)
     assert not plan.exact and plan.lower <= Fraction(3, 5) <= plan.upper
+    # the floor of a fixed guess set: a real strategy's value, so between 0 and the optimum
+    from advisor.manhunt import _fixed_set_floor
+
+    floor, fixed = _fixed_set_floor(solve(r))
+    assert 0 < floor <= Fraction(3, 5) and plan.lower >= floor
+    assert len(fixed) == solve(r).face_down_count
     assert "between" in plan.summary()
     with pytest.raises(ValueError):
         plan.value
