@@ -275,6 +275,10 @@ def plan_manhunt(
     """
     record = record.marshal_view()
     start = time.perf_counter()
+    # a rigorous floor that needs no tree, taken first so the budget covers it: guessing
+    # a fixed set of numbers one by one wins exactly when they are the face-down
+    # hideouts (a joint probability)
+    floor, fixed = _fixed_set_floor(solve_cached(record))
     ctx = _Ctx(start + time_budget, max_solves, build_tree=tree, all_first=all_first_guesses)
     try:
         lo, hi, bx, values, t = _node(record, ctx)
@@ -289,9 +293,6 @@ def plan_manhunt(
         lo, hi, values, t = ZERO, probs[bx], {x: (ZERO, p) for x, p in probs.items()}, None
         note = "budget reached before the first level"
     if lo != hi:
-        # a rigorous floor that needs no tree: guessing a fixed set of numbers, one by
-        # one, wins exactly when they are the face-down hideouts (a joint probability)
-        floor, fixed = _fixed_set_floor(solve_cached(record))
         if floor > lo:
             lo = floor
             for x in fixed:
