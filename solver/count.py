@@ -448,11 +448,12 @@ class Counter:
         value is the constant D, so the backward values of the layer before are made
         in the same loop: ``(terminal layer, backward values of layer i - 1 or {})``.
         """
-        out: dict = {}
-        get = out.get
+        sums: dict = {}  # (x, divisor) -> summed numerators, divided once at the end
+        get = sums.get
         betas: dict = {}
         closing = self._closing
         D = self._D
+        d_over: dict = {}  # divisor -> D // divisor
         low, cap = self.lo[i], self.hi[i]
         k = self.facts.positions[i - 1].sprints
         base, most = 3 + k, 3 + 2 * k
@@ -461,9 +462,12 @@ class Counter:
             options = self._hideout_options(i, G)
             xs = [o[0] for o in options]
             ends = [self._end_weights_cached(i, G + o[1]) for o in options]
+            entering = [closing(o[3], o[2]) for o in options]  # closing of x's deck if x opens it
             for h, H, w in members:
                 r_open = DECK_OF[h]
                 top = h + most if h + most < cap else cap
+                counts = H & COUNTS
+                leaving = 0
                 acc = 0
                 for j in range(bisect_left(xs, low if low > h else h + 1), len(xs)):
                     x, inc, bit, r, wt = options[j]
@@ -479,16 +483,25 @@ class Counter:
                     if H >= FLAG_ONE and (x >= flag_low or clear) and self._flags_after(i, h, x, H, 0) < 0:
                         continue
                     if r != r_open:
-                        div = closing(r_open, H) * closing(r, bit)
+                        if not leaving:
+                            leaving = closing(r_open, H)
+                        div = leaving * entering[j]
                     else:
-                        div = closing(r, (H & COUNTS) + bit)
+                        div = closing(r, counts + bit)
                     f = wt * phi
-                    key = (x, TERMINAL, 0)
-                    out[key] = get(key, 0) + w * f // div
+                    key = (x, div)
+                    sums[key] = get(key, 0) + w * f
                     if backward:
-                        acc += D // div * f
+                        q = d_over.get(div)
+                        if q is None:
+                            q = d_over[div] = D // div
+                        acc += q * f
                 if backward:
                     betas[(h, G, H)] = acc
+        out: dict = {}
+        for (x, div), v in sums.items():
+            key = (x, TERMINAL, 0)
+            out[key] = out.get(key, 0) + v // div
         return out, betas
 
     # The last position crosses in the other order: hideout first, then its sprint
