@@ -417,8 +417,7 @@ class Counter:
         for G2, options, xs, members in self._hideout_groups(i, inter):
             for h, H, reach, _, state in members:
                 r_open = DECK_OF[h]
-                div = 0
-                acc = 0
+                acc = leaving = 0  # leaving: the terms that close the open deck, divided once
                 for j in range(bisect_left(xs, low if low > h else h + 1), len(xs)):
                     x, inc, bit, r, wt = options[j]
                     if x > reach:
@@ -431,12 +430,10 @@ class Counter:
                     b = get((x, G2 + inc, H2))
                     if b:
                         if r != r_open:
-                            if not div:
-                                div = closing(r_open, H)
-                            acc += wt * b // div
+                            leaving += wt * b
                         else:
                             acc += wt * b
-                out[state] = acc
+                out[state] = acc + leaving // closing(r_open, H) if leaving else acc
         return out
 
     def _finish(self, i: int, layer: dict, backward: bool) -> tuple[dict, dict]:
