@@ -769,6 +769,14 @@ class Counter:
         inter = _push(layer, first, i)
         return inter, _push(inter, second, i)
 
+    def _drop_caches(self) -> None:
+        """Free the per-usage option caches (two thirds of a solved counter's memory: a
+        posterior keeps its counter for joints, and caches keep posteriors); a marked
+        pass for a joint rebuilds what it needs."""
+        for cache in (self._sprint_cache, self._deck_sprint_cache, self._hideout_cache, self._reach_cache,
+                      self._phi_cache, self._end_pairs, self._flag_cache):
+            cache.clear()
+
     def through(self, numbers) -> int:
         """The number of histories in which every one of ``numbers`` is a hideout.
 
@@ -867,6 +875,7 @@ class Counter:
             b_next = b_cur
         self._betas = betas
         self._inters = None  # only the backward pass needed them; joints use layers and betas
+        self._drop_caches()
         out = [{x: v // D for x, v in c.items() if v} for c in counts]
         assert z % D == 0
         self._marginals = (z // D, out)
