@@ -163,7 +163,19 @@ def _compositions(n: int, caps: list[int], start: int = 0):
 
 
 def _hit(record: Record, x: int, p: int, S: tuple[int, ...]) -> Record:
-    return Record(record.events + (ManhuntGuess(x, True, p, S),), record.ruleset)
+    """The record after a hit of x at position p over sprint cards S, canonical.
+
+    After the escape nothing else happens between the Marshal's guesses, and a hit says
+    the same whenever it came, so the Manhunt hits are kept sorted by position: the
+    same set of hits in any order is one record, one solve and one memo entry. The
+    search then walks the sets of revealed hideouts, not their orders.
+    """
+    events = record.events
+    k = len(events)
+    while k and isinstance(events[k - 1], ManhuntGuess):
+        k -= 1
+    hits = sorted(events[k:] + (ManhuntGuess(x, True, p, S),), key=lambda e: e.position)
+    return Record(events[:k] + tuple(hits), record.ruleset)
 
 
 #: exact results across calls (a bot asks again after every hit of a Manhunt)
