@@ -35,7 +35,7 @@ def _put(cache: OrderedDict, key, value) -> None:
         cache.popitem(last=False)
 
 
-def solve_cached(record: Record, validate: bool = False) -> Posterior:
+def solve_cached(record: Record, validate: bool = False, deadline: float | None = None) -> Posterior:
     """``solver.solve.solve`` memoised on the record's public content.
 
     ``validate`` defaults to False: records built by the engine (bots) and by the
@@ -44,19 +44,19 @@ def solve_cached(record: Record, validate: bool = False) -> Posterior:
     key = record_key(record)
     post = _posteriors.get(key)
     if post is None:
-        post = solve(record.marshal_view(), validate=validate)
+        post = solve(record.marshal_view(), validate=validate, deadline=deadline)
         _put(_posteriors, key, post)
     else:
         _posteriors.move_to_end(key)
     return post
 
 
-def count_cached(record: Record) -> int:
+def count_cached(record: Record, deadline: float | None = None) -> int:
     """The exact number of consistent hidden histories of a record, memoised."""
     key = record_key(record)
     n = _counts.get(key)
     if n is None:
-        n = count_histories(record.marshal_view())
+        n = count_histories(record.marshal_view(), deadline)
         _put(_counts, key, n)
     return n
 

@@ -35,7 +35,7 @@ from math import comb
 from typing import Any
 
 from engine.record import ManhuntGuess, Record
-from solver.count import CLASS_MEMBERS, N_CLASSES
+from solver.count import CLASS_MEMBERS, N_CLASSES, OutOfTime
 from solver.posterior import Posterior
 
 from .cache import count_cached, record_key, solve_cached
@@ -162,6 +162,14 @@ def _compositions(n: int, caps: list[int], start: int = 0):
             yield [m] + rest
 
 
+def _timed(fn, record: Record, ctx: _Ctx):
+    """A cached solve or count that stops at the planner's deadline (within one position)."""
+    try:
+        return fn(record, deadline=ctx.deadline)
+    except OutOfTime:
+        raise _OutOfBudget from None
+
+
 def _hit(record: Record, x: int, p: int, S: tuple[int, ...]) -> Record:
     """The record after a hit of x at position p over sprint cards S, canonical.
 
@@ -190,7 +198,7 @@ def _node(record: Record, ctx: _Ctx, depth: int = 0) -> tuple[Fraction, Fraction
     if not ctx.build_tree and key in _EXACT:
         return _EXACT[key]
     ctx.charge()
-    post = solve_cached(record)
+    post = _timed(solve_cached, record, ctx)
     if not post.consistent:
         raise ValueError(f"inconsistent Manhunt record: {post.reason}")
     m = post.face_down_count
@@ -225,7 +233,7 @@ def _node(record: Record, ctx: _Ctx, depth: int = 0) -> tuple[Fraction, Fraction
                 for S, mult in sprint_groups(post, record, x, q.position):
                     ctx.charge()
                     child = _hit(record, x, q.position, S)
-                    n = count_cached(child) * mult
+                    n = _timed(count_cached, child, ctx) * mult
                     if not n:
                         continue
                     got += n

@@ -61,6 +61,7 @@ Everything is Python integers: counts are exact at any size.
 """
 from __future__ import annotations
 
+import time
 from bisect import bisect_left
 from dataclasses import dataclass
 from math import comb
@@ -110,12 +111,23 @@ def deck_used(G: int, r: int) -> int:
     return ((G >> (BITS * 2 * r)) & MASK) + ((G >> (BITS * (2 * r + 1))) & MASK)
 
 
+class OutOfTime(Exception):
+    """A count given a deadline ran past it (checked once per position)."""
+
+
 class Counter:
     """Counts the consistent hidden histories of :class:`Facts`, with marginals and
-    joint counts (:meth:`through`)."""
+    joint counts (:meth:`through`).
 
-    def __init__(self, facts: Facts):
+    ``deadline`` (a ``time.perf_counter()`` value) makes the passes raise
+    :class:`OutOfTime` once it is past, checked at every position: for callers with a
+    time budget (the Manhunt planner), so a count never overruns it by more than one
+    position's work.
+    """
+
+    def __init__(self, facts: Facts, deadline: float | None = None):
         self.facts = facts
+        self.deadline = deadline
         self.n = len(facts.positions)
         known = facts.known_cards
         marshal = facts.marshal_cards
@@ -748,6 +760,7 @@ class Counter:
         layers: list[dict[tuple[int, int, int], int]] = [{(0, 0, self._all_flags << FLAG_SHIFT): 1}]
         inters: list[dict[tuple[int, int, int, int], int]] = [{}]
         for i in range(1, self.n + 1):
+            self._check_time()
             if self._regular_last(i):  # with the backward values of the layer before
                 inter, (nxt, self._last_betas) = {}, self._finish(i, layers[-1], backward=True)
             else:
@@ -768,6 +781,10 @@ class Counter:
         first, second = self._halves(i)
         inter = _push(layer, first, i)
         return inter, _push(inter, second, i)
+
+    def _check_time(self) -> None:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise OutOfTime
 
     def _drop_caches(self) -> None:
         """Free the per-usage option caches (two thirds of a solved counter's memory: a
@@ -857,6 +874,7 @@ class Counter:
         for s, w in layers[n].items():
             counts[n][s[0]] = counts[n].get(s[0], 0) + w * b_next[s]
         for i in range(n - 1, 0, -1):
+            self._check_time()
             # the half-steps of position i + 1, in reverse
             if self._regular(i + 1):
                 b_inter = self._pull_hideouts(i + 1, self._inters[i + 1], b_next)

@@ -43,9 +43,12 @@ def _validate(record: Record) -> None:
         raise InvalidRecord(str(exc)) from None
 
 
-def count_histories(record: Record) -> int:
-    """The exact number of consistent hidden histories (no marginals)."""
-    return Counter(extract(record)).total()
+def count_histories(record: Record, deadline: float | None = None) -> int:
+    """The exact number of consistent hidden histories (no marginals).
+
+    ``deadline``: see :class:`solver.count.Counter` (raises ``OutOfTime`` past it).
+    """
+    return Counter(extract(record), deadline).total()
 
 
 def _first_inconsistent(record: Record) -> int:
@@ -72,9 +75,11 @@ def _describe(event) -> str:
     return f"{kind} ({details})" if details else kind
 
 
-def solve(source: Any, validate: bool = True) -> Posterior:
+def solve(source: Any, validate: bool = True, deadline: float | None = None) -> Posterior:
     """The exact posterior for the end of a record (a Record, dict, JSON text or path).
 
+    ``deadline`` (a ``time.perf_counter()`` value) makes the count raise
+    ``solver.count.OutOfTime`` once it is past (for callers with a time budget).
     Raises :class:`InvalidRecord` for a record that breaks the format or the rules;
     a well-formed record that no hidden history fits gives ``consistent=False``.
     """
@@ -85,8 +90,9 @@ def solve(source: Any, validate: bool = True) -> Posterior:
     if validate:
         _validate(record)
     facts = extract(record)
-    counter = Counter(facts)
+    counter = Counter(facts, deadline)
     total, marg = counter.marginals()
+    counter.deadline = None  # joints asked later have no deadline
     if total == 0:
         n = _first_inconsistent(record)
         prefix = extract(record.truncated(n + 1))

@@ -129,3 +129,17 @@ def test_cli_solve_json_and_table(tmp_path):
     res = subprocess.run([sys.executable, "-m", "fugitive_cli.main", "solve", str(bad)],
                          capture_output=True, text=True)
     assert res.returncode == 1 and "not valid JSON" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_a_deadline_stops_the_count_and_a_later_one_changes_nothing():
+    import time
+
+    from solver.count import OutOfTime
+
+    rec = record(place(0), place(1), mdraw(17), mdraw(6), miss(2))
+    with pytest.raises(OutOfTime):
+        solve(rec, deadline=time.perf_counter() - 1)
+    timed = solve(rec, deadline=time.perf_counter() + 60)
+    plain = solve(rec)
+    assert timed.to_dict() == plain.to_dict()
+    assert timed.joint(frozenset(timed.number_counts)) == plain.joint(frozenset(plain.number_counts))
