@@ -58,6 +58,9 @@ class Suggestion:
     information_exact: bool
     lookahead: float | None
     reason: str = ""
+    #: the reason as a key of REASONS and its arguments, for pages in other languages
+    reason_key: str = ""
+    reason_args: dict = field(default_factory=dict, compare=False)
     #: "exact" or a short note on what a figure leaves out
     notes: tuple[str, ...] = field(default=())
 
@@ -108,32 +111,48 @@ def single_information(post: Posterior, x: int) -> float:
     return _entropy([(n - hit) / n] + [c / n for c in parts])
 
 
-def _reason(numbers, certain, p, post: Posterior) -> str:
+#: The reasons in English; ``Suggestion.reason_key`` and ``reason_args`` let a page say
+#: the same in another language (the app's i18n has these keys prefixed with "adv_").
+REASONS = {
+    "certain": "{nums} {verb} certain: reveals {words} hideout{s} for sure{win}",
+    "certain_plus": "{cert} {verb} certain; adding {unc} ({p}) reveals {words} hideouts with probability {pf}{win}",
+    "single": "{x} is the most likely hideout left ({p}{spot}){win}",
+    "cannot": "{x} cannot hit",
+    "multi": "{nums} are all hideouts with probability {pf}: {words} reveals if it hits{win}",
+}
+
+
+def _reason_parts(numbers, certain, p, post: Posterior) -> tuple[str, dict]:
+    """(key of REASONS, its arguments) for a candidate guess."""
     nums = sorted(numbers)
     cert = [x for x in nums if x in certain]
     unc = [x for x in nums if x not in certain]
     k = len(nums)
-    left = post.face_down_count
-    win = " and wins the game" if k == left else ""
-    words = _WORDS.get(k, str(k))
+    args = {"k": k, "words": _WORDS.get(k, str(k)), "win": k == post.face_down_count, "p": _pct(p),
+            "pf": f"{float(p):.2f}", "nums": _join(nums), "s": "s" if k > 1 else ""}
     if not unc:
-        verb = "is" if len(cert) == 1 else "are"
-        return f"{_join(cert)} {verb} certain: reveals {words} hideout{'s' if k > 1 else ''} for sure{win}"
+        return "certain", dict(args, verb="is" if len(cert) == 1 else "are")
     if cert:
-        verb = "is" if len(cert) == 1 else "are"
-        return (
-            f"{_join(cert)} {verb} certain; adding {_join(unc)} ({_pct(p)}) reveals {words} hideouts "
-            f"with probability {float(p):.2f}{win}"
-        )
+        return "certain_plus", dict(args, cert=_join(cert), unc=_join(unc), verb="is" if len(cert) == 1 else "are")
     if k == 1:
         x = nums[0]
+        if not p:
+            return "cannot", dict(args, x=x)
         where = [pp for pp in post.positions if not pp.revealed and pp.counts.get(x)]
-        spot = ""
-        if where:
-            best = max(where, key=lambda pp: pp.counts[x])
-            spot = f", most likely at position {best.position}"
-        return f"{x} is the most likely hideout left ({_pct(p)}{spot}){win}" if p else f"{x} cannot hit"
-    return f"{_join(nums)} are all hideouts with probability {float(p):.2f}: {words} reveals if it hits{win}"
+        pos = max(where, key=lambda pp: pp.counts[x]).position if where else None
+        return "single", dict(args, x=x, pos=pos)
+    return "multi", args
+
+
+def _reason(numbers, certain, p, post: Posterior) -> tuple[str, str, dict]:
+    """(the reason in English, its key, its arguments)."""
+    key, args = _reason_parts(numbers, certain, p, post)
+    english = dict(
+        args,
+        win=" and wins the game" if args["win"] else "",
+        spot=f", most likely at position {args['pos']}" if args.get("pos") else "",
+    )
+    return REASONS[key].format(**english), key, args
 
 
 def advise_guesses(
@@ -190,8 +209,8 @@ def advise_guesses(
             info = _entropy([float(p), 1 - float(p)])
         out.append(
             Suggestion(
-                nums, p, er, info, False, None, _reason(nums, set(certain), p, post),
-                ("information: sprint card identities not resolved (lower bound)",),
+                nums, p, er, info, False, None, *_reason(nums, set(certain), p, post),
+                notes=("information: sprint card identities not resolved (lower bound)",),
             )
         )
     keys = {

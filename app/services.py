@@ -119,6 +119,20 @@ class Advice:
     probability: float  #: chance the guess hits
     reason: str
     source: str = "solver"
+    #: the advisor's reason as a key and arguments, so the page can say it in Korean
+    reason_key: str = ""
+    reason_args: tuple[tuple[str, Any], ...] = ()
+
+    def text(self) -> str:
+        """The reason in the page's language (the advisor writes English)."""
+        from .i18n import STRINGS, get_lang, t
+
+        if not self.reason_key or f"adv_{self.reason_key}" not in STRINGS.get(get_lang(), {}):
+            return self.reason
+        args = dict(self.reason_args)
+        args["win"] = t("adv_win") if args.get("win") else ""
+        args["spot"] = t("adv_spot", pos=args["pos"]) if args.get("pos") else ""
+        return t(f"adv_{self.reason_key}", **args)
 
 
 def advisor_available() -> bool:
@@ -140,7 +154,9 @@ def _advisor_guesses(record_json: str, hand: tuple[int, ...], limit: int) -> lis
         if prob is None:
             prob = getattr(s, "probability", 0.0)
         if numbers:
-            out.append(Advice(numbers, float(prob), str(getattr(s, "reason", "") or ""), "advisor"))
+            key = str(getattr(s, "reason_key", "") or "")
+            args = tuple(sorted((getattr(s, "reason_args", None) or {}).items()))
+            out.append(Advice(numbers, float(prob), str(getattr(s, "reason", "") or ""), "advisor", key, args))
     return out or None
 
 

@@ -192,7 +192,7 @@ def suggestions(record: Record, post: dict[str, Any], hand: tuple[int, ...], man
             f'<div data-testid="fg-suggestions"><b>{html.escape(t("suggestions"))}</b>'
             + "".join(
                 f'<div class="fg-sugg"><b>{"+".join(map(str, a.numbers))}</b> · {pct(a.probability)}'
-                f' <span style="color:#666">— {html.escape(a.reason)}</span></div>'
+                f' <span style="color:#666">— {html.escape(a.text())}</span></div>'
                 for a in tips
             )
             + "</div>"

@@ -6,7 +6,7 @@ import json
 from engine.record import FugitiveDraw, Guess, MarshalDraw, Pass, Place, Record
 from notepad.store import GameStore
 
-from .helpers import keys, no_exception, status, texts
+from .helpers import html_bodies, keys, no_exception, status, texts
 
 
 def _new_game(make_app, db):
@@ -168,6 +168,20 @@ def test_korean(make_app, db):
     no_exception(at)
     assert "도망자" in status(at)
     assert at.query_params["lang"] in ("ko", ["ko"])
+
+
+def test_advisor_reasons_follow_the_language(make_app, db):
+    at, gid = _new_game(make_app, db)
+    _opening(at)  # the Marshal's first guess: the advisor's suggestions are shown
+
+    def suggestions(at) -> str:
+        return next((b for b in html_bodies(at) if 'data-testid="fg-suggestions"' in b), "")
+
+    assert "most likely hideout left" in suggestions(at)
+    at.segmented_control(key="lang_pick").set_value("ko").run()
+    no_exception(at)
+    ko = suggestions(at)
+    assert "가장 유력" in ko and "most likely" not in ko
 
 
 def _manhunt_record():
