@@ -114,8 +114,14 @@ def _known_cards(post: Posterior, record: Record) -> set[int]:
     return out
 
 
-def sprint_groups(post: Posterior, record: Record, x: int, p: int) -> list[tuple[tuple[int, ...], int]]:
-    """(representative sprint set, number of sets it stands for) for a hit of x at p."""
+def sprint_groups(
+    post: Posterior, record: Record, x: int, p: int, deadline: float | None = None
+) -> list[tuple[tuple[int, ...], int]]:
+    """(representative sprint set, number of sets it stands for) for a hit of x at p.
+
+    With a ``deadline`` the enumeration (which can be large) stops past it with
+    ``_OutOfBudget``.
+    """
     pos = post.positions[p - 1]
     k = pos.sprints
     if k == 0:
@@ -138,6 +144,8 @@ def sprint_groups(post: Posterior, record: Record, x: int, p: int) -> list[tuple
     out = []
     for t in range(min(k, len(cand_free)), -1, -1):
         for T in combinations(cand_free, t):
+            if deadline is not None and time.perf_counter() > deadline:
+                raise _OutOfBudget
             for comp in _compositions(k - t, [len(pl) for pl in plain]):
                 S = list(T)
                 mult = 1
@@ -230,7 +238,7 @@ def _node(record: Record, ctx: _Ctx, depth: int = 0) -> tuple[Fraction, Fraction
                     continue
                 target = q.counts[x]
                 got = 0
-                for S, mult in sprint_groups(post, record, x, q.position):
+                for S, mult in sprint_groups(post, record, x, q.position, ctx.deadline):
                     ctx.charge()
                     child = _hit(record, x, q.position, S)
                     n = _timed(count_cached, child, ctx) * mult
