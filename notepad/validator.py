@@ -15,6 +15,10 @@ has no consistent hidden history is *valid* here: telling that is the solver's j
 Every check is done before anything changes: ``check`` and ``push`` compute an
 "apply" step only once the event has passed, so an invalid event leaves the
 validator exactly as it was.
+
+Every refusal has a ``code`` (a key of :data:`MESSAGES`) and ``args``; its English
+reason is the template formatted with the arguments (a :class:`RuleText`), so the
+app can say it in another language from the same code and arguments.
 """
 from __future__ import annotations
 
@@ -44,17 +48,188 @@ START_HAND_SIZE = len(STARTING_HAND) + sum(SETUP_DRAWS.values())
 ESCAPE_SAFE = 30
 
 
+class RuleText(str):
+    """English text of a rule message (or of a part of one) that keeps its code and arguments.
+
+    It *is* the English string (so ``reason == "..."`` and ``f"{reason}"`` work as
+    before), and ``code`` / ``args`` let another layer say it in another language:
+    the template of ``code`` formatted with ``args``. An argument may itself be a
+    :class:`RuleText` (a part of the message, e.g. how a card was seen).
+    """
+
+    code: str
+    args: dict[str, object]
+
+    def __new__(cls, text: str, code: str, args: dict[str, object]):
+        self = super().__new__(cls, text)
+        self.code = code
+        self.args = dict(args)
+        return self
+
+    def __reduce__(self):
+        return (RuleText, (str(self), self.code, self.args))
+
+
+#: Every kind of rule break: code -> English template (placeholders: ``RecordRuleError.args``).
+MESSAGES: dict[str, str] = {
+    # the setup of a full record
+    "bad_setup": "fugitive_setup must hold 3 cards of deck 1 (4-14) and 2 of deck 2 (15-28), not {setup}",
+    # the order of events
+    "game_over": "no event may follow the end of the game ({winner} won)",
+    "not_an_event": "not an event: {value}",
+    "manhunt_guess_without_escape": "a manhunt_guess comes only after an escape (42) that starts a Manhunt",
+    "not_allowed_now": "a {kind} is not allowed now: {expected}",
+    # place
+    "opening_max_two": "the Fugitive places at most 2 hideouts on his first turn",
+    "hideout_sprints_exceed_hand":
+        "a hideout with {sprints} sprint cards needs {need} cards besides 42, but the Fugitive holds only {held}",
+    "escape_sprints_exceed_hand":
+        "the escape with {sprints} sprint cards needs {need} cards besides 42, but the Fugitive holds only {held}",
+    "place_hidden_fields": "place.hideout and place.sprint_cards are hidden fields; a Marshal's record "
+                           "(no fugitive_setup) cannot carry them",
+    "place_needs_hideout": "a full record needs place.hideout for every place",
+    "place_needs_sprint_cards": "a full record needs place.sprint_cards for every place with sprints",
+    "fugitive_lacks_card": "the Fugitive does not hold {card}",
+    "fugitive_lacks_seen_card": "the Fugitive does not hold {card} ({card} was {how})",
+    "fugitive_lacks_played_card": "the Fugitive does not hold {card} (he already played it; it was {how})",
+    "hideout_not_higher": "hideout {hideout} must be higher than the previous hideout {prev}",
+    "hideout_out_of_reach":
+        "hideout {hideout} is out of reach: previous {prev} + 3 + sprint values {sprint_sum} = {reach}",
+    "opening_blocks_second": "with opening 'two' the first hideout must leave a legal second; after {hideout} "
+                             "the Fugitive cannot place from {cards}",
+    # fugitive_draw
+    "fugitive_draw_empty_deck": "fugitive_draw from deck {deck}, but deck {deck} is empty",
+    "extra_draw_not_lowest": "the extra draw after a pass must come from the lowest deck with cards, "
+                             "deck {lowest}, not deck {deck}",
+    "fugitive_draw_needs_card": "a full record needs fugitive_draw.card",
+    "card_not_in_deck": "card {card} is not in deck {deck}",
+    "fugitive_draw_card_seen": "fugitive_draw of {card}, but {card} was already {how}",
+    "fugitive_draw_hidden_card":
+        "fugitive_draw.card is a hidden field; a Marshal's record (no fugitive_setup) cannot carry it",
+    # marshal_draw
+    "card_in_no_deck": "marshal_draw of {card}, but {card} is in no deck",
+    "marshal_draw_card_seen": "marshal_draw of {card}, but {card} was already {how}",
+    "marshal_draw_empty_deck": "marshal_draw of {card}, but deck {deck} is empty",
+    "marshal_draw_fugitive_card": "marshal_draw of {card}, but {card} is the Fugitive's ({how})",
+    # guesses and reveals
+    "guess_face_up": "{number} is already face up (position {position}); a face-up number cannot be guessed",
+    "hit_reveals_other_numbers": "a hit must reveal exactly the guessed numbers",
+    "manhunt_hit_needs_position": "a Manhunt hit needs the position of the revealed hideout",
+    "reveal_beyond_row": "reveal of {number} at position {position}, but the row has only {row} hideouts",
+    "reveal_face_up":
+        "reveal of {number} at position {position}, but position {position} is already face up ({face_up})",
+    "reveal_position_twice": "two reveals name position {position}",
+    "reveal_sprint_count":
+        "the hideout at position {position} has {sprints} sprint cards, but the reveal lists {listed}",
+    "revealed_card_seen": "revealed {role} {card}, but {card} was already {how}",
+    "revealed_card_twice": "revealed {role} {card}, but {card} is revealed twice",
+    "reveal_not_increasing": "{number} at position {position} must be higher than {prev} at position {prev_position}",
+    "reveal_no_room": "{number} at position {position} leaves no room for the {between} hideouts between it "
+                      "and {prev} at position {prev_position}",
+    "guess_hits": "every guessed number ({numbers}) is a face-down hideout, so the guess hits",
+    "guess_misses": "{numbers} is not a face-down hideout, so the guess misses",
+    "reveal_wrong_position": "{number} lies at position {real}, not {position}",
+    "reveal_wrong_sprint_cards": "the sprint cards under {number} are [{real}], not [{listed}]",
+}
+
+#: Parts of messages (arguments that are words, not numbers): code -> English template.
+PHRASES: dict[str, str] = {
+    # who won
+    "player_fugitive": "fugitive",
+    "player_marshal": "marshal",
+    # kinds of event
+    "kind_place": "place",
+    "kind_pass": "pass",
+    "kind_fugitive_draw": "fugitive_draw",
+    "kind_marshal_draw": "marshal_draw",
+    "kind_guess": "guess",
+    "kind_manhunt_guess": "manhunt_guess",
+    # what a revealed card was
+    "role_hideout": "hideout",
+    "role_sprint_card": "sprint card",
+    # how a card was seen (``event``: the 0-based event index)
+    "how_drawn": "drawn (event {event})",
+    "how_revealed": "revealed at position {position} (event {event})",
+    "how_revealed_sprint": "revealed as a sprint card at position {position} (event {event})",
+    "how_in_setup": "in the Fugitive's setup",
+    "how_drawn_by_fugitive": "drawn by the Fugitive (event {event})",
+    # what the rules wanted instead of an event not allowed now
+    "expect_opening_place": "the Fugitive's first turn starts with a place (no draw)",
+    "expect_opening_two": "the opening needs exactly 2 places (ruleset opening 'two')",
+    "expect_opening_second": "the Fugitive may place a second opening hideout, else the Marshal draws 2 cards",
+    "expect_fugitive_draw": "the Fugitive's turn starts with a fugitive_draw while a deck has cards",
+    "expect_fugitive_action": "after his draw the Fugitive places a hideout or passes",
+    "expect_after_pass": "after a pass come the extra fugitive_draw or the Marshal's marshal_draw",
+    "expect_marshal_first_turn": "the Marshal's first turn is 2 marshal_draws, then a guess",
+    "expect_marshal_second_draw": "the Marshal's first turn needs a second marshal_draw before the guess",
+    "expect_marshal_draw": "the Marshal's turn starts with a marshal_draw while a deck has cards",
+    "expect_marshal_guess": "the Marshal must guess after her draw",
+    "expect_manhunt": "after the escape only manhunt_guess events follow",
+    "expect_over": "the game is over",
+}
+
+#: Warnings of an accepted event: code -> English template.
+WARNINGS: dict[str, str] = {
+    "guess_in_marshal_hand": "{number} is in the Marshal's hand, so it cannot hit",
+}
+
+_TEMPLATES: dict[str, str] = {**MESSAGES, **PHRASES, **WARNINGS}
+
+
+def rule_text(code: str, **args: object) -> RuleText:
+    """The English text of ``code`` (a key of MESSAGES, PHRASES or WARNINGS) with ``args``."""
+    return RuleText(_TEMPLATES[code].format(**args), code, args)
+
+
 class RecordRuleError(ValueError):
     """A record (or one entry) that breaks a rule of RULES.md.
 
     ``index`` is the 0-based event index (``None`` for the setup), ``reason`` the
-    rule in words; the message reads ``event 7: <reason>``.
+    rule in words (English); the message reads ``event 7: <reason>``.
+
+    ``code`` names the kind of rule break (a key of :data:`MESSAGES`) and ``args``
+    is the dict of the values its template mentions, so that another layer can
+    say the reason in another language. Raise one with
+    ``RecordRuleError.rule(index, code, **args)``. A reason given as plain text
+    has ``code`` None and empty ``args``; a :class:`RuleText` reason brings its own.
+
+    ``args`` shadows ``BaseException.args`` (the constructor's arguments) on
+    purpose: ``str``, ``repr`` and pickling still use the built-in tuple.
     """
 
-    def __init__(self, index: int | None, reason: str):
+    def __init__(self, index: int | None, reason: str, code: str | None = None,
+                 args: dict[str, object] | None = None):
         self.index = index
         self.reason = reason
+        if isinstance(reason, RuleText):
+            code = reason.code if code is None else code
+            args = reason.args if args is None else args
+        self.code = code
+        self._rule_args = dict(args or {})
         super().__init__(f"event {index}: {reason}" if index is not None else reason)
+
+    @property  # type: ignore[override]
+    def args(self) -> dict[str, object]:
+        """The values the reason mentions, by placeholder name of ``MESSAGES[code]``."""
+        return self._rule_args
+
+    def __reduce__(self):
+        # the built-in reduce would call cls(message); rebuild from the attributes instead
+        return (_rebuild_error, (type(self), BaseException.args.__get__(self), self.__dict__))
+
+    @classmethod
+    def rule(cls, index: int | None, code: str, /, **args: object) -> "RecordRuleError":
+        """The error for rule break ``code`` at event ``index``: ``raise RecordRuleError.rule(i, code, ...)``."""
+        if code not in MESSAGES:
+            raise KeyError(f"unknown rule code {code!r}")
+        return cls(index, rule_text(code, **args))
+
+
+def _rebuild_error(cls: type, message_args: tuple, state: dict) -> RecordRuleError:
+    err = cls.__new__(cls)
+    BaseException.__init__(err, *message_args)
+    err.__dict__.update(state)
+    return err
 
 
 @dataclass
@@ -99,11 +274,11 @@ class Validator:
         self._face_up_pos: dict[int, int] = {0: 0}  # number -> position
         self._face_down = 0
         # cards the Marshal has seen: number -> how ("drawn (event 2)")
-        self._seen: dict[int, str] = {}
+        self._seen: dict[int, RuleText] = {}
         self._marshal_hand: list[int] = []
         # full records only: the Fugitive's hidden cards
         self._hand: set[int] = set()
-        self._fugitive_cards: dict[int, str] = {}
+        self._fugitive_cards: dict[int, RuleText] = {}
         self._hidden: list[int] = []  # hideout number per position
         self._hidden_sprints: list[tuple[int, ...]] = []
         self._hidden_pos: dict[int, int] = {}  # face-down hideout number -> position
@@ -232,13 +407,10 @@ class Validator:
     def _setup(self, setup: tuple[int, ...]) -> None:
         by_deck = {d: sorted(c for c in setup if deck_of(c) == d) for d in (1, 2, 3)}
         if len(setup) != 5 or len(set(setup)) != 5 or any(len(by_deck[d]) != SETUP_DRAWS[d] for d in (1, 2, 3)):
-            raise RecordRuleError(
-                None,
-                f"fugitive_setup must hold 3 cards of deck 1 (4-14) and 2 of deck 2 (15-28), not {list(setup)}",
-            )
+            raise RecordRuleError.rule(None, "bad_setup", setup=list(setup))
         self._hand = set(STARTING_HAND) | set(setup)
         for c in setup:
-            self._fugitive_cards[c] = "in the Fugitive's setup"
+            self._fugitive_cards[c] = rule_text("how_in_setup")
 
     # ------------------------------------------------------------------ dispatch
     def _resolve(self, kind: str) -> tuple[Phase, int]:
@@ -263,7 +435,7 @@ class Validator:
         i = self.events
         kind = getattr(event, "type", None)
         if self.phase is Phase.OVER:
-            raise RecordRuleError(i, f"no event may follow the end of the game ({self._winner} won)")
+            raise RecordRuleError.rule(i, "game_over", winner=rule_text(f"player_{self._winner}"))
         ph, left = self._resolve(kind)
         if isinstance(event, Place) and ph in (Phase.OPENING, Phase.FUGITIVE_ACTION):
             return self._plan_place(event, i, ph)
@@ -278,36 +450,41 @@ class Validator:
         if isinstance(event, ManhuntGuess) and ph is Phase.MANHUNT:
             return self._plan_manhunt(event, i)
         if kind not in ("place", "pass", "fugitive_draw", "marshal_draw", "guess", "manhunt_guess"):
-            raise RecordRuleError(i, f"not an event: {event!r}")
+            raise RecordRuleError.rule(i, "not_an_event", value=repr(event))
         if kind == "manhunt_guess":
-            raise RecordRuleError(i, "a manhunt_guess comes only after an escape (42) that starts a Manhunt")
-        raise RecordRuleError(i, f"a {kind} is not allowed now: {self._expected(ph, left)}")
+            raise RecordRuleError.rule(i, "manhunt_guess_without_escape")
+        raise RecordRuleError.rule(
+            i, "not_allowed_now", kind=rule_text(f"kind_{kind}"), expected=self._expected(ph, left)
+        )
 
-    def _expected(self, ph: Phase, left: int) -> str:
+    def _expected(self, ph: Phase, left: int) -> RuleText:
         """What the rules wanted instead, in words, for the phase the event met."""
+        return rule_text(self._expected_code(ph, left))
+
+    def _expected_code(self, ph: Phase, left: int) -> str:
         if ph is Phase.OPENING:
             if self._opening_places == 0:
-                return "the Fugitive's first turn starts with a place (no draw)"
+                return "expect_opening_place"
             if self._opening_places < self._opening_min:
-                return "the opening needs exactly 2 places (ruleset opening 'two')"
-            return "the Fugitive may place a second opening hideout, else the Marshal draws 2 cards"
+                return "expect_opening_two"
+            return "expect_opening_second"
         if ph is Phase.FUGITIVE_DRAW:
-            return "the Fugitive's turn starts with a fugitive_draw while a deck has cards"
+            return "expect_fugitive_draw"
         if ph is Phase.FUGITIVE_ACTION:
-            return "after his draw the Fugitive places a hideout or passes"
+            return "expect_fugitive_action"
         if ph is Phase.AFTER_PASS:
-            return "after a pass come the extra fugitive_draw or the Marshal's marshal_draw"
+            return "expect_after_pass"
         if ph is Phase.MARSHAL_DRAW:
             if left == 2:
-                return "the Marshal's first turn is 2 marshal_draws, then a guess"
+                return "expect_marshal_first_turn"
             if left == 1 and self._is_first_marshal_turn():
-                return "the Marshal's first turn needs a second marshal_draw before the guess"
-            return "the Marshal's turn starts with a marshal_draw while a deck has cards"
+                return "expect_marshal_second_draw"
+            return "expect_marshal_draw"
         if ph is Phase.MARSHAL_GUESS:
-            return "the Marshal must guess after her draw"
+            return "expect_marshal_guess"
         if ph is Phase.MANHUNT:
-            return "after the escape only manhunt_guess events follow"
-        return "the game is over"
+            return "expect_manhunt"
+        return "expect_over"
 
     def _is_first_marshal_turn(self) -> bool:
         return len(self._marshal_hand) == 1
@@ -316,23 +493,20 @@ class Validator:
     def _plan_place(self, e: Place, i: int, ph: Phase) -> _Plan:
         escape = e.hideout == ESCAPE
         if ph is Phase.OPENING and self._opening_places >= 2:
-            raise RecordRuleError(i, "the Fugitive places at most 2 hideouts on his first turn")
+            raise RecordRuleError.rule(i, "opening_max_two")
         others = self._hand_size - 1
         need = e.sprints + (0 if escape else 1)
         if need > others:
-            what = f"the escape with {e.sprints} sprint cards" if escape else f"a hideout with {e.sprints} sprint cards"
-            raise RecordRuleError(
-                i, f"{what} needs {need} cards besides 42, but the Fugitive holds only {others}"
+            raise RecordRuleError.rule(
+                i, "escape_sprints_exceed_hand" if escape else "hideout_sprints_exceed_hand",
+                sprints=e.sprints, need=need, held=others,
             )
         hideout: int | None = None
         sprint_cards: tuple[int, ...] = ()
         if self.full:
             hideout, sprint_cards = self._check_hidden_place(e, i, escape, ph)
         elif (e.hideout is not None and not escape) or e.sprint_cards is not None:
-            raise RecordRuleError(
-                i, "place.hideout and place.sprint_cards are hidden fields; a Marshal's record "
-                "(no fugitive_setup) cannot carry them"
-            )
+            raise RecordRuleError.rule(i, "place_hidden_fields")
 
         def apply() -> None:
             self._hand_size -= e.sprints + 1
@@ -378,37 +552,34 @@ class Validator:
 
     def _check_hidden_place(self, e: Place, i: int, escape: bool, ph: Phase) -> tuple[int, tuple[int, ...]]:
         if e.hideout is None:
-            raise RecordRuleError(i, "a full record needs place.hideout for every place")
+            raise RecordRuleError.rule(i, "place_needs_hideout")
         if e.sprint_cards is None and e.sprints:
-            raise RecordRuleError(i, "a full record needs place.sprint_cards for every place with sprints")
+            raise RecordRuleError.rule(i, "place_needs_sprint_cards")
         h, cards = e.hideout, tuple(e.sprint_cards or ())
         for c in (h, *cards):
             if c not in self._hand:
-                raise RecordRuleError(i, f"the Fugitive does not hold {c}{self._where(c)}")
+                raise self._not_held(i, c)
         prev = self._hidden[-1] if self._hidden else 0
         if h <= prev:
-            raise RecordRuleError(i, f"hideout {h} must be higher than the previous hideout {prev}")
+            raise RecordRuleError.rule(i, "hideout_not_higher", hideout=h, prev=prev)
         reach = prev + 3 + sum(sprint_value(c) for c in cards)
         if h > reach:
-            raise RecordRuleError(
-                i, f"hideout {h} is out of reach: previous {prev} + 3 + sprint values "
-                f"{reach - prev - 3} = {reach}"
+            raise RecordRuleError.rule(
+                i, "hideout_out_of_reach", hideout=h, prev=prev, sprint_sum=reach - prev - 3, reach=reach
             )
         if ph is Phase.OPENING and self._opening_places == 0 and self.ruleset.opening == "two" and not escape:
             rest = self._hand - {h, *cards}
             if not _has_placement(h, rest):
-                raise RecordRuleError(
-                    i, f"with opening 'two' the first hideout must leave a legal second; after {h} "
-                    f"the Fugitive cannot place from {_cards_text(sorted(rest))}"
-                )
+                raise RecordRuleError.rule(i, "opening_blocks_second", hideout=h, cards=_cards_text(sorted(rest)))
         return h, cards
 
-    def _where(self, c: int) -> str:
+    def _not_held(self, i: int, c: int) -> RecordRuleError:
+        """The Fugitive places a card he does not hold, and where that card is instead."""
         if c in self._seen:
-            return f" ({c} was {self._seen[c]})"
+            return RecordRuleError.rule(i, "fugitive_lacks_seen_card", card=c, how=self._seen[c])
         if c in self._fugitive_cards:
-            return f" (he already played it; it was {self._fugitive_cards[c]})"
-        return ""
+            return RecordRuleError.rule(i, "fugitive_lacks_played_card", card=c, how=self._fugitive_cards[c])
+        return RecordRuleError.rule(i, "fugitive_lacks_card", card=c)
 
     def _plan_pass(self, i: int) -> _Plan:
         def apply() -> None:
@@ -423,34 +594,29 @@ class Validator:
     def _plan_fugitive_draw(self, e: FugitiveDraw, i: int, ph: Phase) -> _Plan:
         d = e.deck
         if self._decks[d] == 0:
-            raise RecordRuleError(i, f"fugitive_draw from deck {d}, but deck {d} is empty")
+            raise RecordRuleError.rule(i, "fugitive_draw_empty_deck", deck=d)
         if ph is Phase.AFTER_PASS:
             low = self._nonempty()[0]
             if d != low:
-                raise RecordRuleError(
-                    i, f"the extra draw after a pass must come from the lowest deck with cards, "
-                    f"deck {low}, not deck {d}"
-                )
+                raise RecordRuleError.rule(i, "extra_draw_not_lowest", lowest=low, deck=d)
         card = e.card
         if self.full:
             if card is None:
-                raise RecordRuleError(i, "a full record needs fugitive_draw.card")
+                raise RecordRuleError.rule(i, "fugitive_draw_needs_card")
             if deck_of(card) != d:
-                raise RecordRuleError(i, f"card {card} is not in deck {d}")
+                raise RecordRuleError.rule(i, "card_not_in_deck", card=card, deck=d)
             if card in self._seen or card in self._fugitive_cards:
                 where = self._seen.get(card) or self._fugitive_cards[card]
-                raise RecordRuleError(i, f"fugitive_draw of {card}, but {card} was already {where}")
+                raise RecordRuleError.rule(i, "fugitive_draw_card_seen", card=card, how=where)
         elif card is not None:
-            raise RecordRuleError(
-                i, "fugitive_draw.card is a hidden field; a Marshal's record (no fugitive_setup) cannot carry it"
-            )
+            raise RecordRuleError.rule(i, "fugitive_draw_hidden_card")
 
         def apply() -> None:
             self._decks[d] -= 1
             self._hand_size += 1
             if card is not None:
                 self._hand.add(card)
-                self._fugitive_cards[card] = f"drawn by the Fugitive (event {i})"
+                self._fugitive_cards[card] = rule_text("how_drawn_by_fugitive", event=i)
             if ph is Phase.AFTER_PASS:
                 self.phase, self._draws_left = Phase.MARSHAL_DRAW, 1
             else:
@@ -462,18 +628,18 @@ class Validator:
         c = e.card
         d = deck_of(c)
         if d == 0:
-            raise RecordRuleError(i, f"marshal_draw of {c}, but {c} is in no deck")
+            raise RecordRuleError.rule(i, "card_in_no_deck", card=c)
         if c in self._seen:
-            raise RecordRuleError(i, f"marshal_draw of {c}, but {c} was already {self._seen[c]}")
+            raise RecordRuleError.rule(i, "marshal_draw_card_seen", card=c, how=self._seen[c])
         if self._decks[d] == 0:
-            raise RecordRuleError(i, f"marshal_draw of {c}, but deck {d} is empty")
+            raise RecordRuleError.rule(i, "marshal_draw_empty_deck", card=c, deck=d)
         if c in self._fugitive_cards:
-            raise RecordRuleError(i, f"marshal_draw of {c}, but {c} is the Fugitive's ({self._fugitive_cards[c]})")
+            raise RecordRuleError.rule(i, "marshal_draw_fugitive_card", card=c, how=self._fugitive_cards[c])
 
         def apply() -> None:
             self._decks[d] -= 1
             self._marshal_hand.append(c)
-            self._seen[c] = f"drawn (event {i})"
+            self._seen[c] = rule_text("how_drawn", event=i)
             self._draws_left = left - 1
             self.phase = Phase.MARSHAL_GUESS if self._draws_left <= 0 else Phase.MARSHAL_DRAW
 
@@ -484,11 +650,9 @@ class Validator:
         warnings = []
         for n in numbers:
             if n in self._face_up_pos:
-                raise RecordRuleError(
-                    i, f"{n} is already face up (position {self._face_up_pos[n]}); a face-up number cannot be guessed"
-                )
+                raise RecordRuleError.rule(i, "guess_face_up", number=n, position=self._face_up_pos[n])
             if n in self._marshal_hand:
-                warnings.append(f"{n} is in the Marshal's hand, so it cannot hit")
+                warnings.append(rule_text("guess_in_marshal_hand", number=n))
         return tuple(warnings)
 
     def _check_reveals(self, reveals: list[tuple[int, int, tuple[int, ...]]], i: int) -> None:
@@ -498,25 +662,22 @@ class Validator:
         positions: set[int] = set()
         for pos, number, cards in reveals:
             if pos > n_row:
-                raise RecordRuleError(
-                    i, f"reveal of {number} at position {pos}, but the row has only {n_row} hideouts"
-                )
+                raise RecordRuleError.rule(i, "reveal_beyond_row", number=number, position=pos, row=n_row)
             up = self._number[pos - 1]
             if up is not None:
-                raise RecordRuleError(i, f"reveal of {number} at position {pos}, but position {pos} is already face up ({up})")
+                raise RecordRuleError.rule(i, "reveal_face_up", number=number, position=pos, face_up=up)
             if pos in positions:
-                raise RecordRuleError(i, f"two reveals name position {pos}")
+                raise RecordRuleError.rule(i, "reveal_position_twice", position=pos)
             positions.add(pos)
             if len(cards) != self._sprints[pos - 1]:
-                raise RecordRuleError(
-                    i, f"the hideout at position {pos} has {self._sprints[pos - 1]} sprint cards, "
-                    f"but the reveal lists {len(cards)}"
+                raise RecordRuleError.rule(
+                    i, "reveal_sprint_count", position=pos, sprints=self._sprints[pos - 1], listed=len(cards)
                 )
-            for c, role in [(number, "hideout"), *((c, "sprint card") for c in cards)]:
+            for c, role in [(number, "role_hideout"), *((c, "role_sprint_card") for c in cards)]:
                 if c in self._seen:
-                    raise RecordRuleError(i, f"revealed {role} {c}, but {c} was already {self._seen[c]}")
+                    raise RecordRuleError.rule(i, "revealed_card_seen", role=rule_text(role), card=c, how=self._seen[c])
                 if c in used or c in self._face_up_pos:
-                    raise RecordRuleError(i, f"revealed {role} {c}, but {c} is revealed twice")
+                    raise RecordRuleError.rule(i, "revealed_card_twice", role=rule_text(role), card=c)
                 used.add(c)
         # known numbers must increase along the row, with room for the hideouts between
         new = {pos: number for pos, number, _ in reveals}
@@ -525,28 +686,29 @@ class Validator:
             if pa not in new and pb not in new:
                 continue
             if b <= a:
-                raise RecordRuleError(i, f"{b} at position {pb} must be higher than {a} at position {pa}")
+                raise RecordRuleError.rule(
+                    i, "reveal_not_increasing", number=b, position=pb, prev=a, prev_position=pa
+                )
             if b - a < pb - pa:
-                raise RecordRuleError(
-                    i, f"{b} at position {pb} leaves no room for the {pb - pa - 1} hideouts between it "
-                    f"and {a} at position {pa}"
+                raise RecordRuleError.rule(
+                    i, "reveal_no_room", number=b, position=pb, between=pb - pa - 1, prev=a, prev_position=pa
                 )
 
     def _check_hidden_guess(self, numbers: tuple[int, ...], hit: bool, reveals, i: int) -> None:
         truth = all(n in self._hidden_pos for n in numbers)
         if hit != truth:
             if truth:
-                raise RecordRuleError(i, f"every guessed number ({_cards_text(numbers)}) is a face-down hideout, so the guess hits")
+                raise RecordRuleError.rule(i, "guess_hits", numbers=_cards_text(numbers))
             missing = [n for n in numbers if n not in self._hidden_pos]
-            raise RecordRuleError(i, f"{_cards_text(missing)} is not a face-down hideout, so the guess misses")
+            raise RecordRuleError.rule(i, "guess_misses", numbers=_cards_text(missing))
         for pos, number, cards in reveals:
             real = self._hidden_pos[number]
             if pos != real:
-                raise RecordRuleError(i, f"{number} lies at position {real}, not {pos}")
+                raise RecordRuleError.rule(i, "reveal_wrong_position", number=number, real=real, position=pos)
             if sorted(cards) != sorted(self._hidden_sprints[real - 1]):
-                raise RecordRuleError(
-                    i, f"the sprint cards under {number} are [{_cards_text(sorted(self._hidden_sprints[real - 1]))}], "
-                    f"not [{_cards_text(sorted(cards))}]"
+                raise RecordRuleError.rule(
+                    i, "reveal_wrong_sprint_cards", number=number,
+                    real=_cards_text(sorted(self._hidden_sprints[real - 1])), listed=_cards_text(sorted(cards)),
                 )
 
     def _reveal(self, reveals: list[tuple[int, int, tuple[int, ...]]], i: int) -> None:
@@ -555,9 +717,9 @@ class Validator:
             self._revealed_at[pos - 1] = i
             self._revealed_sprints[pos - 1] = tuple(cards)
             self._face_up_pos[number] = pos
-            self._seen[number] = f"revealed at position {pos} (event {i})"
+            self._seen[number] = rule_text("how_revealed", position=pos, event=i)
             for c in cards:
-                self._seen[c] = f"revealed as a sprint card at position {pos} (event {i})"
+                self._seen[c] = rule_text("how_revealed_sprint", position=pos, event=i)
             self._hidden_pos.pop(number, None)
         self._face_down -= len(reveals)
 
@@ -566,7 +728,7 @@ class Validator:
         reveals = [(r.position, r.hideout, tuple(r.sprint_cards)) for r in e.reveals] if e.hit else []
         if e.hit:
             if sorted(r[1] for r in reveals) != sorted(e.numbers):
-                raise RecordRuleError(i, "a hit must reveal exactly the guessed numbers")
+                raise RecordRuleError.rule(i, "hit_reveals_other_numbers")
             self._check_reveals(reveals, i)
         if self.full:
             self._check_hidden_guess(e.numbers, e.hit, reveals, i)
@@ -586,7 +748,7 @@ class Validator:
         reveals = []
         if e.hit:
             if e.position is None:
-                raise RecordRuleError(i, "a Manhunt hit needs the position of the revealed hideout")
+                raise RecordRuleError.rule(i, "manhunt_hit_needs_position")
             reveals = [(e.position, e.number, tuple(e.sprint_cards or ()))]
             self._check_reveals(reveals, i)
         if self.full:
