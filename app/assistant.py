@@ -32,7 +32,7 @@ from notepad import CorrectionError, Notepad, RecordRuleError
 from notepad.store import StoreError, parse_import
 
 from . import services, ui
-from .i18n import t
+from .i18n import has_rule_text, rule_text, t
 
 PADS = "assistant_pads"  # session_state: game id -> Notepad
 FLASH = "assistant_flash"  # session_state: (kind, text) shown once
@@ -81,7 +81,7 @@ def enter(gid: str, event: Event) -> bool:
     try:
         warnings = pad.append(event)
     except RecordRuleError as exc:
-        _flash("error", t("refused", reason=exc.reason))
+        _flash("error", t("refused", reason=rule_text(exc.reason)))
         return False
     try:
         services.store().save(gid, pad.record)
@@ -90,7 +90,7 @@ def enter(gid: str, event: Event) -> bool:
         _flash("error", t("refused", reason=str(exc)))
         return False
     if warnings:
-        _flash("warning", t("warning", reason="; ".join(warnings)))
+        _flash("warning", t("warning", reason="; ".join(rule_text(w) for w in warnings)))
     else:
         _flash("success", t("saved", what=ui.describe(event)))
     return True
@@ -147,11 +147,27 @@ def game_list() -> None:
                 record = parse_import(raw)
                 info = services.store().create(record.marshal_view(), title="Imported game", kind="assistant")
             except StoreError as exc:
-                st.error(t("import_error", reason=str(exc)))
+                st.error(t("import_error", reason=_import_reason(exc)))
             else:
                 st.query_params["game"] = info.id
                 _flash("success", t("imported"))
                 st.rerun()
+
+
+def _import_reason(exc: StoreError) -> str:
+    """Why an import was refused; a broken rule in the page's language.
+
+    The store raises ``StoreError(...) from None`` over the validator's error, which
+    stays reachable as the context: its reason is said in Korean where it has a
+    ``rule_<code>`` string. Anything else keeps the store's (English) message.
+    """
+    rule = exc.__context__
+    if not isinstance(rule, RecordRuleError) or not has_rule_text(rule.reason):
+        return str(exc)
+    reason = rule_text(rule.reason)
+    if rule.index is not None:
+        reason = t("entry_reason", n=rule.index + 1, reason=reason)
+    return t("import_breaks_rule", reason=reason)
 
 
 # --------------------------------------------------------------------------- game page
@@ -399,10 +415,10 @@ def correct(gid: str, index: int, text: str, truncate: bool) -> bool:
         pad.correct(index, event, truncate=truncate)
     except CorrectionError as exc:
         st.session_state["corr_drop"] = (index, text, exc.dropped)
-        _flash("error", t("correction_breaks", i=(exc.index or 0) + 1, reason=exc.reason))
+        _flash("error", t("correction_breaks", i=(exc.index or 0) + 1, reason=rule_text(exc.reason)))
         return False
     except RecordRuleError as exc:
-        _flash("error", t("refused", reason=exc.reason))
+        _flash("error", t("refused", reason=rule_text(exc.reason)))
         return False
     services.store().save(gid, pad.record)
     _flash("success", t("corrected", i=index + 1))

@@ -306,6 +306,84 @@ KO: dict[str, str] = {
     "adv_multi": "{nums}: 모두 은신처일 확률 {pf} — 맞히면 은신처 {k}장 공개{win}",
     "adv_win": ", 게임 승리",
     "adv_spot": ", 가장 유력한 위치 #{pos}",
+    # the notepad validator's messages (notepad.validator MESSAGES, PHRASES, WARNINGS), said in
+    # Korean: "rule_<code>" with the placeholders of the English template. English comes from
+    # the validator itself, so EN has no rule_* keys. {event} is shown as the entry number.
+    "rule_bad_setup": "도망자의 시작 카드는 1번 덱(4~14) 3장과 2번 덱(15~28) 2장이어야 합니다. 입력된 카드: {setup}",
+    "rule_game_over": "게임이 끝난 뒤에는 아무것도 입력할 수 없습니다 ({winner} 승리)",
+    "rule_not_an_event": "기록의 항목이 아닙니다: {value}",
+    "rule_manhunt_guess_without_escape": "마지막 추적의 수사 시도는 도망자가 42로 탈출해 마지막 추적이 시작된 뒤에만 할 수 있습니다",
+    "rule_not_allowed_now": "지금은 {kind}을(를) 입력할 수 없습니다: {expected}",
+    "rule_opening_max_two": "도망자는 첫 차례에 은신처를 2장까지만 놓습니다",
+    "rule_hideout_sprints_exceed_hand": "도약 카드 {sprints}장을 쓴 은신처에는 42 외의 카드가 {need}장 필요하지만, 도망자에게는 {held}장뿐입니다",
+    "rule_escape_sprints_exceed_hand": "도약 카드 {sprints}장을 쓴 탈출에는 42 외의 카드가 {need}장 필요하지만, 도망자에게는 {held}장뿐입니다",
+    "rule_place_hidden_fields": "place.hideout과 place.sprint_cards는 비공개 정보라서 수사관의 기록(fugitive_setup 없음)에는 넣을 수 없습니다",
+    "rule_place_needs_hideout": "전체 기록에는 모든 place에 place.hideout이 필요합니다",
+    "rule_place_needs_sprint_cards": "전체 기록에는 도약 카드를 쓴 모든 place에 place.sprint_cards가 필요합니다",
+    "rule_fugitive_lacks_card": "도망자에게는 {card}이(가) 없습니다",
+    "rule_fugitive_lacks_seen_card": "도망자에게는 {card}이(가) 없습니다 ({card}은(는) {how}입니다)",
+    "rule_fugitive_lacks_played_card": "도망자에게는 {card}이(가) 없습니다 (이미 사용한 카드로, {how}였습니다)",
+    "rule_hideout_not_higher": "은신처 {hideout}은(는) 이전 은신처 {prev}보다 커야 합니다",
+    "rule_hideout_out_of_reach": "은신처 {hideout}에는 닿을 수 없습니다: 이전 {prev} + 3 + 도약 카드 발자국 {sprint_sum} = {reach}",
+    "rule_opening_blocks_second": "은신처 2장 규칙에서는 첫 은신처 뒤에 두 번째 은신처를 놓을 수 있어야 합니다. {hideout} 뒤에는 {cards} 중 어느 것도 놓을 수 없습니다",
+    "rule_fugitive_draw_empty_deck": "도망자가 덱 {deck}에서 뽑았다고 했지만, 덱 {deck}은(는) 비어 있습니다",
+    "rule_extra_draw_not_lowest": "패스 후 추가 뽑기는 카드가 남은 가장 낮은 덱인 덱 {lowest}에서 합니다 (덱 {deck}이(가) 아님)",
+    "rule_fugitive_draw_needs_card": "전체 기록에는 fugitive_draw.card가 필요합니다",
+    "rule_card_not_in_deck": "{card}은(는) 덱 {deck}의 카드가 아닙니다",
+    "rule_fugitive_draw_card_seen": "도망자가 {card}을(를) 뽑았다고 했지만, {card}은(는) 이미 {how}입니다",
+    "rule_fugitive_draw_hidden_card": "fugitive_draw.card는 비공개 정보라서 수사관의 기록(fugitive_setup 없음)에는 넣을 수 없습니다",
+    "rule_card_in_no_deck": "{card}을(를) 뽑았다고 했지만, {card}은(는) 어느 덱에도 없습니다",
+    "rule_marshal_draw_card_seen": "{card}을(를) 뽑았다고 했지만, {card}은(는) 이미 {how}입니다",
+    "rule_marshal_draw_empty_deck": "{card}을(를) 뽑았다고 했지만, 덱 {deck}은(는) 비어 있습니다",
+    "rule_marshal_draw_fugitive_card": "{card}을(를) 뽑았다고 했지만, {card}은(는) 도망자의 카드입니다 ({how})",
+    "rule_guess_face_up": "{number}은(는) 이미 공개되어 있습니다 (위치 #{position}). 공개된 숫자로는 수사 시도를 할 수 없습니다",
+    "rule_hit_reveals_other_numbers": "수사 시도에 성공하면 말한 숫자가 정확히 공개되어야 합니다",
+    "rule_manhunt_hit_needs_position": "마지막 추적의 수사 시도에 성공하면 공개된 은신처의 위치가 필요합니다",
+    "rule_reveal_beyond_row": "{number}을(를) 위치 #{position}에서 공개했다고 했지만, 은신처는 {row}장뿐입니다",
+    "rule_reveal_face_up": "{number}을(를) 위치 #{position}에서 공개했다고 했지만, 위치 #{position}은(는) 이미 공개되어 있습니다 ({face_up})",
+    "rule_reveal_position_twice": "두 공개가 같은 위치 #{position}을(를) 가리킵니다",
+    "rule_reveal_sprint_count": "위치 #{position}의 은신처 아래에는 도약 카드가 {sprints}장 있지만, 공개한 도약 카드는 {listed}장입니다",
+    "rule_revealed_card_seen": "공개된 {role} {card}은(는) 이미 {how}입니다",
+    "rule_revealed_card_twice": "공개된 {role} {card}이(가) 두 번 공개되었습니다",
+    "rule_reveal_not_increasing": "위치 #{position}의 {number}은(는) 위치 #{prev_position}의 {prev}보다 커야 합니다",
+    "rule_reveal_no_room": "위치 #{position}의 {number}와(과) 위치 #{prev_position}의 {prev} 사이에 은신처 {between}장이 들어갈 수 없습니다",
+    "rule_guess_hits": "말한 숫자({numbers})가 모두 뒷면 은신처이므로 수사 시도는 성공입니다",
+    "rule_guess_misses": "{numbers}은(는) 뒷면 은신처가 아니므로 수사 시도는 실패입니다",
+    "rule_reveal_wrong_position": "{number}은(는) 위치 #{position}이 아니라 위치 #{real}에 있습니다",
+    "rule_reveal_wrong_sprint_cards": "{number} 아래의 도약 카드는 [{listed}]이(가) 아니라 [{real}]입니다",
+    # parts of the messages above
+    "rule_player_fugitive": "도망자",
+    "rule_player_marshal": "수사관",
+    "rule_kind_place": "은신처 놓기",
+    "rule_kind_pass": "패스",
+    "rule_kind_fugitive_draw": "도망자의 카드 뽑기",
+    "rule_kind_marshal_draw": "수사관의 카드 뽑기",
+    "rule_kind_guess": "수사 시도",
+    "rule_kind_manhunt_guess": "마지막 추적의 수사 시도",
+    "rule_role_hideout": "은신처",
+    "rule_role_sprint_card": "도약 카드",
+    "rule_how_drawn": "입력 {event}에서 수사관이 뽑은 카드",
+    "rule_how_revealed": "입력 {event}에서 위치 #{position}에 공개된 은신처",
+    "rule_how_revealed_sprint": "입력 {event}에서 위치 #{position}에 도약 카드로 공개된 카드",
+    "rule_how_in_setup": "도망자의 시작 카드",
+    "rule_how_drawn_by_fugitive": "입력 {event}에서 도망자가 뽑은 카드",
+    "rule_expect_opening_place": "도망자의 첫 차례는 은신처 놓기로 시작합니다 (뽑기 없음)",
+    "rule_expect_opening_two": "첫 차례에는 은신처를 정확히 2장 놓습니다 (은신처 2장 규칙)",
+    "rule_expect_opening_second": "도망자가 첫 차례의 두 번째 은신처를 놓거나, 수사관이 카드 2장을 뽑습니다",
+    "rule_expect_fugitive_draw": "덱에 카드가 있으면 도망자의 차례는 카드 뽑기로 시작합니다",
+    "rule_expect_fugitive_action": "카드를 뽑은 뒤 도망자는 은신처를 놓거나 패스합니다",
+    "rule_expect_after_pass": "패스 뒤에는 도망자의 추가 뽑기나 수사관의 카드 뽑기가 옵니다",
+    "rule_expect_marshal_first_turn": "수사관의 첫 차례는 카드 2장을 뽑은 뒤 수사 시도입니다",
+    "rule_expect_marshal_second_draw": "수사관의 첫 차례에는 수사 시도 전에 카드를 1장 더 뽑습니다",
+    "rule_expect_marshal_draw": "덱에 카드가 있으면 수사관의 차례는 카드 뽑기로 시작합니다",
+    "rule_expect_marshal_guess": "수사관은 카드를 뽑은 뒤 수사 시도를 합니다",
+    "rule_expect_manhunt": "탈출 뒤에는 마지막 추적의 수사 시도만 합니다",
+    "rule_expect_over": "게임이 끝났습니다",
+    # the validator's warning
+    "rule_guess_in_marshal_hand": "{number}은(는) 수사관의 카드이므로 맞을 수 없습니다",
+    # an import refused by a rule: where in the record, and the reason (Korean only)
+    "import_breaks_rule": "기록이 규칙에 맞지 않습니다: {reason}",
+    "entry_reason": "입력 {n}: {reason}",
     "suggest_pair": "모두 뒷면 은신처일 확률 {p} (한 번에 시도)",
     "manhunt_next": "다음 시도: {x}; 맞을 확률 {p}",
     "manhunt_catch": "체포할 확률: {p}",
@@ -450,3 +528,31 @@ def t(key: str, **kw) -> str:
         except (KeyError, IndexError, ValueError):
             return text
     return text
+
+
+def has_rule_text(reason: object) -> bool:
+    """Whether the current language says this validator message itself (``rule_<code>``)."""
+    code = getattr(reason, "code", None)
+    return bool(code) and f"rule_{code}" in STRINGS.get(get_lang(), EN)
+
+
+def rule_text(reason: object) -> str:
+    """A message of the notepad validator in the current language.
+
+    The validator writes English and attaches a ``code`` and ``args``
+    (``notepad.validator.RuleText``); ``rule_<code>`` is the template in another
+    language. Without one (English has none, a plain string has no code) the English
+    text is kept. Arguments that are themselves coded parts of the message are said
+    the same way, and ``event`` (a 0-based event index) is shown as the entry number,
+    counted from 1 like the app's list of entries.
+    """
+    if not has_rule_text(reason):
+        return str(reason)
+    args = {}
+    for name, value in dict(getattr(reason, "args", None) or {}).items():
+        if getattr(value, "code", None):
+            value = rule_text(value)
+        elif name == "event" and isinstance(value, int):
+            value += 1
+        args[name] = value
+    return t(f"rule_{reason.code}", **args)

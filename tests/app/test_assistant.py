@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from engine.record import FugitiveDraw, Guess, MarshalDraw, Pass, Place, Record
 from notepad.store import GameStore
 
@@ -182,6 +184,101 @@ def test_advisor_reasons_follow_the_language(make_app, db):
     no_exception(at)
     ko = suggestions(at)
     assert "가장 유력" in ko and "most likely" not in ko
+
+
+@pytest.fixture
+def korean_outside_the_page():
+    """AppTest calls a selectbox's format_func from the test's thread, outside the page,
+    where ``t`` reads the module's language: set it to the page's for the test."""
+    from app import i18n
+
+    i18n.set_lang("ko")
+    yield
+    i18n.set_lang("en")
+
+
+def test_validator_messages_in_korean_change_nothing(make_app, db, korean_outside_the_page):
+    at, gid = _new_game(make_app, db)
+    at.segmented_control(key="lang_pick").set_value("ko").run()
+    _opening(at)
+    # the refused hit of test_a_bad_entry_shows_the_reason_and_changes_nothing, in Korean
+    at.pills(key="guess_3").set_value([2]).run()
+    at.button(key="hit_3").click().run()
+    at.button(key="hitsave_3").click().run()
+    no_exception(at)
+    assert [e.value for e in at.error] == [
+        "입력하지 않았습니다: 위치 #1의 은신처 아래에는 도약 카드가 1장 있지만, 공개한 도약 카드는 0장입니다"
+    ]
+    assert len(_record(db, gid).events) == 3
+    # a refused correction: the event number is the entry number of the list (event 1 = entry 2)
+    at.selectbox(key="corr_idx_3_None").set_value(2).run()
+    at.text_input(key="corr_text_3_2").input('{"type": "marshal_draw", "card": 17}').run()
+    at.button(key="corr_save_3_2").click().run()
+    no_exception(at)
+    assert [e.value for e in at.error] == [
+        "입력하지 않았습니다: 17을(를) 뽑았다고 했지만, 17은(는) 이미 입력 2에서 수사관이 뽑은 카드입니다"
+    ]
+    assert _record(db, gid).events == (Place(1), MarshalDraw(17), MarshalDraw(6))
+    # the validator's warning (a guess of her own card) is accepted and said in Korean
+    at.pills(key="guess_3").set_value([17]).run()
+    at.button(key="miss_3").click().run()
+    no_exception(at)
+    assert [e.value for e in at.warning] == ["참고: 17은(는) 수사관의 카드이므로 맞을 수 없습니다"]
+    assert _record(db, gid).events[-1] == Guess((17,), False)
+
+
+def test_import_refused_by_a_rule_in_korean(make_app, db):
+    at = make_app(lang="ko")
+    bad = '{"format": "fugitive-record", "version": 1, "events": [{"type": "pass"}]}'
+    at.text_area(key="import_text").input(bad).run()
+    at.button(key="import_go").click().run()
+    no_exception(at)
+    assert [e.value for e in at.error] == [
+        "가져오지 못했습니다: 기록이 규칙에 맞지 않습니다: 입력 1: 지금은 패스을(를) 입력할 수 없습니다: "
+        "도망자의 첫 차례는 은신처 놓기로 시작합니다 (뽑기 없음)"
+    ]
+    assert GameStore(db).list() == []
+
+
+def test_every_validator_code_has_a_korean_string_with_the_same_placeholders():
+    import string
+
+    from app import i18n
+    from notepad import validator as V
+
+    def names(template):
+        return {n for _, n, _, _ in string.Formatter().parse(template) if n is not None}
+
+    english = {**V.MESSAGES, **V.PHRASES, **V.WARNINGS}
+    assert len(english) == len(V.MESSAGES) + len(V.PHRASES) + len(V.WARNINGS)
+    missing = [c for c in english if f"rule_{c}" not in i18n.KO]
+    assert not missing
+    for code, template in english.items():
+        assert names(i18n.KO[f"rule_{code}"]) == names(template), code
+    assert {k for k in i18n.KO if k.startswith("rule_")} == {f"rule_{c}" for c in english}
+    assert not [k for k in i18n.EN if k.startswith("rule_")]  # English comes from the validator
+
+
+def test_every_rule_break_reads_in_korean_and_stays_english_in_english():
+    from app import i18n
+    from tests.notepad.test_rule_codes import CASES, raise_case
+
+    errors = [raise_case(case[0]) for case in CASES]
+    try:
+        for err in errors:
+            i18n.set_lang("en")
+            assert i18n.rule_text(err.reason) == err.reason
+            i18n.set_lang("ko")
+            ko = i18n.rule_text(err.reason)
+            assert ko != err.reason and "{" not in ko and "}" not in ko, (err.code, ko)
+            assert any("\uac00" <= ch <= "\ud7a3" for ch in ko), (err.code, ko)
+            # no English part of the message is left in the Korean text
+            for value in err.args.values():
+                if isinstance(value, str) and getattr(value, "code", None):
+                    assert value not in ko, (err.code, ko)
+        assert i18n.rule_text("plain text") == "plain text"
+    finally:
+        i18n.set_lang("en")
 
 
 def _manhunt_record():
