@@ -539,7 +539,7 @@ def has_rule_text(reason: object) -> bool:
 def rule_text(reason: object) -> str:
     """A message of the notepad validator in the current language.
 
-    The validator writes English and attaches a ``code`` and ``args``
+    The validator writes English and attaches a ``code`` and ``params``
     (``notepad.validator.RuleText``); ``rule_<code>`` is the template in another
     language. Without one (English has none, a plain string has no code) the English
     text is kept. Arguments that are themselves coded parts of the message are said
@@ -549,7 +549,7 @@ def rule_text(reason: object) -> str:
     if not has_rule_text(reason):
         return str(reason)
     args = {}
-    for name, value in dict(getattr(reason, "args", None) or {}).items():
+    for name, value in dict(getattr(reason, "params", None) or {}).items():
         if getattr(value, "code", None):
             value = rule_text(value)
         elif name == "event" and isinstance(value, int):

@@ -52,25 +52,25 @@ class RuleText(str):
     """English text of a rule message (or of a part of one) that keeps its code and arguments.
 
     It *is* the English string (so ``reason == "..."`` and ``f"{reason}"`` work as
-    before), and ``code`` / ``args`` let another layer say it in another language:
-    the template of ``code`` formatted with ``args``. An argument may itself be a
+    before), and ``code`` / ``params`` let another layer say it in another language:
+    the template of ``code`` formatted with ``params``. An argument may itself be a
     :class:`RuleText` (a part of the message, e.g. how a card was seen).
     """
 
     code: str
-    args: dict[str, object]
+    params: dict[str, object]
 
-    def __new__(cls, text: str, code: str, args: dict[str, object]):
+    def __new__(cls, text: str, code: str, params: dict[str, object]):
         self = super().__new__(cls, text)
         self.code = code
-        self.args = dict(args)
+        self.params = dict(params)
         return self
 
     def __reduce__(self):
-        return (RuleText, (str(self), self.code, self.args))
+        return (RuleText, (str(self), self.code, self.params))
 
 
-#: Every kind of rule break: code -> English template (placeholders: ``RecordRuleError.args``).
+#: Every kind of rule break: code -> English template (placeholders: ``RecordRuleError.params``).
 MESSAGES: dict[str, str] = {
     # the setup of a full record
     "bad_setup": "fugitive_setup must hold 3 cards of deck 1 (4-14) and 2 of deck 2 (15-28), not {setup}",
@@ -187,35 +187,27 @@ class RecordRuleError(ValueError):
     ``index`` is the 0-based event index (``None`` for the setup), ``reason`` the
     rule in words (English); the message reads ``event 7: <reason>``.
 
-    ``code`` names the kind of rule break (a key of :data:`MESSAGES`) and ``args``
+    ``code`` names the kind of rule break (a key of :data:`MESSAGES`) and ``params``
     is the dict of the values its template mentions, so that another layer can
     say the reason in another language. Raise one with
-    ``RecordRuleError.rule(index, code, **args)``. A reason given as plain text
-    has ``code`` None and empty ``args``; a :class:`RuleText` reason brings its own.
-
-    ``args`` shadows ``BaseException.args`` (the constructor's arguments) on
-    purpose: ``str``, ``repr`` and pickling still use the built-in tuple.
+    ``RecordRuleError.rule(index, code, **params)``. A reason given as plain text
+    has ``code`` None and empty ``params``; a :class:`RuleText` reason brings its own.
     """
 
     def __init__(self, index: int | None, reason: str, code: str | None = None,
-                 args: dict[str, object] | None = None):
+                 params: dict[str, object] | None = None):
         self.index = index
         self.reason = reason
         if isinstance(reason, RuleText):
             code = reason.code if code is None else code
-            args = reason.args if args is None else args
+            params = reason.params if params is None else params
         self.code = code
-        self._rule_args = dict(args or {})
+        self.params = dict(params or {})
         super().__init__(f"event {index}: {reason}" if index is not None else reason)
-
-    @property  # type: ignore[override]
-    def args(self) -> dict[str, object]:
-        """The values the reason mentions, by placeholder name of ``MESSAGES[code]``."""
-        return self._rule_args
 
     def __reduce__(self):
         # the built-in reduce would call cls(message); rebuild from the attributes instead
-        return (_rebuild_error, (type(self), BaseException.args.__get__(self), self.__dict__))
+        return (_rebuild_error, (type(self), self.args, self.__dict__))
 
     @classmethod
     def rule(cls, index: int | None, code: str, /, **args: object) -> "RecordRuleError":

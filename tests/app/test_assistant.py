@@ -273,7 +273,7 @@ def test_every_rule_break_reads_in_korean_and_stays_english_in_english():
             assert ko != err.reason and "{" not in ko and "}" not in ko, (err.code, ko)
             assert any("\uac00" <= ch <= "\ud7a3" for ch in ko), (err.code, ko)
             # no English part of the message is left in the Korean text
-            for value in err.args.values():
+            for value in err.params.values():
                 if isinstance(value, str) and getattr(value, "code", None):
                     assert value not in ko, (err.code, ko)
         assert i18n.rule_text("plain text") == "plain text"

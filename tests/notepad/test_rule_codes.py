@@ -1,6 +1,6 @@
 """Every rule break of the validator has a code, a template and its arguments.
 
-The app says the validator's reasons in Korean from ``code`` and ``args``; these
+The app says the validator's reasons in Korean from ``code`` and ``params``; these
 tests make sure that no raise goes without a known code, that the English text is
 the template formatted with the arguments (so English and code cannot drift apart),
 and that the English reasons are exactly what they were before the codes came.
@@ -192,7 +192,7 @@ def case_id(case) -> str:
 def nested_codes(text) -> set[str]:
     """The codes of a reason and of every coded part of it."""
     out = {text.code}
-    for value in text.args.values():
+    for value in text.params.values():
         if isinstance(value, V.RuleText):
             out |= nested_codes(value)
     return out
@@ -207,12 +207,12 @@ def test_each_rule_break_has_its_code_and_the_same_english(what, index, code, en
     assert str(err) == (f"event {index}: {english}" if index is not None else english)
     # the reason is the template with the arguments: nothing else goes into the English text
     assert isinstance(err.reason, V.RuleText) and err.reason.code == code
-    assert err.args == err.reason.args
-    assert set(err.args) == placeholders(V.MESSAGES[code])
-    assert V.MESSAGES[code].format(**err.args) == english
-    for value in err.args.values():
+    assert err.params == err.reason.params
+    assert set(err.params) == placeholders(V.MESSAGES[code])
+    assert V.MESSAGES[code].format(**err.params) == english
+    for value in err.params.values():
         if isinstance(value, V.RuleText):
-            assert value.code in V.PHRASES and V.PHRASES[value.code].format(**value.args) == value
+            assert value.code in V.PHRASES and V.PHRASES[value.code].format(**value.params) == value
 
 
 def test_the_cases_raise_every_code_and_say_every_reachable_phrase():
@@ -227,7 +227,7 @@ def test_warning_has_its_code_and_the_same_english():
     v = validate(rec(*OPENING[:4]))
     (w,) = v.check(miss(17))
     assert w == "17 is in the Marshal's hand, so it cannot hit"
-    assert isinstance(w, V.RuleText) and (w.code, w.args) == ("guess_in_marshal_hand", {"number": 17})
+    assert isinstance(w, V.RuleText) and (w.code, w.params) == ("guess_in_marshal_hand", {"number": 17})
 
 
 # --------------------------------------------------------------------------- the templates
@@ -335,15 +335,15 @@ def test_correction_error_keeps_the_code():
     with pytest.raises(CorrectionError) as info:
         pad.correct(1, mdraw(6))
     err = info.value
-    assert (err.index, err.code, err.args) == (2, "marshal_draw_card_seen", err.reason.args)
+    assert (err.index, err.code, err.params) == (2, "marshal_draw_card_seen", err.reason.params)
     assert err.reason == "marshal_draw of 6, but 6 was already drawn (event 1)"
 
 
 def test_plain_text_reason_has_no_code_and_errors_pickle():
     err = RecordRuleError(3, "something else")
-    assert (err.code, err.args, str(err)) == (None, {}, "event 3: something else")
+    assert (err.code, err.params, str(err)) == (None, {}, "event 3: something else")
     for err in (raise_case(CASES[1][0]), CorrectionError(2, V.rule_text("how_in_setup"), 1)):
         back = pickle.loads(pickle.dumps(err))
         assert type(back) is type(err) and str(back) == str(err)
-        assert (back.index, back.code, back.args, back.reason) == (err.index, err.code, err.args, err.reason)
+        assert (back.index, back.code, back.params, back.reason) == (err.index, err.code, err.params, err.reason)
         assert isinstance(back.reason, V.RuleText)
