@@ -16,7 +16,7 @@ Every check is done before anything changes: ``check`` and ``push`` compute an
 "apply" step only once the event has passed, so an invalid event leaves the
 validator exactly as it was.
 
-Every refusal has a ``code`` (a key of :data:`MESSAGES`) and ``args``; its English
+Every refusal has a ``code`` (a key of :data:`MESSAGES`) and ``params``; its English
 reason is the template formatted with the arguments (a :class:`RuleText`), so the
 app can say it in another language from the same code and arguments.
 """
