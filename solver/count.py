@@ -62,7 +62,7 @@ Everything is Python integers: counts are exact at any size.
 from __future__ import annotations
 
 import time
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from math import comb
 
@@ -388,36 +388,76 @@ class Counter:
             options = self._hideout_options(i, G2)
             yield G2, options, [o[0] for o in options], members
 
+    # The hideout half-step as window sums. A state between the half-steps with hideout
+    # h and reach t may take every option x with max(lo, h + 1) <= x <= t: a window of
+    # the sorted options. The next state depends on x, on the open deck of h and on H
+    # only, so the states of a group with the same (open deck, H) add up option by
+    # option: forward by a difference array over the option indices, backward by prefix
+    # sums of the options' values. A state carrying missed-set flags (its transitions
+    # depend on h and x together) is crossed option by option.
+
     def _push_hideouts(self, i: int, inter: dict) -> dict:
         """Forward over the hideout half-step."""
         out: dict = {}
         get = out.get
         closing = self._closing
         low = self.lo[i]
-        flag_low, clear = self._flag_low[i], self._flag_clear[i]
         for G2, options, xs, members in self._hideout_groups(i, inter):
+            subs: dict = {}
             for h, H, reach, w, _ in members:
-                r_open = DECK_OF[h]
+                a = bisect_left(xs, low if low > h else h + 1)
+                b = bisect_right(xs, reach)
+                if a >= b:
+                    continue
+                if H >= FLAG_ONE:
+                    self._push_flagged(i, G2, options, a, b, h, H, w, out)
+                    continue
+                sub = subs.get((DECK_OF[h], H))
+                if sub is None:
+                    sub = subs[(DECK_OF[h], H)] = [[0] * (len(xs) + 1), a, b]
+                diff = sub[0]
+                diff[a] += w
+                diff[b] -= w
+                if a < sub[1]:
+                    sub[1] = a
+                if b > sub[2]:
+                    sub[2] = b
+            for (r_open, H), (diff, a, b) in subs.items():
+                run = 0
                 div = 0
-                for j in range(bisect_left(xs, low if low > h else h + 1), len(xs)):
+                for j in range(a, b):
+                    run += diff[j]
+                    if not run:
+                        continue
                     x, inc, bit, r, wt = options[j]
-                    if x > reach:
-                        break
                     if r != r_open:
                         if not div:
                             div = closing(r_open, H)
-                        H2 = bit + (H & ~COUNTS)  # keeps the flags
-                        v = w * wt // div
+                        key = (x, G2 + inc, bit)
+                        out[key] = get(key, 0) + run * wt // div
                     else:
-                        H2 = H + bit
-                        v = w * wt
-                    if H >= FLAG_ONE and (x >= flag_low or clear):
-                        H2 = self._flags_after(i, h, x, H, H2)
-                        if H2 < 0:
-                            continue
-                    key = (x, G2 + inc, H2)
-                    out[key] = get(key, 0) + v
+                        key = (x, G2 + inc, H + bit)
+                        out[key] = get(key, 0) + run * wt
         return out
+
+    def _push_flagged(self, i: int, G2: int, options: list, a: int, b: int, h: int, H: int, w: int, out: dict) -> None:
+        """Forward from one state that carries missed-set flags, option by option."""
+        r_open = DECK_OF[h]
+        flag_low, clear = self._flag_low[i], self._flag_clear[i]
+        for j in range(a, b):
+            x, inc, bit, r, wt = options[j]
+            if r != r_open:
+                H2 = bit + (H & ~COUNTS)  # keeps the flags
+                v = w * wt // self._closing(r_open, H)
+            else:
+                H2 = H + bit
+                v = w * wt
+            if x >= flag_low or clear:
+                H2 = self._flags_after(i, h, x, H, H2)
+                if H2 < 0:
+                    continue
+            key = (x, G2 + inc, H2)
+            out[key] = out.get(key, 0) + v
 
     def _pull_hideouts(self, i: int, inter: dict, after: dict) -> dict:
         """Backward over the hideout half-step."""
@@ -427,24 +467,50 @@ class Counter:
         low = self.lo[i]
         flag_low, clear = self._flag_low[i], self._flag_clear[i]
         for G2, options, xs, members in self._hideout_groups(i, inter):
+            sums: dict = {}  # (open deck, H) -> prefix sums over the options (staying, leaving)
             for h, H, reach, _, state in members:
+                a = bisect_left(xs, low if low > h else h + 1)
+                b = bisect_right(xs, reach)
+                if a >= b:
+                    out[state] = 0
+                    continue
                 r_open = DECK_OF[h]
-                acc = leaving = 0  # leaving: the terms that close the open deck, divided once
-                for j in range(bisect_left(xs, low if low > h else h + 1), len(xs)):
-                    x, inc, bit, r, wt = options[j]
-                    if x > reach:
-                        break
-                    H2 = bit + (H & ~COUNTS) if r != r_open else H + bit
-                    if H >= FLAG_ONE and (x >= flag_low or clear):
-                        H2 = self._flags_after(i, h, x, H, H2)
-                        if H2 < 0:
-                            continue
-                    b = get((x, G2 + inc, H2))
-                    if b:
+                if H >= FLAG_ONE:
+                    acc = leaving = 0
+                    for j in range(a, b):
+                        x, inc, bit, r, wt = options[j]
+                        H2 = bit + (H & ~COUNTS) if r != r_open else H + bit
+                        if x >= flag_low or clear:
+                            H2 = self._flags_after(i, h, x, H, H2)
+                            if H2 < 0:
+                                continue
+                        v = get((x, G2 + inc, H2))
+                        if v:
+                            if r != r_open:
+                                leaving += wt * v
+                            else:
+                                acc += wt * v
+                    out[state] = acc + leaving // closing(r_open, H) if leaving else acc
+                    continue
+                pre = sums.get((r_open, H))
+                if pre is None:
+                    stay, leave = [0], [0]
+                    s1 = s2 = 0
+                    for x, inc, bit, r, wt in options:
                         if r != r_open:
-                            leaving += wt * b
+                            v = get((x, G2 + inc, bit))
+                            if v:
+                                s2 += wt * v
                         else:
-                            acc += wt * b
+                            v = get((x, G2 + inc, H + bit))
+                            if v:
+                                s1 += wt * v
+                        stay.append(s1)
+                        leave.append(s2)
+                    pre = sums[(r_open, H)] = (stay, leave)
+                stay, leave = pre
+                leaving = leave[b] - leave[a]
+                acc = stay[b] - stay[a]
                 out[state] = acc + leaving // closing(r_open, H) if leaving else acc
         return out
 
