@@ -63,7 +63,6 @@ from __future__ import annotations
 
 import time
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
 from math import comb
 
 from engine.cards import DECKS, ESCAPE, deck_of

@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.record import Record, RecordFormatError, load_record, record_from_dict
 from .count import Counter
-from .facts import Facts, extract
+from .facts import extract
 from .model import has_route
 from .posterior import Posterior, PositionPosterior
 
