@@ -225,9 +225,16 @@ def _node(record: Record, ctx: _Ctx, depth: int = 0) -> tuple[Fraction, Fraction
     best_lo, best_x = ZERO, probs[0][1]
     trees: dict[int, list] = {}
     out_of_budget = False
+    # Guessing a certain number first is optimal: it cannot miss, and a strategy that
+    # guesses it later can be followed after it, knowing more. So once one certain
+    # number is valued exactly, that is the value of the record, every other certain
+    # number has the same value and no first guess does better.
+    settled: Fraction | None = None
     for px, x in probs:
         if (depth > 0 or not ctx.all_first) and px <= best_lo and best_lo > 0:
             break  # V(x) <= P(x): cannot beat the best found (exact pruning)
+        if settled is not None and px == 1:
+            continue  # valued with the first certain number
         lo = ZERO
         hi_unfinished = px  # mass of x's outcomes not yet valued exactly: upper bound 1 each
         hi_part = ZERO
@@ -259,15 +266,25 @@ def _node(record: Record, ctx: _Ctx, depth: int = 0) -> tuple[Fraction, Fraction
                     raise AssertionError(f"sprint groups of {x} at {q.position} cover {got} of {target} histories")
         except _OutOfBudget:
             out_of_budget = True
-        values[x] = (lo, hi_part + hi_unfinished)
+        hi = hi_part + hi_unfinished
+        values[x] = (lo, hi if settled is None or hi < settled else settled)
         trees[x] = branches
         if lo > best_lo or (lo == best_lo and best_x is None):
             best_lo, best_x = lo, x
         if out_of_budget:
             break
+        if px == 1 and lo == hi and settled is None:
+            settled, settled_x = lo, x
+            for py, y in probs:
+                if y != x:
+                    values[y] = (lo, lo) if py == 1 else (values[y][0], min(values[y][1], lo))
+            if depth > 0 or not ctx.all_first:
+                break
     lo_all = max(v[0] for v in values.values())
     hi_all = max(v[1] for v in values.values())
     best_x = max(values, key=lambda x: (values[x][0], values[x][1], -x))
+    if settled is not None and values[best_x][0] == settled:
+        best_x = settled_x  # the certain number whose tree was explored
     tree = None
     if ctx.build_tree:
         tree = {"guess": best_x, "value": (values[best_x][0], values[best_x][1]), "outcomes": trees.get(best_x, [])}
