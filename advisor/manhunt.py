@@ -215,6 +215,15 @@ def _node(record: Record, ctx: _Ctx, depth: int = 0) -> tuple[Fraction, Fraction
         ctx.memo[key] = res
         return res
     probs = sorted(((post.probability(x), x) for x, c in post.number_counts.items() if c), key=lambda t: (-t[0], t[1]))
+    if m > 1 and probs[0][0] == 1:
+        # any certain number settles the value (below), so try first the one with the
+        # fewest outcomes: the fewest positions it can stand at, the fewest sprint cards
+        def outcomes(x: int) -> tuple[int, int, int]:
+            where = [q for q in post.positions if not q.revealed and q.counts.get(x)]
+            return (len(where), sum(q.sprints for q in where), x)
+
+        certain = sorted((x for p, x in probs if p == 1), key=outcomes)
+        probs = [(ONE, x) for x in certain] + [(p, x) for p, x in probs if p != 1]
     if m == 1:
         p0, x0 = probs[0]
         res = (p0, p0, x0, {x: (p, p) for p, x in probs}, {"guess": x0, "value": p0})
