@@ -126,8 +126,21 @@ class Record:
         return self.fugitive_setup is not None
 
     def marshal_view(self) -> "Record":
-        """The Marshal's record: the same events with every hidden field dropped."""
-        return Record(tuple(_public(e) for e in self.events), self.ruleset, None)
+        """The Marshal's record: the same events with every hidden field dropped.
+
+        A record that holds no hidden field is its own Marshal's record (the same
+        object), and the answer is kept on the record: solvers and planners ask for it
+        several times per record.
+        """
+        got = self.__dict__.get("_marshal_view")
+        if got is None:
+            events = tuple(_public(e) for e in self.events)
+            if self.fugitive_setup is None and all(a is b for a, b in zip(events, self.events)):
+                got = self
+            else:
+                got = Record(events, self.ruleset, None)
+            object.__setattr__(self, "_marshal_view", got)
+        return got
 
     def append(self, event: Event) -> "Record":
         return replace(self, events=self.events + (event,))
@@ -156,10 +169,13 @@ class Record:
 
 
 def _public(e: Event) -> Event:
+    """The event without its hidden fields (the same object when it has none)."""
     if isinstance(e, Place):
+        if e.sprint_cards is None and (e.hideout is None or e.is_escape):
+            return e
         return Place(e.sprints, ESCAPE if e.is_escape else None, None)
     if isinstance(e, FugitiveDraw):
-        return FugitiveDraw(e.deck)
+        return e if e.card is None else FugitiveDraw(e.deck)
     return e
 
 

@@ -136,10 +136,14 @@ class Counter:
         # which numbers a face-down hideout may be, per position (1-based): not a known or
         # Marshal's card, not missed by a single guess while the row was that long
         self.allowed: list[list[bool]] = [[False] * 43]
+        base = [x not in excluded for x in range(43)]
+        missed = list(facts.missed_single.items())
         for i in range(1, self.n + 1):
-            bad = set(excluded)
-            bad.update(x for x, k in facts.missed_single.items() if k >= i)
-            self.allowed.append([x not in bad for x in range(43)])
+            row = base[:]
+            for x, k in missed:
+                if k >= i:
+                    row[x] = False
+            self.allowed.append(row)
         # deck usage of revealed positions, and slots per position
         self.slots: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
         self.revealed_use: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
