@@ -139,3 +139,17 @@ def test_replayed_state_is_equal_and_hashes_equal_whatever_the_deck_order():
     assert r.deck_contents == s.deck_contents  # ... but the same cards are left
     assert r == s and not (r != s) and hash(r) == hash(s) and len({r, s}) == 1
     assert s != replay(s.record().truncated(3))
+
+
+def test_marshal_view_of_a_public_record_is_itself_and_of_a_full_one_is_stable():
+    from engine.bots import RandomFugitive, RandomMarshal, play_game
+
+    state = play_game(RandomFugitive(5), RandomMarshal(6), seed=5)
+    full = state.record()
+    view = full.marshal_view()
+    assert view is not full and view.fugitive_setup is None
+    assert all(getattr(e, "sprint_cards", None) is None for e in view.events if e.type == "place")
+    assert all(getattr(e, "card", None) is None for e in view.events if e.type == "fugitive_draw")
+    assert full.marshal_view() is view  # remembered
+    assert view.marshal_view() is view  # nothing hidden left: the same record
+    assert view == Record.from_json(full.marshal_view().to_json())
