@@ -822,22 +822,27 @@ class Counter:
             div = self._closing(DECK_OF[h], H)
         return num, div
 
-    def forward(self) -> list[dict[tuple[int, int, int], int]]:
-        """Layer i: state after position i -> summed weight of the paths reaching it."""
-        if self._layers is not None:
+    def forward(self, backward: bool = False) -> list[dict[tuple[int, int, int], int]]:
+        """Layer i: state after position i -> summed weight of the paths reaching it.
+
+        ``backward``: also keep what the backward pass needs (the states between the
+        half-steps, and the last position's backward values). A count alone needs
+        neither.
+        """
+        if self._layers is not None and (self._inters is not None or not backward):
             return self._layers
         layers: list[dict[tuple[int, int, int], int]] = [{(0, 0, self._all_flags << FLAG_SHIFT): 1}]
         inters: list[dict[tuple[int, int, int, int], int]] = [{}]
         for i in range(1, self.n + 1):
             self._check_time()
             if self._regular_last(i):  # with the backward values of the layer before
-                inter, (nxt, self._last_betas) = {}, self._finish(i, layers[-1], backward=True)
+                inter, (nxt, self._last_betas) = {}, self._finish(i, layers[-1], backward=backward)
             else:
                 inter, nxt = self._cross(i, layers[-1])
-            inters.append(inter)
+            inters.append(inter if backward else {})
             layers.append(nxt)
         self._layers = layers
-        self._inters = inters
+        self._inters = inters if backward else None
         return layers
 
     def _cross(self, i: int, layer: dict) -> tuple[dict, dict]:
@@ -929,7 +934,7 @@ class Counter:
         """
         if self._marginals is not None:
             return self._marginals
-        layers = self.forward()
+        layers = self.forward(backward=True)
         n = self.n
         D = self._D
         b_next: dict[tuple[int, int, int], int] = {}
