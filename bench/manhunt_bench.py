@@ -45,7 +45,7 @@ def play_and_plan(task: tuple[str, str, int]) -> dict | None:
             record = Record(events[: k + 1], rec.ruleset)
             cache.clear()
             plan = plan_manhunt(record, time_budget=BUDGET)
-            face_down = sum(1 for e in events[: k + 1] if isinstance(e, Place)) - _revealed(events[: k + 1])
+            face_down = cache.solve_cached(record).face_down_count  # solved by the planner already
             return {
                 "marshal": m, "fugitive": f, "seed": seed, "events": k + 1, "face_down": face_down,
                 "exact": plan.exact, "seconds": plan.seconds, "solves": plan.solves,
@@ -53,12 +53,6 @@ def play_and_plan(task: tuple[str, str, int]) -> dict | None:
                 "winner": state.winner,
             }
     return None
-
-
-def _revealed(events) -> int:
-    from engine.record import Guess
-
-    return sum(len(e.reveals) for e in events if isinstance(e, Guess) and e.hit)
 
 
 def main(games: int = 125, seed: int = 0, jobs: int = 2) -> None:
