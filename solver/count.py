@@ -63,7 +63,7 @@ from __future__ import annotations
 
 import time
 from bisect import bisect_left, bisect_right
-from math import comb
+from math import comb, factorial
 
 from engine.cards import DECKS, ESCAPE, deck_of
 from .facts import Facts
@@ -90,6 +90,8 @@ DECK_OF: tuple[int, ...] = (0,) + tuple(deck_of(c) for c in range(1, 42))
 CLASS_MEMBERS: tuple[tuple[int, ...], ...] = tuple(
     tuple(c for c in range(1, 42) if card_class(c) == k) for k in range(N_CLASSES)
 )
+_CLASS_SETS = tuple(frozenset(m) for m in CLASS_MEMBERS)
+_DECK_SETS = {r: frozenset(cards) for r, cards in DECKS.items()}
 
 
 def falling(n: int, k: int) -> int:
@@ -131,29 +133,37 @@ class Counter:
         known = facts.known_cards
         marshal = facts.marshal_cards
         excluded = known | marshal
-        self.pool = [sum(1 for c in CLASS_MEMBERS[k] if c not in excluded) for k in range(N_CLASSES)]
-        self.deck_free = {r: sum(1 for c in DECKS[r] if c not in marshal) for r in DECKS}
+        self.pool = [len(members - excluded) for members in _CLASS_SETS]
+        self.deck_free = {r: len(members - marshal) for r, members in _DECK_SETS.items()}
         # which numbers a face-down hideout may be, per position (1-based): not a known or
         # Marshal's card, not missed by a single guess while the row was that long
         self.allowed: list[list[bool]] = [[False] * 43]
         base = [x not in excluded for x in range(43)]
         missed = list(facts.missed_single.items())
         for i in range(1, self.n + 1):
-            row = base[:]
+            row = base
             for x, k in missed:
-                if k >= i:
+                if k >= i and row[x]:
+                    if row is base:
+                        row = base[:]
                     row[x] = False
             self.allowed.append(row)
         # deck usage of revealed positions, and slots per position
         self.slots: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
         self.revealed_use: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
+        s1, s2, s3 = facts.slots[1], facts.slots[2], facts.slots[3]
         for p in facts.positions:
-            self.slots.append((0,) + tuple(facts.slots_at(r, p.turn) for r in (1, 2, 3)))
+            t = p.turn
+            self.slots.append((0, s1[t] if t < len(s1) else s1[-1], s2[t] if t < len(s2) else s2[-1],
+                               s3[t] if t < len(s3) else s3[-1]))
+            if p.hideout is None:
+                self.revealed_use.append((0, 0, 0, 0))
+                continue
             use = [0, 0, 0, 0]
-            if p.hideout is not None and p.hideout != ESCAPE:
-                use[deck_of(p.hideout)] += 1
+            if p.hideout != ESCAPE:
+                use[DECK_OF[p.hideout]] += 1
             for s in p.sprint_cards or ():
-                use[deck_of(s)] += 1
+                use[DECK_OF[s]] += 1
             self.revealed_use.append(tuple(use))
         # cumulative revealed usage per deck before each position
         self.revealed_before: list[tuple[int, int, int, int]] = []
@@ -163,9 +173,9 @@ class Counter:
                 acc = [a + b for a, b in zip(acc, self.revealed_use[i])]
             self.revealed_before.append(tuple(acc))
         self._sprint_cache: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
-        self._deck_sprint_cache: dict[tuple[int, int, int, int, int], list[list[tuple[int, int, int]]]] = {}
         self._hideout_cache: dict[tuple[int, int], list[tuple[int, int, int, int, int]]] = {}
-        self._reach_cache: dict[tuple[int, int], list[int]] = {}
+        self._candidate_cache: dict[int, list[tuple[int, int, int, int, int]]] = {}
+        self._signature_cache: dict[tuple, tuple[list, list[int]]] = {}
         self._closing_cache: dict[tuple[int, int], int] = {}
         self._phi_cache: dict[tuple[int, int], list[int]] = {}
         self._slots_cache: dict[int, int] = {}
@@ -192,7 +202,7 @@ class Counter:
         # backward values are scaled by D = prod_c P_c! to stay integers (see marginals)
         self._D = 1
         for p in self.pool:
-            self._D *= falling(p, p)
+            self._D *= factorial(p)
 
     def _possible_within(self, y: int, k: int) -> bool:
         """Whether y can be a hideout among the first k positions at all (a cheap test:
@@ -242,42 +252,17 @@ class Counter:
         k = self.facts.positions[i - 1].sprints
         slots = self.slots[i]
         before = self.revealed_before[i - 1]
-        per_deck = []
-        for r in range(4):
-            fo = self.pool[2 * r] - ((G >> (BITS * 2 * r)) & MASK)
-            fe = self.pool[2 * r + 1] - ((G >> (BITS * (2 * r + 1))) & MASK)
-            room = slots[r] - deck_used(G, r) - before[r] if r else k
-            per_deck.append(self._deck_sprints(r, fo, fe, room, k))
-        low = _join(per_deck[0], per_deck[1], k)
-        high = _join(per_deck[2], per_deck[3], k)
-        out = [
-            (G + inc_a + inc_b, e_a + e_b, w_a * w_b)
-            for m in range(k + 1)
-            for inc_a, e_a, w_a in low[m]
-            for inc_b, e_b, w_b in high[k - m]
-        ]
-        self._sprint_cache[key] = out
+        decks = tuple(
+            (
+                self.pool[2 * r] - ((G >> (BITS * 2 * r)) & MASK),
+                self.pool[2 * r + 1] - ((G >> (BITS * (2 * r + 1))) & MASK),
+                slots[r] - deck_used(G, r) - before[r] if r else k,
+            )
+            for r in range(4)
+        )
+        sets = _sprint_sets(k, decks)
+        out = self._sprint_cache[key] = [(G + inc, e, w) for inc, e, w in sets]
         return out
-
-    def _deck_sprints(self, r: int, fo: int, fe: int, room: int, k: int) -> list[list[tuple[int, int, int]]]:
-        """Deck r's share of a sprint set, by card count m <= k: (class increment, evens, weight).
-
-        ``C(fo, m - e) C(fe, e) (room)_(m)`` ways for m cards with e evens, from fo free
-        odd and fe free even cards and ``room`` free draw slots.
-        """
-        key = (r, fo, fe, room, k)
-        got = self._deck_sprint_cache.get(key)
-        if got is None:
-            got = [[] for _ in range(k + 1)]
-            shift_o, shift_e = BITS * 2 * r, BITS * (2 * r + 1)
-            for m in range(min(k, fo + fe) + 1):
-                slot_w = falling(room, m) if r else 1
-                if not slot_w:
-                    break
-                for e in range(max(0, m - fo), min(m, fe) + 1):
-                    got[m].append((((m - e) << shift_o) + (e << shift_e), e, comb(fo, m - e) * comb(fe, e) * slot_w))
-            self._deck_sprint_cache[key] = got
-        return got
 
     def _closing(self, r: int, H: int) -> int:
         """(P)_(H) for both classes of deck r: divided out once the route has left r."""
@@ -316,6 +301,104 @@ class Counter:
 
     def _regular_last(self, i: int) -> bool:
         return i == self.n and self.facts.positions[i - 1].face_down
+
+    def _revealed(self, i: int) -> bool:
+        """A face-up hideout with its sprint cards face up: one transition per state."""
+        return not self.facts.positions[i - 1].sprints_hidden
+
+    def _escape_last(self, i: int) -> bool:
+        """The escape (42) with its sprint cards face down, necessarily the last position."""
+        p = self.facts.positions[i - 1]
+        return i == self.n and p.hideout == ESCAPE and p.sprints_hidden
+
+    # ------------------------------------------------------------------ face-up positions
+    # A revealed position (and the escape) has one number, so each state has at most one
+    # successor: the grouped loops below do per usage G what the generic half-steps do
+    # per state (the weights, the divisions and the flags are the same).
+
+    def _revealed_weight(self, i: int, G: int) -> int:
+        """The draw slots the revealed hideout and sprint cards of position i take."""
+        slots = self.slots[i]
+        before = self.revealed_before[i - 1]
+        use = self.revealed_use[i]
+        wt = 1
+        for r in (1, 2, 3):
+            if use[r]:
+                wt *= falling(slots[r] - deck_used(G, r) - before[r], use[r])
+        return wt
+
+    def _revealed_moves(self, i: int, layer: dict):
+        """(state, successor, weight, divisor) of every state that can reach position i's number."""
+        p = self.facts.positions[i - 1]
+        x = p.hideout
+        lowest = x - 3 - sum(1 if c % 2 else 2 for c in p.sprint_cards)  # the smallest h that reaches x
+        r_x = DECK_OF[x] if x != ESCAPE else -1
+        flagged = self._flag_low[i] <= x or self._flag_clear[i]
+        closing = self._closing
+        for G, members in _by_usage(layer, 1).items():
+            wt = self._revealed_weight(i, G)
+            for h, H, _ in members:
+                if not wt or h >= x or h < lowest:
+                    yield (h, G, H), None, 0, 1
+                    continue
+                r_open = DECK_OF[h]
+                if r_open != r_x:
+                    H2, div = H & ~COUNTS, closing(r_open, H)
+                else:
+                    H2, div = H, 1
+                if H >= FLAG_ONE and flagged:
+                    H2 = self._flags_after(i, h, x, H, H2)
+                    if H2 < 0:
+                        yield (h, G, H), None, 0, 1
+                        continue
+                yield (h, G, H), (x, G, H2), wt, div
+
+    def _push_revealed(self, i: int, layer: dict) -> dict:
+        out: dict = {}
+        get = out.get
+        for s, s2, wt, div in self._revealed_moves(i, layer):
+            if s2 is not None:
+                v = layer[s] * wt
+                out[s2] = get(s2, 0) + (v // div if div != 1 else v)
+        return out
+
+    def _pull_revealed(self, i: int, layer: dict, after: dict) -> dict:
+        out: dict = {}
+        get = after.get
+        for s, s2, wt, div in self._revealed_moves(i, layer):
+            b = get(s2, 0) if s2 is not None else 0
+            out[s] = (wt * b // div if div != 1 else wt * b) if b else 0
+        return out
+
+    def _escape_moves(self, i: int, layer: dict):
+        """(state, weight of its completions) for the escape at the last position: its
+        sprint sets with the evens the last gap needs, and the end (see _finish)."""
+        k = self.facts.positions[i - 1].sprints
+        base = ESCAPE - 3 - k
+        closing = self._closing
+        for G, members in _by_usage(layer, 1).items():
+            vec = self._end_weights_cached(i, G)
+            for h, H, w in members:
+                need = base - h
+                if need >= len(vec) or h >= ESCAPE:
+                    yield (h, G, H), 0, 1
+                    continue
+                phi = vec[need if need > 0 else 0]
+                if phi and H >= FLAG_ONE and self._flags_after(i, h, ESCAPE, H, 0) < 0:
+                    phi = 0
+                yield (h, G, H), phi, closing(DECK_OF[h], H)
+
+    def _push_escape(self, i: int, layer: dict) -> dict:
+        z = 0
+        for s, phi, div in self._escape_moves(i, layer):
+            if phi:
+                w = layer[s]
+                z += (w // div if div != 1 else w) * phi
+        return {(ESCAPE, TERMINAL, 0): z} if z else {}
+
+    def _pull_escape(self, i: int, layer: dict, after: dict) -> dict:
+        b = after.get((ESCAPE, TERMINAL, 0), 0)
+        return {s: (phi * b // div if div != 1 else phi * b) for s, phi, div in self._escape_moves(i, layer)}
 
     def _push_sprints(self, i: int, layer: dict) -> dict:
         k = self.facts.positions[i - 1].sprints
@@ -362,19 +445,7 @@ class Counter:
         sprint step keys states by it: they merge, and a reach below every number
         the position can take makes no state at all.
         """
-        key = (i, G2)
-        table = self._reach_cache.get(key)
-        if table is None:
-            table = [0] * 43
-            best = 0
-            xs = iter(o[0] for o in self._hideout_options(i, G2))
-            nxt = next(xs, 99)
-            for t in range(43):
-                while nxt <= t:
-                    best, nxt = nxt, next(xs, 99)
-                table[t] = best
-            self._reach_cache[key] = table
-        return table
+        return self._hideout_entry(i, G2)[1]
 
     def _hideout_groups(self, i: int, inter: dict):
         """The states between the half-steps grouped by usage G2, each group with the
@@ -788,27 +859,63 @@ class Counter:
         states with the same usage: the part of the hideout step that does not
         depend on the previous hideout.
         """
+        return self._hideout_entry(i, G2)[0]
+
+    def _hideout_entry(self, i: int, G2: int) -> tuple[list, list[int]]:
+        """(hideout options, reach table) of position i after usage G2.
+
+        Both depend on G2 only through the free cards of the classes and the free slots
+        of the decks that position i's numbers belong to, so usages that agree there
+        share one entry.
+        """
         key = (i, G2)
-        cached = self._hideout_cache.get(key)
-        if cached is not None:
-            return cached
+        got = self._hideout_cache.get(key)
+        if got is not None:
+            return got
+        cands, classes, decks = self._candidates(i)
         slots = self.slots[i]
         before = self.revealed_before[i - 1]
-        room = [1] + [slots[r] - deck_used(G2, r) - before[r] for r in (1, 2, 3)]
-        allowed = self.allowed[i]
         pool = self.pool
-        out = []
-        for x in range(max(1, self.lo[i]), min(self.hi[i], MAX_CARD) + 1):
-            if not allowed[x]:
-                continue
-            c = CLASS_OF[x]
-            r = c >> 1
-            free = pool[c] - ((G2 >> (BITS * c)) & MASK)
-            if free <= 0 or room[r] <= 0:
-                continue
-            out.append((x, 1 << (BITS * c), 1 << (BITS * (c & 1)), r, free * room[r]))
-        self._hideout_cache[key] = out
-        return out
+        sig = (
+            i,
+            tuple(pool[c] - ((G2 >> (BITS * c)) & MASK) for c in classes),
+            tuple(slots[r] - deck_used(G2, r) - before[r] for r in decks),
+        )
+        got = self._signature_cache.get(sig)
+        if got is None:
+            free = dict(zip(classes, sig[1]))
+            room = dict(zip(decks, sig[2]))
+            room[0] = 1
+            options = []
+            table: list[int] = []
+            best = 0
+            for x, c, r, inc, bit in cands:
+                f = free[c]
+                if f > 0 and room[r] > 0:
+                    options.append((x, inc, bit, r, f * room[r]))
+                    table += [best] * (x - len(table))
+                    best = x
+            table += [best] * (43 - len(table))
+            got = self._signature_cache[sig] = (options, table)
+        self._hideout_cache[key] = got
+        return got
+
+    def _candidates(self, i: int) -> tuple[list[tuple[int, int, int, int, int]], tuple[int, ...], tuple[int, ...]]:
+        """(x, class, deck, class increment, parity bit) for every number position i may
+        take by its bounds and the allowed numbers, before any usage is known; with
+        the classes and the decks (1-3) among them."""
+        got = self._candidate_cache.get(i)
+        if got is None:
+            allowed = self.allowed[i]
+            cands = [
+                (x, CLASS_OF[x], CLASS_OF[x] >> 1, 1 << (BITS * CLASS_OF[x]), 1 << (BITS * (CLASS_OF[x] & 1)))
+                for x in range(max(1, self.lo[i]), min(self.hi[i], MAX_CARD) + 1)
+                if allowed[x]
+            ]
+            classes = tuple(sorted({c for _, c, _, _, _ in cands}))
+            decks = tuple(sorted({r for _, _, r, _, _ in cands if r}))
+            got = self._candidate_cache[i] = (cands, classes, decks)
+        return got
 
     # ------------------------------------------------------------------ passes
     def _end(self, state: tuple[int, int, int]) -> tuple[int, int]:
@@ -852,6 +959,10 @@ class Counter:
             return inter, self._push_hideouts(i, inter)
         if self._regular_last(i):
             return {}, self._finish(i, layer, backward=False)[0]
+        if self._revealed(i):
+            return {}, self._push_revealed(i, layer)
+        if self._escape_last(i):
+            return {}, self._push_escape(i, layer)
         first, second = self._halves(i)
         inter = _push(layer, first, i)
         return inter, _push(inter, second, i)
@@ -864,7 +975,7 @@ class Counter:
         """Free the per-usage option caches (two thirds of a solved counter's memory: a
         posterior keeps its counter for joints, and caches keep posteriors); a marked
         pass for a joint rebuilds what it needs."""
-        for cache in (self._sprint_cache, self._deck_sprint_cache, self._hideout_cache, self._reach_cache,
+        for cache in (self._sprint_cache, self._hideout_cache, self._candidate_cache, self._signature_cache,
                       self._phi_cache, self._end_pairs, self._flag_cache):
             cache.clear()
 
@@ -937,6 +1048,12 @@ class Counter:
         layers = self.forward(backward=True)
         n = self.n
         D = self._D
+        if not layers[n]:  # no history fits: nothing to go back over
+            self._betas = [{} for _ in range(n + 1)]
+            self._inters = None
+            self._drop_caches()
+            self._marginals = (0, [{} for _ in range(n + 1)])
+            return self._marginals
         b_next: dict[tuple[int, int, int], int] = {}
         for s in layers[n]:
             num, div = self._end(s)
@@ -955,6 +1072,10 @@ class Counter:
                 b_cur = self._pull_sprints(i + 1, layers[i], b_inter)
             elif self._regular_last(i + 1):
                 b_cur = self._last_betas
+            elif self._revealed(i + 1):
+                b_cur = self._pull_revealed(i + 1, layers[i], b_next)
+            elif self._escape_last(i + 1):
+                b_cur = self._pull_escape(i + 1, layers[i], b_next)
             else:
                 first, second = self._halves(i + 1)
                 b_inter = _pull(self._inters[i + 1], second, i + 1, b_next)
@@ -985,6 +1106,68 @@ def _by_usage(states: dict, at: int) -> dict:
         else:
             g.append(rest)
     return groups
+
+
+#: sprint sets by (sprint count, each deck's free odd, free even and free slots): they do
+#: not depend on the record otherwise, so every counter shares them (bounded)
+_SPRINT_SETS: dict[tuple, list[tuple[int, int, int]]] = {}
+_DECK_SPRINTS: dict[tuple[int, int, int, int, int], list[list[tuple[int, int, int]]]] = {}
+_SHARED_MAX = 400_000  # stored tuples; both tables are dropped when they pass it
+_shared_size = [0]
+
+
+def _share(table: dict, key, value: list, size: int) -> list:
+    if _shared_size[0] + size > _SHARED_MAX:
+        _SPRINT_SETS.clear()
+        _DECK_SPRINTS.clear()
+        _shared_size[0] = 0
+    _shared_size[0] += size
+    table[key] = value
+    return value
+
+
+def _sprint_sets(k: int, decks: tuple[tuple[int, int, int], ...]) -> list[tuple[int, int, int]]:
+    """(class increment, evens, weight) of every class composition of k sprint cards.
+
+    The weight holds the class factors C(P_c - G_c, m_c) and the slot factors
+    (A_r - U_r)_(m_r): a product over decks, so the sets are joined from per-deck lists.
+    """
+    key = (k, decks)
+    got = _SPRINT_SETS.get(key)
+    if got is None:
+        per_deck = [_deck_sprints(r, fo, fe, room, k) for r, (fo, fe, room) in enumerate(decks)]
+        low = _join(per_deck[0], per_deck[1], k)
+        high = _join(per_deck[2], per_deck[3], k)
+        got = [
+            (inc_a + inc_b, e_a + e_b, w_a * w_b)
+            for m in range(k + 1)
+            for inc_a, e_a, w_a in low[m]
+            for inc_b, e_b, w_b in high[k - m]
+        ]
+        _share(_SPRINT_SETS, key, got, len(got))
+    return got
+
+
+def _deck_sprints(r: int, fo: int, fe: int, room: int, k: int) -> list[list[tuple[int, int, int]]]:
+    """Deck r's share of a sprint set, by card count m <= k: (class increment, evens, weight).
+
+    ``C(fo, m - e) C(fe, e) (room)_(m)`` ways for m cards with e evens, from fo free
+    odd and fe free even cards and ``room`` free draw slots (deck 0, the starting
+    hand, has no draw slots).
+    """
+    key = (r, fo, fe, room, k)
+    got = _DECK_SPRINTS.get(key)
+    if got is None:
+        got = [[] for _ in range(k + 1)]
+        shift_o, shift_e = BITS * 2 * r, BITS * (2 * r + 1)
+        for m in range(min(k, fo + fe) + 1):
+            slot_w = falling(room, m) if r else 1
+            if not slot_w:
+                break
+            for e in range(max(0, m - fo), min(m, fe) + 1):
+                got[m].append((((m - e) << shift_o) + (e << shift_e), e, comb(fo, m - e) * comb(fe, e) * slot_w))
+        _share(_DECK_SPRINTS, key, got, k + 1)
+    return got
 
 
 def _join(a: list[list[tuple[int, int, int]]], b: list[list[tuple[int, int, int]]], k: int):
