@@ -35,10 +35,12 @@ from math import comb
 from typing import Any
 
 from engine.record import ManhuntGuess, Record
-from solver.count import CLASS_MEMBERS, N_CLASSES, OutOfTime
+from solver.count import CLASS_MEMBERS, N_CLASSES, Counter, OutOfTime
+from solver.facts import Facts, extract
 from solver.posterior import Posterior
+from solver.solve import posterior_of
 
-from .cache import count_cached, record_key, solve_cached
+from .cache import record_key, solve_cached
 
 ONE = Fraction(1)
 ZERO = Fraction(0)
@@ -84,17 +86,63 @@ class ManhuntPlan:
 
 @dataclass
 class _Ctx:
+    """One planning call: its budget, and what it has solved.
+
+    Every record of the search is the root's record plus Manhunt hits, so a node is
+    named by its hits, sorted by position (a canonical order: see :func:`_hit`), and
+    its facts are its parent's facts with one more reveal. Nothing is read from a
+    record again, and a node is solved once: its count comes with its posterior.
+    """
+
     deadline: float
     max_solves: int
+    #: public content of the root's record without its Manhunt hits
+    prefix_key: tuple = ()
     solves: int = 0
     memo: dict = field(default_factory=dict)
     build_tree: bool = False
     all_first: bool = True
+    posteriors: dict = field(default_factory=dict)
+    counts: dict = field(default_factory=dict)
 
     def charge(self) -> None:
         if time.perf_counter() > self.deadline or self.solves >= self.max_solves:
             raise _OutOfBudget
         self.solves += 1
+
+    def known_value(self, hits: tuple) -> tuple | None:
+        got = self.memo.get(hits)
+        if got is None and not self.build_tree:
+            got = _EXACT.get((self.prefix_key, hits))
+        return got
+
+    def posterior(self, hits: tuple, facts: Facts) -> Posterior:
+        post = self.posteriors.get(hits)
+        if post is None:
+            self.charge()
+            try:
+                post = posterior_of(facts, deadline=self.deadline, joints=False)
+            except OutOfTime:
+                raise _OutOfBudget from None
+            self.posteriors[hits] = post
+            self.counts[hits] = post.histories if post.consistent else 0
+        return post
+
+    def count(self, hits: tuple, facts: Facts) -> int:
+        """A node's number of histories: from its posterior, which its search needs
+        anyway, unless its value is already known (then a count alone)."""
+        n = self.counts.get(hits)
+        if n is None:
+            if self.known_value(hits) is None:
+                self.posterior(hits, facts)
+                return self.counts[hits]
+            self.charge()
+            try:
+                n = Counter(facts, self.deadline).total()
+            except OutOfTime:
+                raise _OutOfBudget from None
+            self.counts[hits] = n
+        return n
 
 
 def _known_cards(post: Posterior, record: Record) -> set[int]:
@@ -115,18 +163,21 @@ def _known_cards(post: Posterior, record: Record) -> set[int]:
 
 
 def sprint_groups(
-    post: Posterior, record: Record, x: int, p: int, deadline: float | None = None
+    post: Posterior, record: Record | None, x: int, p: int, deadline: float | None = None,
+    known: set[int] | frozenset[int] | None = None,
 ) -> list[tuple[tuple[int, ...], int]]:
     """(representative sprint set, number of sets it stands for) for a hit of x at p.
 
-    With a ``deadline`` the enumeration (which can be large) stops past it with
-    ``_OutOfBudget``.
+    ``known``: the cards whose place is public (the Marshal's, the face-up ones), when
+    the caller has them; else they are read from ``record``. With a ``deadline`` the
+    enumeration (which can be large) stops past it with ``_OutOfBudget``.
     """
     pos = post.positions[p - 1]
     k = pos.sprints
     if k == 0:
         return [((), 1)]
-    known = _known_cards(post, record)
+    if known is None:
+        known = _known_cards(post, record)
     free = [c for c in range(1, 42) if c not in known and c != x]
     cand = set()
     for q in post.positions:
@@ -170,14 +221,6 @@ def _compositions(n: int, caps: list[int], start: int = 0):
             yield [m] + rest
 
 
-def _timed(fn, record: Record, ctx: _Ctx):
-    """A cached solve or count that stops at the planner's deadline (within one position)."""
-    try:
-        return fn(record, deadline=ctx.deadline)
-    except OutOfTime:
-        raise _OutOfBudget from None
-
-
 def _hit(record: Record, x: int, p: int, S: tuple[int, ...]) -> Record:
     """The record after a hit of x at position p over sprint cards S, canonical.
 
@@ -194,19 +237,39 @@ def _hit(record: Record, x: int, p: int, S: tuple[int, ...]) -> Record:
     return Record(events[:k] + tuple(hits), record.ruleset)
 
 
-#: exact results across calls (a bot asks again after every hit of a Manhunt)
+#: exact results across calls (a bot asks again after every hit of a Manhunt), by
+#: (the record's key without its Manhunt hits, its hits in canonical order)
 _EXACT: dict = {}
 
 
-def _node(record: Record, ctx: _Ctx, depth: int = 0) -> tuple[Fraction, Fraction, int | None, dict, dict | None]:
-    """(lower, upper, best first guess, {x: (lo, hi)}, tree) for a Manhunt record."""
-    key = record_key(record)
-    if key in ctx.memo:
-        return ctx.memo[key]
-    if not ctx.build_tree and key in _EXACT:
-        return _EXACT[key]
-    ctx.charge()
-    post = _timed(solve_cached, record, ctx)
+def _split_hits(record: Record) -> tuple[Record, tuple]:
+    """The record without its trailing Manhunt hits, and those hits in canonical form.
+
+    A later call (after one more hit) has the same prefix, so it finds the nodes of
+    the earlier calls in ``_EXACT``.
+    """
+    events = record.events
+    k = len(events)
+    while k and isinstance(events[k - 1], ManhuntGuess) and events[k - 1].hit:
+        k -= 1
+    hits = tuple(sorted((e.position, e.number, tuple(e.sprint_cards or ())) for e in events[k:]))
+    return Record(events[:k], record.ruleset), hits
+
+
+def _add_hit(hits: tuple, x: int, p: int, S: tuple[int, ...]) -> tuple:
+    return tuple(sorted(hits + ((p, x, tuple(S)),)))
+
+
+def _node(hits: tuple, facts: Facts, ctx: _Ctx, depth: int = 0,
+          post: Posterior | None = None) -> tuple[Fraction, Fraction, int | None, dict, dict | None]:
+    """(lower, upper, best first guess, {x: (lo, hi)}, tree) for the record with these
+    Manhunt hits (``facts`` are its facts)."""
+    got = ctx.known_value(hits)
+    if got is not None:
+        return got
+    key = hits
+    if post is None:
+        post = ctx.posterior(hits, facts)
     if not post.consistent:
         raise ValueError(f"inconsistent Manhunt record: {post.reason}")
     m = post.face_down_count
@@ -229,6 +292,7 @@ def _node(record: Record, ctx: _Ctx, depth: int = 0) -> tuple[Fraction, Fraction
         res = (p0, p0, x0, {x: (p, p) for p, x in probs}, {"guess": x0, "value": p0})
         ctx.memo[key] = res
         return res
+    known = facts.marshal_cards | facts.known_cards
     N = post.histories
     values: dict[int, tuple[Fraction, Fraction]] = {x: (ZERO, p) for p, x in probs}
     best_lo, best_x = ZERO, probs[0][1]
@@ -254,15 +318,15 @@ def _node(record: Record, ctx: _Ctx, depth: int = 0) -> tuple[Fraction, Fraction
                     continue
                 target = q.counts[x]
                 got = 0
-                for S, mult in sprint_groups(post, record, x, q.position, ctx.deadline):
-                    ctx.charge()
-                    child = _hit(record, x, q.position, S)
-                    n = _timed(count_cached, child, ctx) * mult
+                for S, mult in sprint_groups(post, None, x, q.position, ctx.deadline, known=known):
+                    child = _add_hit(hits, x, q.position, S)
+                    child_facts = facts.with_reveal(q.position, x, S)
+                    n = ctx.count(child, child_facts) * mult
                     if not n:
                         continue
                     got += n
                     w = Fraction(n, N)
-                    clo, chi, cx, _, ctree = _node(child, ctx, depth + 1)
+                    clo, chi, cx, _, ctree = _node(child, child_facts, ctx, depth + 1)
                     lo += w * clo
                     hi_part += w * chi
                     hi_unfinished -= w
@@ -304,7 +368,7 @@ def _node(record: Record, ctx: _Ctx, depth: int = 0) -> tuple[Fraction, Fraction
     if not ctx.build_tree and lo_all == hi_all:
         if len(_EXACT) > 50000:
             _EXACT.clear()
-        _EXACT[key] = res
+        _EXACT[(ctx.prefix_key, key)] = res
     return res
 
 
@@ -332,10 +396,13 @@ def plan_manhunt(
     # a rigorous floor that needs no tree, taken first so the budget covers it: guessing
     # a fixed set of numbers one by one wins exactly when they are the face-down
     # hideouts (a joint probability)
-    floor, fixed = _fixed_set_floor(solve_cached(record))
-    ctx = _Ctx(start + time_budget, max_solves, build_tree=tree, all_first=all_first_guesses)
+    root_post = solve_cached(record)
+    floor, fixed = _fixed_set_floor(root_post)
+    prefix, hits = _split_hits(record)
+    ctx = _Ctx(start + time_budget, max_solves, prefix_key=record_key(prefix), build_tree=tree,
+               all_first=all_first_guesses)
     try:
-        lo, hi, bx, values, t = _node(record, ctx)
+        lo, hi, bx, values, t = _node(hits, extract(record), ctx, post=root_post)
         note = ""
     except _Partial as part:
         lo, hi, bx, values, t = part.res

@@ -7,7 +7,7 @@ first.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine.cards import DECKS, ESCAPE, SETUP_DRAWS
 from engine.record import (
@@ -66,6 +66,15 @@ class Facts:
             if p.sprint_cards:
                 out.update(p.sprint_cards)
         return frozenset(out)
+
+    def with_reveal(self, position: int, hideout: int, sprint_cards: tuple[int, ...]) -> "Facts":
+        """These facts after a face-down position is revealed (a Manhunt hit): the same
+        as extracting the record with the hit appended, without reading it again."""
+        p = self.positions[position - 1]
+        if not p.face_down:
+            raise ValueError(f"position {position} is already face up")
+        revealed = Position(p.index, p.turn, p.sprints, hideout, tuple(sprint_cards))
+        return replace(self, positions=self.positions[: position - 1] + (revealed,) + self.positions[position:])
 
     def slots_at(self, deck: int, turn: int) -> int:
         s = self.slots[deck]

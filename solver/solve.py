@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.record import Record, RecordFormatError, load_record, record_from_dict
 from .count import Counter
-from .facts import extract
+from .facts import Facts, extract
 from .model import has_route
 from .posterior import Posterior, PositionPosterior
 
@@ -90,10 +90,8 @@ def solve(source: Any, validate: bool = True, deadline: float | None = None) -> 
     if validate:
         _validate(record)
     facts = extract(record)
-    counter = Counter(facts, deadline)
-    total, marg = counter.marginals()
-    counter.deadline = None  # joints asked later have no deadline
-    if total == 0:
+    post = posterior_of(facts, deadline)
+    if not post.consistent:
         n = _first_inconsistent(record)
         prefix = extract(record.truncated(n + 1))
         if has_route(prefix):
@@ -107,6 +105,22 @@ def solve(source: Any, validate: bool = True, deadline: float | None = None) -> 
             first_inconsistent_event=n,
             reason=f"no hidden history fits after event {n}: {_describe(record.events[n])}; {why}",
         )
+    return post
+
+
+def posterior_of(facts: Facts, deadline: float | None = None, joints: bool = True) -> Posterior:
+    """The posterior of already extracted facts, for callers that build facts themselves
+    (the Manhunt planner adds a reveal to its parent's facts).
+
+    An inconsistent record gives ``consistent=False`` without the search for the first
+    inconsistent event that :func:`solve` adds. ``joints=False`` drops the counter that
+    joint probabilities need, so the posterior holds only its counts.
+    """
+    counter = Counter(facts, deadline)
+    total, marg = counter.marginals()
+    counter.deadline = None  # joints asked later have no deadline
+    if total == 0:
+        return Posterior(consistent=False, reason="no hidden history fits")
     positions = []
     number_counts: dict[int, int] = {}
     for p in facts.positions:
@@ -117,7 +131,7 @@ def solve(source: Any, validate: bool = True, deadline: float | None = None) -> 
                 number_counts[x] = number_counts.get(x, 0) + c
         else:
             positions.append(PositionPosterior(p.index, True, p.sprints, p.hideout))
-    return Posterior(True, total, tuple(positions), number_counts, _joint=counter.through)
+    return Posterior(True, total, tuple(positions), number_counts, _joint=counter.through if joints else None)
 
 
-__all__ = ["solve", "count_histories", "InvalidRecord", "as_record"]
+__all__ = ["solve", "posterior_of", "count_histories", "InvalidRecord", "as_record"]
