@@ -27,6 +27,7 @@ first guess to hit). ``exact`` says which case it is.
 """
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -96,12 +97,11 @@ class _Ctx:
 
     deadline: float
     max_solves: int
-    #: public content of the root's record without its Manhunt hits
-    prefix_key: tuple = ()
+    #: names the public content of the root's record without its Manhunt hits
+    prefix_key: int = 0
     solves: int = 0
     memo: dict = field(default_factory=dict)
     build_tree: bool = False
-    all_first: bool = True
     posteriors: dict = field(default_factory=dict)
     counts: dict = field(default_factory=dict)
 
@@ -238,8 +238,11 @@ def _hit(record: Record, x: int, p: int, S: tuple[int, ...]) -> Record:
 
 
 #: exact results across calls (a bot asks again after every hit of a Manhunt), by
-#: (the record's key without its Manhunt hits, its hits in canonical order)
+#: (the number _PREFIXES gives the record without its Manhunt hits, its hits in
+#: canonical order): a number, so a lookup does not hash the whole record again
 _EXACT: dict = {}
+_PREFIXES: dict = {}
+_PREFIX_IDS = itertools.count()
 
 
 def _split_hits(record: Record) -> tuple[Record, tuple]:
@@ -254,6 +257,49 @@ def _split_hits(record: Record) -> tuple[Record, tuple]:
         k -= 1
     hits = tuple(sorted((e.position, e.number, tuple(e.sprint_cards or ())) for e in events[k:]))
     return Record(events[:k], record.ruleset), hits
+
+
+def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[int], x: int, px: Fraction,
+                 ctx: _Ctx, depth: int) -> tuple[Fraction, Fraction, list, bool]:
+    """(lower, upper, outcome branches, out of budget) of guessing x first at a node.
+
+    Its value is the sum over x's outcomes (position, sprint group) of the outcome's
+    probability times the value of the record after it. Outcomes not valued exactly
+    when the budget runs out count with value 1 in the upper bound.
+    """
+    N = post.histories
+    lo = ZERO
+    hi_unfinished = px  # mass of x's outcomes not yet valued exactly: upper bound 1 each
+    hi_part = ZERO
+    branches: list = []
+    try:
+        for q in post.positions:
+            if q.revealed or not q.counts.get(x):
+                continue
+            target = q.counts[x]
+            got = 0
+            for S, mult in sprint_groups(post, None, x, q.position, ctx.deadline, known=known):
+                child = _add_hit(hits, x, q.position, S)
+                child_facts = facts.with_reveal(q.position, x, S)
+                n = ctx.count(child, child_facts) * mult
+                if not n:
+                    continue
+                got += n
+                w = Fraction(n, N)
+                clo, chi, cx, _, ctree = _node(child, child_facts, ctx, depth + 1)
+                lo += w * clo
+                hi_part += w * chi
+                hi_unfinished -= w
+                if ctx.build_tree:
+                    branches.append({"position": q.position, "sprint_cards": list(S), "sets": mult,
+                                     "probability": w, "value": (clo, chi), "next": ctree})
+                if got == target:
+                    break
+            if got != target:
+                raise AssertionError(f"sprint groups of {x} at {q.position} cover {got} of {target} histories")
+    except _OutOfBudget:
+        return lo, hi_part + hi_unfinished, branches, True
+    return lo, hi_part + hi_unfinished, branches, False
 
 
 def _add_hit(hits: tuple, x: int, p: int, S: tuple[int, ...]) -> tuple:
@@ -293,7 +339,6 @@ def _node(hits: tuple, facts: Facts, ctx: _Ctx, depth: int = 0,
         ctx.memo[key] = res
         return res
     known = facts.marshal_cards | facts.known_cards
-    N = post.histories
     values: dict[int, tuple[Fraction, Fraction]] = {x: (ZERO, p) for p, x in probs}
     best_lo, best_x = ZERO, probs[0][1]
     trees: dict[int, list] = {}
@@ -304,42 +349,11 @@ def _node(hits: tuple, facts: Facts, ctx: _Ctx, depth: int = 0,
     # number has the same value and no first guess does better.
     settled: Fraction | None = None
     for px, x in probs:
-        if (depth > 0 or not ctx.all_first) and px <= best_lo and best_lo > 0:
+        if px <= best_lo and best_lo > 0:
             break  # V(x) <= P(x): cannot beat the best found (exact pruning)
         if settled is not None and px == 1:
             continue  # valued with the first certain number
-        lo = ZERO
-        hi_unfinished = px  # mass of x's outcomes not yet valued exactly: upper bound 1 each
-        hi_part = ZERO
-        branches = []
-        try:
-            for q in post.positions:
-                if q.revealed or not q.counts.get(x):
-                    continue
-                target = q.counts[x]
-                got = 0
-                for S, mult in sprint_groups(post, None, x, q.position, ctx.deadline, known=known):
-                    child = _add_hit(hits, x, q.position, S)
-                    child_facts = facts.with_reveal(q.position, x, S)
-                    n = ctx.count(child, child_facts) * mult
-                    if not n:
-                        continue
-                    got += n
-                    w = Fraction(n, N)
-                    clo, chi, cx, _, ctree = _node(child, child_facts, ctx, depth + 1)
-                    lo += w * clo
-                    hi_part += w * chi
-                    hi_unfinished -= w
-                    if ctx.build_tree:
-                        branches.append({"position": q.position, "sprint_cards": list(S), "sets": mult,
-                                         "probability": w, "value": (clo, chi), "next": ctree})
-                    if got == target:
-                        break
-                if got != target:
-                    raise AssertionError(f"sprint groups of {x} at {q.position} cover {got} of {target} histories")
-        except _OutOfBudget:
-            out_of_budget = True
-        hi = hi_part + hi_unfinished
+        lo, hi, branches, out_of_budget = _value_guess(hits, facts, post, known, x, px, ctx, depth)
         values[x] = (lo, hi if settled is None or hi < settled else settled)
         trees[x] = branches
         if lo > best_lo or (lo == best_lo and best_x is None):
@@ -351,8 +365,7 @@ def _node(hits: tuple, facts: Facts, ctx: _Ctx, depth: int = 0,
             for py, y in probs:
                 if y != x:
                     values[y] = (lo, lo) if py == 1 else (values[y][0], min(values[y][1], lo))
-            if depth > 0 or not ctx.all_first:
-                break
+            break
     lo_all = max(v[0] for v in values.values())
     hi_all = max(v[1] for v in values.values())
     best_x = max(values, key=lambda x: (values[x][0], values[x][1], -x))
@@ -368,6 +381,7 @@ def _node(hits: tuple, facts: Facts, ctx: _Ctx, depth: int = 0,
     if not ctx.build_tree and lo_all == hi_all:
         if len(_EXACT) > 50000:
             _EXACT.clear()
+            _PREFIXES.clear()
         _EXACT[(ctx.prefix_key, key)] = res
     return res
 
@@ -381,7 +395,7 @@ def plan_manhunt(
     record: Record,
     *,
     time_budget: float = 2.0,
-    max_solves: int = 5000,
+    max_solves: int = 1_000_000,
     tree: bool = False,
     all_first_guesses: bool = True,
 ) -> ManhuntPlan:
@@ -399,11 +413,18 @@ def plan_manhunt(
     root_post = solve_cached(record)
     floor, fixed = _fixed_set_floor(root_post)
     prefix, hits = _split_hits(record)
-    ctx = _Ctx(start + time_budget, max_solves, prefix_key=record_key(prefix), build_tree=tree,
-               all_first=all_first_guesses)
+    prefix_id = _PREFIXES.get(record_key(prefix))
+    if prefix_id is None:
+        prefix_id = _PREFIXES[record_key(prefix)] = next(_PREFIX_IDS)  # never reused
+    ctx = _Ctx(start + time_budget, max_solves, prefix_key=prefix_id, build_tree=tree)
+    facts = extract(record)
     try:
-        lo, hi, bx, values, t = _node(hits, extract(record), ctx, post=root_post)
+        # first the value (first guesses that cannot beat the best one found are left
+        # at their bounds), then, in the time left, the exact value of every first guess
+        lo, hi, bx, values, t = _node(hits, facts, ctx, post=root_post)
         note = ""
+        if all_first_guesses:
+            _value_first_guesses(hits, facts, root_post, values, ctx)
     except _Partial as part:
         lo, hi, bx, values, t = part.res
         note = f"budget of {time_budget:g} s / {max_solves} solver calls reached"
@@ -422,6 +443,21 @@ def plan_manhunt(
             bx = max(values, key=lambda x: (values[x][0], values[x][1], -x))
             note += "; lower bound from guessing the most likely set"
     return ManhuntPlan(bx, lo, hi, values, ctx.solves, time.perf_counter() - start, t, note)
+
+
+def _value_first_guesses(hits: tuple, facts: Facts, post: Posterior, values: dict, ctx: _Ctx) -> None:
+    """Narrow the bounds of the first guesses the search left unvalued, most likely
+    first, until each is exact or the budget runs out (the record's value is already
+    known: these only say how much worse each other first guess is)."""
+    known = facts.marshal_cards | facts.known_cards
+    for x in sorted(values, key=lambda y: (-post.probability(y), y)):
+        lo0, hi0 = values[x]
+        if lo0 == hi0:
+            continue
+        lo, hi, _, out_of_budget = _value_guess(hits, facts, post, known, x, post.probability(x), ctx, 0)
+        values[x] = (max(lo, lo0), min(hi, hi0))
+        if out_of_budget:
+            return
 
 
 def _fixed_set_floor(post: Posterior) -> tuple[Fraction, tuple[int, ...]]:

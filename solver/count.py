@@ -135,19 +135,8 @@ class Counter:
         excluded = known | marshal
         self.pool = [len(members - excluded) for members in _CLASS_SETS]
         self.deck_free = {r: len(members - marshal) for r, members in _DECK_SETS.items()}
-        # which numbers a face-down hideout may be, per position (1-based): not a known or
-        # Marshal's card, not missed by a single guess while the row was that long
-        self.allowed: list[list[bool]] = [[False] * 43]
-        base = [x not in excluded for x in range(43)]
-        missed = list(facts.missed_single.items())
-        for i in range(1, self.n + 1):
-            row = base
-            for x, k in missed:
-                if k >= i and row[x]:
-                    if row is base:
-                        row = base[:]
-                    row[x] = False
-            self.allowed.append(row)
+        self._excluded = excluded
+        self._allowed_rows: dict[int, list[bool]] = {}
         # deck usage of revealed positions, and slots per position
         self.slots: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
         self.revealed_use: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
@@ -166,12 +155,12 @@ class Counter:
                 use[DECK_OF[s]] += 1
             self.revealed_use.append(tuple(use))
         # cumulative revealed usage per deck before each position
-        self.revealed_before: list[tuple[int, int, int, int]] = []
-        acc = [0, 0, 0, 0]
-        for i in range(self.n + 1):
-            if i:
-                acc = [a + b for a, b in zip(acc, self.revealed_use[i])]
-            self.revealed_before.append(tuple(acc))
+        self.revealed_before: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
+        acc = (0, 0, 0, 0)
+        for use in self.revealed_use[1:]:
+            if use != (0, 0, 0, 0):
+                acc = (acc[0] + use[0], acc[1] + use[1], acc[2] + use[2], acc[3] + use[3])
+            self.revealed_before.append(acc)
         self._sprint_cache: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
         self._hideout_cache: dict[tuple[int, int], list[tuple[int, int, int, int, int]]] = {}
         self._candidate_cache: dict[int, list[tuple[int, int, int, int, int]]] = {}
@@ -191,10 +180,14 @@ class Counter:
         self._all_flags = (1 << len(self.missed_sets)) - 1
         # flags change at position i only for a hideout from the lowest number of a set
         # still open there, or at the position right after a set's row length
-        self._flag_low = [
-            min((nums[0] for nums, k in self.missed_sets if k >= i), default=99) for i in range(self.n + 1)
-        ]
-        self._flag_clear = [any(k == i - 1 for _, k in self.missed_sets) for i in range(self.n + 1)]
+        if self.missed_sets:
+            self._flag_low = [
+                min((nums[0] for nums, k in self.missed_sets if k >= i), default=99) for i in range(self.n + 1)
+            ]
+            self._flag_clear = [any(k == i - 1 for _, k in self.missed_sets) for i in range(self.n + 1)]
+        else:
+            self._flag_low = [99] * (self.n + 1)
+            self._flag_clear = [False] * (self.n + 1)
         self._flag_cache: dict[tuple[int, int, int, int], int] = {}
         self._layers: list[dict[tuple[int, int, int], int]] | None = None
         self._marginals: tuple[int, list[dict[int, int]]] | None = None
@@ -204,12 +197,26 @@ class Counter:
         for p in self.pool:
             self._D *= factorial(p)
 
+    def allowed(self, i: int) -> list[bool]:
+        """Which numbers a face-down hideout at position i may be (a row by number): not
+        a known or Marshal's card, not missed by a single guess while the row was at
+        least i long. Made when first asked: a Manhunt record has few face-down positions."""
+        row = self._allowed_rows.get(i)
+        if row is None:
+            excluded = self._excluded
+            row = [x not in excluded for x in range(43)]
+            for x, k in self.facts.missed_single.items():
+                if k >= i:
+                    row[x] = False
+            self._allowed_rows[i] = row
+        return row
+
     def _possible_within(self, y: int, k: int) -> bool:
         """Whether y can be a hideout among the first k positions at all (a cheap test:
         a missed set with a number that cannot needs no flag)."""
         for i in range(1, min(k, self.n) + 1):
             p = self.facts.positions[i - 1]
-            if p.hideout == y or (p.face_down and self.lo[i] <= y <= self.hi[i] and self.allowed[i][y]):
+            if p.hideout == y or (p.face_down and self.lo[i] <= y <= self.hi[i] and self.allowed(i)[y]):
                 return True
         return False
 
@@ -906,7 +913,7 @@ class Counter:
         the classes and the decks (1-3) among them."""
         got = self._candidate_cache.get(i)
         if got is None:
-            allowed = self.allowed[i]
+            allowed = self.allowed(i)
             cands = [
                 (x, CLASS_OF[x], CLASS_OF[x] >> 1, 1 << (BITS * CLASS_OF[x]), 1 << (BITS * (CLASS_OF[x] & 1)))
                 for x in range(max(1, self.lo[i]), min(self.hi[i], MAX_CARD) + 1)
