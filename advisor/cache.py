@@ -16,7 +16,14 @@ from solver.posterior import Posterior
 from solver.solve import count_histories, solve
 
 _MAX = 512
+#: a bound on what the cached posteriors hold: the states their counters keep for
+#: joint probabilities (a few hundred bytes each; a hard state keeps tens of
+#: thousands), so a long session of hard states stays near 100-200 MB
+_MAX_STATES = 400_000
 _posteriors: "OrderedDict[tuple, Posterior]" = OrderedDict()
+_sizes: dict[tuple, int] = {}
+_held = [0]  # the sum of _sizes
+_key_of: dict[int, tuple] = {}  # id(cached posterior) -> its key
 _counts: "OrderedDict[tuple, int]" = OrderedDict()
 #: id(posterior) -> (the posterior itself, {numbers: joint}); the stored reference
 #: keeps the id from being reused while the entry lives.
@@ -35,6 +42,43 @@ def _put(cache: OrderedDict, key, value) -> None:
         cache.popitem(last=False)
 
 
+def _size(post: Posterior) -> int:
+    """The states a posterior's counter holds (1 for a posterior without one)."""
+    counter = getattr(post._joint, "__self__", None)
+    return max(1, counter.stored_states()) if counter is not None else 1
+
+
+def _put_posterior(key: tuple, post: Posterior) -> None:
+    """Cache a posterior; the least recently used go first, by count and by size."""
+    if key in _posteriors:
+        _held[0] -= _sizes.pop(key, 0)
+    _posteriors[key] = post
+    _posteriors.move_to_end(key)
+    _key_of[id(post)] = key
+    size = _sizes[key] = _size(post)
+    _held[0] += size
+    _evict()
+
+
+def _evict() -> None:
+    while len(_posteriors) > 1 and (len(_posteriors) > _MAX or _held[0] > _MAX_STATES):
+        old_key, old = _posteriors.popitem(last=False)
+        _held[0] -= _sizes.pop(old_key, 0)
+        _joints.pop(id(old), None)
+        _key_of.pop(id(old), None)
+
+
+def _resize(post: Posterior) -> None:
+    """Weigh a cached posterior again: joints add marked passes to its counter."""
+    key = _key_of.get(id(post))
+    if key is None or _posteriors.get(key) is not post:
+        return
+    size = _size(post)
+    _held[0] += size - _sizes.get(key, 0)
+    _sizes[key] = size
+    _evict()
+
+
 def solve_cached(record: Record, validate: bool = False, deadline: float | None = None) -> Posterior:
     """``solver.solve.solve`` memoised on the record's public content.
 
@@ -45,7 +89,7 @@ def solve_cached(record: Record, validate: bool = False, deadline: float | None 
     post = _posteriors.get(key)
     if post is None:
         post = solve(record.marshal_view(), validate=validate, deadline=deadline)
-        _put(_posteriors, key, post)
+        _put_posterior(key, post)
     else:
         _posteriors.move_to_end(key)
     return post
@@ -77,10 +121,19 @@ def joint(post: Posterior, numbers: Iterable[int]) -> Fraction:
     if val is None:
         val = post.joint(want)
         table[want] = val
+        _resize(post)
     return val
+
+
+def held_states() -> int:
+    """How many counter states the cached posteriors hold (what ``_MAX_STATES`` bounds)."""
+    return _held[0]
 
 
 def clear() -> None:
     _posteriors.clear()
+    _sizes.clear()
+    _key_of.clear()
+    _held[0] = 0
     _counts.clear()
     _joints.clear()

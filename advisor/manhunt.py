@@ -264,8 +264,9 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
     """(lower, upper, outcome branches, out of budget) of guessing x first at a node.
 
     Its value is the sum over x's outcomes (position, sprint group) of the outcome's
-    probability times the value of the record after it. Outcomes not valued exactly
-    when the budget runs out count with value 1 in the upper bound.
+    probability times the value of the record after it. When the budget runs out, the
+    outcome being searched counts with its own bounds and the outcomes not reached
+    with value 1 in the upper bound.
     """
     N = post.histories
     lo = ZERO
@@ -286,7 +287,13 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
                     continue
                 got += n
                 w = Fraction(n, N)
-                clo, chi, cx, _, ctree = _node(child, child_facts, ctx, depth + 1)
+                try:
+                    clo, chi, cx, _, ctree = _node(child, child_facts, ctx, depth + 1)
+                except _Partial as part:  # the child's bounds, rigorous though not met
+                    lo += w * part.res[0]
+                    hi_part += w * part.res[1]
+                    hi_unfinished -= w
+                    raise _OutOfBudget from None
                 lo += w * clo
                 hi_part += w * chi
                 hi_unfinished -= w

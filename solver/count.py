@@ -342,23 +342,29 @@ class Counter:
         r_x = DECK_OF[x] if x != ESCAPE else -1
         flagged = self._flag_low[i] <= x or self._flag_clear[i]
         closing = self._closing
-        for G, members in _by_usage(layer, 1).items():
-            wt = self._revealed_weight(i, G)
-            for h, H, _ in members:
-                if not wt or h >= x or h < lowest:
-                    yield (h, G, H), None, 0, 1
+        weights: dict[int, int] = {}
+        for s in layer:
+            h, G, H = s
+            if h >= x or h < lowest:
+                yield s, None, 0, 1
+                continue
+            wt = weights.get(G)
+            if wt is None:
+                wt = weights[G] = self._revealed_weight(i, G)
+            if not wt:
+                yield s, None, 0, 1
+                continue
+            r_open = DECK_OF[h]
+            if r_open != r_x:
+                H2, div = H & ~COUNTS, closing(r_open, H)
+            else:
+                H2, div = H, 1
+            if H >= FLAG_ONE and flagged:
+                H2 = self._flags_after(i, h, x, H, H2)
+                if H2 < 0:
+                    yield s, None, 0, 1
                     continue
-                r_open = DECK_OF[h]
-                if r_open != r_x:
-                    H2, div = H & ~COUNTS, closing(r_open, H)
-                else:
-                    H2, div = H, 1
-                if H >= FLAG_ONE and flagged:
-                    H2 = self._flags_after(i, h, x, H, H2)
-                    if H2 < 0:
-                        yield (h, G, H), None, 0, 1
-                        continue
-                yield (h, G, H), (x, G, H2), wt, div
+            yield s, (x, G, H2), wt, div
 
     def _push_revealed(self, i: int, layer: dict) -> dict:
         out: dict = {}
@@ -383,17 +389,18 @@ class Counter:
         k = self.facts.positions[i - 1].sprints
         base = ESCAPE - 3 - k
         closing = self._closing
-        for G, members in _by_usage(layer, 1).items():
-            vec = self._end_weights_cached(i, G)
-            for h, H, w in members:
-                need = base - h
-                if need >= len(vec) or h >= ESCAPE:
-                    yield (h, G, H), 0, 1
-                    continue
-                phi = vec[need if need > 0 else 0]
-                if phi and H >= FLAG_ONE and self._flags_after(i, h, ESCAPE, H, 0) < 0:
-                    phi = 0
-                yield (h, G, H), phi, closing(DECK_OF[h], H)
+        ends = self._end_weights_cached
+        for s in layer:
+            h, G, H = s
+            vec = ends(i, G)
+            need = base - h
+            if need >= len(vec) or h >= ESCAPE:
+                yield s, 0, 1
+                continue
+            phi = vec[need if need > 0 else 0]
+            if phi and H >= FLAG_ONE and self._flags_after(i, h, ESCAPE, H, 0) < 0:
+                phi = 0
+            yield s, phi, closing(DECK_OF[h], H)
 
     def _push_escape(self, i: int, layer: dict) -> dict:
         z = 0
@@ -985,6 +992,14 @@ class Counter:
         for cache in (self._sprint_cache, self._hideout_cache, self._candidate_cache, self._signature_cache,
                       self._phi_cache, self._end_pairs, self._flag_cache):
             cache.clear()
+
+    def stored_states(self) -> int:
+        """How many states this counter keeps (layers, backward values, marked passes):
+        what a cache of solved counters should weigh them by."""
+        n = sum(len(layer) for layer in self._layers or ())
+        n += sum(len(b) for b in getattr(self, "_betas", ()) or ())
+        n += sum(len(layer) for passes in self._marked_cache.values() for layer in passes)
+        return n
 
     def through(self, numbers) -> int:
         """The number of histories in which every one of ``numbers`` is a hideout.
