@@ -128,6 +128,20 @@ class _Ctx:
             self.counts[hits] = post.histories if post.consistent else 0
         return post
 
+    def bounds(self, hits: tuple, facts: Facts) -> tuple[Fraction, Fraction]:
+        """Bounds on a node's value without searching it: its value if known; else 1
+        with nothing left face down, the most likely number's probability with one
+        left (exact), and at most that with more."""
+        got = self.known_value(hits)
+        if got is not None:
+            return got[0], got[1]
+        post = self.posterior(hits, facts)
+        m = post.face_down_count
+        if m == 0:
+            return ONE, ONE
+        top = Fraction(max(post.number_counts.values()), post.histories)
+        return (top, top) if m == 1 else (ZERO, top)
+
     def count(self, hits: tuple, facts: Facts) -> int:
         """A node's number of histories: from its posterior, which its search needs
         anyway, unless its value is already known (then a count alone)."""
@@ -260,20 +274,23 @@ def _split_hits(record: Record) -> tuple[Record, tuple]:
 
 
 def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[int], x: int, px: Fraction,
-                 ctx: _Ctx, depth: int) -> tuple[Fraction, Fraction, list, bool]:
+                 ctx: _Ctx, depth: int, beat: Fraction | None = None) -> tuple[Fraction, Fraction, list, bool]:
     """(lower, upper, outcome branches, out of budget) of guessing x first at a node.
 
     Its value is the sum over x's outcomes (position, sprint group) of the outcome's
-    probability times the value of the record after it. When the budget runs out, the
-    outcome being searched counts with its own bounds and the outcomes not reached
-    with value 1 in the upper bound.
+    probability times the value of the record after it. Every outcome is solved first,
+    which bounds its value without searching below it: a record's value is at most
+    its most likely number's probability (its first guess must hit), and exactly that
+    with one face-down hideout left. With ``beat`` (the best value of another first
+    guess), the search stops as soon as the upper bound shows x cannot beat it; the
+    bounds returned then need not meet. When the budget runs out, the outcomes count
+    with the bounds they have.
     """
     N = post.histories
-    lo = ZERO
-    hi_unfinished = px  # mass of x's outcomes not yet valued exactly: upper bound 1 each
-    hi_part = ZERO
+    lo, hi = ZERO, px
     branches: list = []
     try:
+        outcomes = []
         for q in post.positions:
             if q.revealed or not q.counts.get(x):
                 continue
@@ -286,27 +303,35 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
                 if not n:
                     continue
                 got += n
-                w = Fraction(n, N)
-                try:
-                    clo, chi, cx, _, ctree = _node(child, child_facts, ctx, depth + 1)
-                except _Partial as part:  # the child's bounds, rigorous though not met
-                    lo += w * part.res[0]
-                    hi_part += w * part.res[1]
-                    hi_unfinished -= w
-                    raise _OutOfBudget from None
-                lo += w * clo
-                hi_part += w * chi
-                hi_unfinished -= w
-                if ctx.build_tree:
-                    branches.append({"position": q.position, "sprint_cards": list(S), "sets": mult,
-                                     "probability": w, "value": (clo, chi), "next": ctree})
+                clo, chi = ctx.bounds(child, child_facts)
+                outcomes.append((Fraction(n, N), child, child_facts, q.position, S, mult, clo, chi))
                 if got == target:
                     break
             if got != target:
                 raise AssertionError(f"sprint groups of {x} at {q.position} cover {got} of {target} histories")
+        lo = sum((o[0] * o[6] for o in outcomes), ZERO)
+        hi = sum((o[0] * o[7] for o in outcomes), ZERO)
+        if beat is not None and hi <= beat:
+            return lo, hi, branches, False
+        # the outcomes with the most open value first: the bounds close fastest
+        for w, child, child_facts, p, S, mult, clo, chi in sorted(outcomes, key=lambda o: -o[0] * (o[7] - o[6])):
+            if clo != chi or ctx.build_tree:
+                try:
+                    nlo, nhi, _, _, ctree = _node(child, child_facts, ctx, depth + 1)
+                except _Partial as part:  # the child's bounds, rigorous though not met
+                    lo += w * (part.res[0] - clo)
+                    hi += w * (min(part.res[1], chi) - chi)
+                    raise _OutOfBudget from None
+                lo += w * (nlo - clo)
+                hi += w * (nhi - chi)
+                if ctx.build_tree:
+                    branches.append({"position": p, "sprint_cards": list(S), "sets": mult,
+                                     "probability": w, "value": (nlo, nhi), "next": ctree})
+                if beat is not None and hi <= beat:
+                    break
     except _OutOfBudget:
-        return lo, hi_part + hi_unfinished, branches, True
-    return lo, hi_part + hi_unfinished, branches, False
+        return lo, hi, branches, True
+    return lo, hi, branches, False
 
 
 def _add_hit(hits: tuple, x: int, p: int, S: tuple[int, ...]) -> tuple:
@@ -360,7 +385,8 @@ def _node(hits: tuple, facts: Facts, ctx: _Ctx, depth: int = 0,
             break  # V(x) <= P(x): cannot beat the best found (exact pruning)
         if settled is not None and px == 1:
             continue  # valued with the first certain number
-        lo, hi, branches, out_of_budget = _value_guess(hits, facts, post, known, x, px, ctx, depth)
+        beat = best_lo if best_lo > 0 and px < 1 else None  # a certain number is valued exactly
+        lo, hi, branches, out_of_budget = _value_guess(hits, facts, post, known, x, px, ctx, depth, beat)
         values[x] = (lo, hi if settled is None or hi < settled else settled)
         trees[x] = branches
         if lo > best_lo or (lo == best_lo and best_x is None):
