@@ -25,14 +25,14 @@ from engine.record import (
     RecordFormatError,
     Reveal,
     Ruleset,
-    event_from_dict,
+    event_from_json,
     event_to_dict,
 )
 from notepad import CorrectionError, Notepad, RecordRuleError
 from notepad.store import StoreError, parse_import
 
 from . import services, ui
-from .i18n import has_rule_text, rule_text, t
+from .i18n import error_text, format_text, rule_text, t
 
 PADS = "assistant_pads"  # session_state: game id -> Notepad
 FLASH = "assistant_flash"  # session_state: (kind, text) shown once
@@ -87,7 +87,7 @@ def enter(gid: str, event: Event) -> bool:
         services.store().save(gid, pad.record)
     except StoreError as exc:  # keep the notepad and the store in step
         pad.undo()
-        _flash("error", t("refused", reason=str(exc)))
+        _flash("error", t("refused", reason=error_text(exc)))
         return False
     if warnings:
         _flash("warning", t("warning", reason="; ".join(rule_text(w) for w in warnings)))
@@ -147,27 +147,12 @@ def game_list() -> None:
                 record = parse_import(raw)
                 info = services.store().create(record.marshal_view(), title="Imported game", kind="assistant")
             except StoreError as exc:
-                st.error(t("import_error", reason=_import_reason(exc)))
+                # the store's reason, and the reader's or validator's inside it, in the page's language
+                st.error(t("import_error", reason=error_text(exc)))
             else:
                 st.query_params["game"] = info.id
                 _flash("success", t("imported"))
                 st.rerun()
-
-
-def _import_reason(exc: StoreError) -> str:
-    """Why an import was refused; a broken rule in the page's language.
-
-    The store raises ``StoreError(...) from None`` over the validator's error, which
-    stays reachable as the context: its reason is said in Korean where it has a
-    ``rule_<code>`` string. Anything else keeps the store's (English) message.
-    """
-    rule = exc.__context__
-    if not isinstance(rule, RecordRuleError) or not has_rule_text(rule.reason):
-        return str(exc)
-    reason = rule_text(rule.reason)
-    if rule.index is not None:
-        reason = t("entry_reason", n=rule.index + 1, reason=reason)
-    return t("import_breaks_rule", reason=reason)
 
 
 # --------------------------------------------------------------------------- game page
@@ -407,9 +392,9 @@ def correct(gid: str, index: int, text: str, truncate: bool) -> bool:
     if pad is None:
         return False
     try:
-        event = event_from_dict(json.loads(text), index)
-    except (ValueError, RecordFormatError) as exc:
-        _flash("error", t("bad_json", reason=str(getattr(exc, "reason", exc))))
+        event = event_from_json(text, index)
+    except RecordFormatError as exc:  # bad JSON too: the reader gives it a code
+        _flash("error", t("bad_json", reason=format_text(exc.reason)))
         return False
     try:
         pad.correct(index, event, truncate=truncate)

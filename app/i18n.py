@@ -381,8 +381,67 @@ KO: dict[str, str] = {
     "rule_expect_over": "게임이 끝났습니다",
     # the validator's warning
     "rule_guess_in_marshal_hand": "{number}은(는) 수사관의 카드이므로 맞을 수 없습니다",
-    # an import refused by a rule: where in the record, and the reason (Korean only)
-    "import_breaks_rule": "기록이 규칙에 맞지 않습니다: {reason}",
+    # the record reader's format faults (engine.record FORMAT_MESSAGES, FORMAT_PHRASES), said in
+    # Korean: "format_<code>" with the placeholders of the English template. Names of the JSON
+    # (sprints, marshal_draw, ...) stay as they are written in the record.
+    "format_not_json": "올바른 JSON이 아닙니다: {problem} ({line}행 {column}열, 위치 {char})",
+    "format_not_text": "올바른 JSON이 아닙니다: 글자를 읽을 수 없습니다 ({detail})",
+    "format_unreadable_file": "{path}을(를) 읽을 수 없습니다: {detail}",
+    "format_not_whole_number": "{what}은(는) 정수여야 합니다 ({value}이(가) 아님)",
+    "format_out_of_range": "{what}은(는) {lo}~{hi} 사이여야 합니다 ({value}이(가) 아님)",
+    "format_not_card_list": "{what}은(는) 카드 번호의 목록이어야 합니다",
+    "format_card_twice": "{what}에 같은 카드가 두 번 있습니다: {cards}",
+    "format_not_bool": "{what}은(는) true 또는 false여야 합니다 ({value}이(가) 아님)",
+    "format_unknown_field": "{what}에 알 수 없는 필드 {key!r}이(가) 있습니다",
+    "format_missing_field": "{what}에 필드 {key!r}이(가) 필요합니다",
+    "format_event_not_object": "기록의 각 입력은 JSON 객체여야 합니다",
+    "format_unknown_event_type": "알 수 없는 입력 종류 {type}입니다 ({types} 중 하나여야 합니다)",
+    "format_sprint_count": "sprints는 {sprints}인데 sprint_cards에는 카드가 {listed}장 있습니다",
+    "format_hideout_is_sprint": "{hideout}은(는) 은신처이면서 도약 카드일 수 없습니다",
+    "format_card_not_in_deck": "{card}은(는) 덱 {deck}의 카드가 아닙니다",
+    "format_guess_without_numbers": "수사 시도에는 숫자가 하나 이상 필요합니다",
+    "format_miss_with_reveals": "실패한 수사 시도는 아무것도 공개하지 않는데, reveals가 있습니다",
+    "format_hit_without_reveals": "성공한 수사 시도에는 reveals(말한 숫자마다 위치와 도약 카드)가 필요합니다",
+    "format_reveals_not_list": "reveals는 목록이어야 합니다",
+    "format_reveal_not_object": "reveals의 각 항목은 JSON 객체여야 합니다",
+    "format_hit_reveals_other_numbers":
+        "수사 시도에 성공하면 말한 숫자 {numbers}이(가) 정확히 공개되어야 합니다 ({revealed}이(가) 아님)",
+    "format_manhunt_miss_reveals": "실패한 마지막 추적의 수사 시도는 아무것도 공개하지 않습니다",
+    "format_manhunt_hit_needs_position": "마지막 추적의 수사 시도에 성공하면 공개된 은신처의 위치가 필요합니다",
+    "format_record_not_object": "기록은 JSON 객체여야 합니다",
+    "format_wrong_format": '"format"은(는) "{expected}"이어야 합니다 ({value}이(가) 아님)',
+    "format_unsupported_version": "지원하지 않는 버전 {version}입니다: 이 프로그램은 버전 {known}을(를) 읽습니다",
+    "format_ruleset_not_object": "ruleset은 JSON 객체여야 합니다",
+    "format_bad_opening": 'ruleset.opening은 "one-or-two" 또는 "two"여야 합니다 ({value}이(가) 아님)',
+    "format_setup_size": "fugitive_setup에는 카드가 5장 있어야 합니다 ({count}장이 아님)",
+    "format_events_not_list": "events는 목록이어야 합니다",
+    # parts of the messages above
+    "format_each_of": "{what}의 각 값",
+    "format_the_record": "기록",
+    "format_a_reveal": "reveals의 항목",
+    "format_reveal_field": "reveals의 {field}",
+    "format_json_expecting_value": "값이 있어야 합니다",
+    "format_json_expecting_name": "큰따옴표로 감싼 필드 이름이 있어야 합니다",
+    "format_json_expecting_colon": "':'이(가) 있어야 합니다",
+    "format_json_expecting_comma": "','이(가) 있어야 합니다",
+    "format_json_extra_data": "JSON 뒤에 다른 내용이 있습니다",
+    "format_json_unterminated_string": "문자열이 닫히지 않았습니다",
+    "format_json_control_character": "문자열 안에 제어 문자가 있습니다",
+    "format_json_bad_escape": "잘못된 \\ 이스케이프",
+    "format_json_bad_unicode_escape": "잘못된 \\uXXXX 이스케이프",
+    # the store's refusals (notepad.store STORE_MESSAGES), said in Korean: "store_<code>";
+    # {error} is the reader's or the validator's error, said in Korean itself
+    "store_bad_record": "올바른 게임 기록이 아닙니다: {error}",
+    "store_nested_too_deeply": "올바른 게임 기록이 아닙니다: JSON이 너무 깊게 중첩되어 있습니다",
+    "store_breaks_rule": "기록이 규칙에 맞지 않습니다: {error}",
+    "store_newer_schema": "{path}의 스키마 버전은 {version}이지만, 이 프로그램은 버전 {known}까지만 읽습니다",
+    "store_no_game": "ID {game_id!r}인 게임이 없습니다",
+    "store_bad_kind": "게임 종류는 {kinds} 중 하나여야 합니다 ({kind!r}이(가) 아님)",
+    "store_empty_title": "제목이 비어 있으면 안 됩니다",
+    "store_long_title": "제목은 {limit}자 이하여야 합니다",
+    "store_metadata_not_object": "메타데이터는 JSON 객체여야 합니다",
+    "store_metadata_not_json": "메타데이터는 일반 JSON이어야 합니다: {detail}",
+    # a refused entry of a record: where in the record, and the reason (Korean only)
     "entry_reason": "입력 {n}: {reason}",
     "suggest_pair": "모두 뒷면 은신처일 확률 {p} (한 번에 시도)",
     "manhunt_next": "다음 시도: {x}; 맞을 확률 {p}",
@@ -519,8 +578,12 @@ def get_lang() -> str:
     return _current["lang"]
 
 
-def t(key: str, **kw) -> str:
-    """The string ``key`` in the current language, formatted with ``kw``."""
+def t(key: str, /, **kw) -> str:
+    """The string ``key`` in the current language, formatted with ``kw``.
+
+    ``key`` is positional-only, so a message argument may be named ``key`` too (the
+    record reader's "unknown field {key!r}").
+    """
     text = STRINGS.get(get_lang(), EN).get(key) or EN.get(key) or key
     if kw:
         try:
@@ -530,10 +593,34 @@ def t(key: str, **kw) -> str:
     return text
 
 
+def _has_coded_text(reason: object, prefix: str) -> bool:
+    """Whether the current language says this coded message itself (``<prefix><code>``)."""
+    code = getattr(reason, "code", None)
+    return bool(code) and f"{prefix}{code}" in STRINGS.get(get_lang(), EN)
+
+
+def _coded_text(reason: object, prefix: str) -> str:
+    """A coded message (``code`` and ``params``) in the current language, else its English.
+
+    Arguments that are themselves coded parts of the message are said the same way,
+    and ``event`` (a 0-based event index) is shown as the entry number, counted from
+    1 like the app's list of entries.
+    """
+    if not _has_coded_text(reason, prefix):
+        return str(reason)
+    args = {}
+    for name, value in dict(getattr(reason, "params", None) or {}).items():
+        if getattr(value, "code", None):
+            value = _coded_text(value, prefix)
+        elif name == "event" and isinstance(value, int):
+            value += 1
+        args[name] = value
+    return t(f"{prefix}{reason.code}", **args)
+
+
 def has_rule_text(reason: object) -> bool:
     """Whether the current language says this validator message itself (``rule_<code>``)."""
-    code = getattr(reason, "code", None)
-    return bool(code) and f"rule_{code}" in STRINGS.get(get_lang(), EN)
+    return _has_coded_text(reason, "rule_")
 
 
 def rule_text(reason: object) -> str:
@@ -542,17 +629,47 @@ def rule_text(reason: object) -> str:
     The validator writes English and attaches a ``code`` and ``params``
     (``notepad.validator.RuleText``); ``rule_<code>`` is the template in another
     language. Without one (English has none, a plain string has no code) the English
-    text is kept. Arguments that are themselves coded parts of the message are said
-    the same way, and ``event`` (a 0-based event index) is shown as the entry number,
-    counted from 1 like the app's list of entries.
+    text is kept.
     """
-    if not has_rule_text(reason):
-        return str(reason)
-    args = {}
-    for name, value in dict(getattr(reason, "params", None) or {}).items():
-        if getattr(value, "code", None):
-            value = rule_text(value)
-        elif name == "event" and isinstance(value, int):
-            value += 1
-        args[name] = value
-    return t(f"rule_{reason.code}", **args)
+    return _coded_text(reason, "rule_")
+
+
+def format_text(reason: object) -> str:
+    """A format fault of the record reader in the current language.
+
+    The same scheme as :func:`rule_text`: ``engine.record.FormatText`` carries the
+    code and params, and ``format_<code>`` is the template in another language.
+    """
+    return _coded_text(reason, "format_")
+
+
+def error_text(exc: BaseException) -> str:
+    """A refusal of the record reader, the validator or the store in the current language.
+
+    A store refusal is said from ``store_<code>``; a refused record inside it
+    (``params["error"]``, a RecordFormatError or RecordRuleError) is said the same
+    way, with its event index as the entry number. In English, and for anything
+    without a string of the current language, it is ``str(exc)``: the modules'
+    own English tables, so the page reads exactly like the CLI.
+    """
+    from engine.record import RecordFormatError
+    from notepad.store import StoreError
+    from notepad.validator import RecordRuleError
+
+    if isinstance(exc, StoreError):
+        if not _has_coded_text(exc, "store_"):
+            return str(exc)
+        args = {k: error_text(v) if isinstance(v, BaseException) else v for k, v in exc.params.items()}
+        return t(f"store_{exc.code}", **args)
+    if isinstance(exc, RecordFormatError):
+        prefix = "format_"
+    elif isinstance(exc, RecordRuleError):
+        prefix = "rule_"
+    else:
+        return str(exc)
+    if not _has_coded_text(exc.reason, prefix):
+        return str(exc)
+    reason = _coded_text(exc.reason, prefix)
+    if exc.index is not None:
+        reason = t("entry_reason", n=exc.index + 1, reason=reason)
+    return reason

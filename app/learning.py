@@ -13,7 +13,7 @@ from notepad.store import StoreError
 from notepad.validator import validate
 
 from . import services, ui
-from .i18n import t
+from .i18n import error_text, t
 from .services import pct
 
 
@@ -77,7 +77,7 @@ def run() -> None:
     try:
         stored = services.store().open(gid)
     except StoreError as exc:
-        st.error(str(exc))
+        st.error(error_text(exc))
         return
     record = stored.record.marshal_view()
     n = len(record.events)

@@ -8,6 +8,10 @@ A record with hidden fields (``fugitive_setup``, ``fugitive_draw.card``,
 ``place.hideout`` of a face-down hideout, ``place.sprint_cards``) is a *full record*;
 :meth:`Record.marshal_view` drops them, which is what everything on the Marshal's
 side must read.
+
+Every format fault is a :class:`RecordFormatError` with a ``code`` (a key of
+:data:`FORMAT_MESSAGES`) and ``params``: the English message is the template
+formatted with them, so the app can say the same fault in Korean.
 """
 from __future__ import annotations
 
@@ -22,13 +26,128 @@ VERSION = 1
 OPENINGS = ("one-or-two", "two")
 
 
+class FormatText(str):
+    """English text of a format message (or of a part of one) that keeps its code and arguments.
+
+    It *is* the English string, so everything that prints or compares the reason
+    works as before; ``code`` and ``params`` let another layer (the app) say it in
+    another language: the template of ``code`` formatted with ``params``. An
+    argument may itself be a :class:`FormatText` (a part of the message, such as
+    "each of numbers"). The same design as ``notepad.validator.RuleText``; the
+    engine cannot import the notepad, hence a class of its own.
+    """
+
+    code: str
+    params: dict[str, object]
+
+    def __new__(cls, text: str, code: str, params: dict[str, object]):
+        self = super().__new__(cls, text)
+        self.code = code
+        self.params = dict(params)
+        return self
+
+    def __reduce__(self):
+        return (FormatText, (str(self), self.code, self.params))
+
+
+#: Every kind of format fault: code -> English template (placeholders: ``RecordFormatError.params``).
+FORMAT_MESSAGES: dict[str, str] = {
+    # the document
+    "not_json": "not valid JSON: {problem}: line {line} column {column} (char {char})",
+    "not_text": "not valid JSON: {detail}",
+    "unreadable_file": "cannot read {path}: {detail}",
+    # values
+    "not_whole_number": "{what} must be a whole number, not {value}",
+    "out_of_range": "{what} must be from {lo} to {hi}, not {value}",
+    "not_card_list": "{what} must be a list of card numbers",
+    "card_twice": "{what} lists a card twice: {cards}",
+    "not_bool": "{what} must be true or false, not {value}",
+    "unknown_field": "{what} has an unknown field {key!r}",
+    "missing_field": "{what} needs the field {key!r}",
+    # events
+    "event_not_object": "an event must be a JSON object",
+    "unknown_event_type": "unknown event type {type} (expected one of {types})",
+    "sprint_count": "sprints is {sprints} but sprint_cards lists {listed} cards",
+    "hideout_is_sprint": "{hideout} cannot be both the hideout and a sprint card",
+    "card_not_in_deck": "card {card} is not in deck {deck}",
+    "guess_without_numbers": "a guess needs at least one number",
+    "miss_with_reveals": "a missed guess reveals nothing, but reveals are given",
+    "hit_without_reveals": "a hit needs reveals: position and sprint cards of each number",
+    "reveals_not_list": "reveals must be a list",
+    "reveal_not_object": "each reveal must be a JSON object",
+    "hit_reveals_other_numbers": "a hit must reveal exactly the guessed numbers {numbers}, not {revealed}",
+    "manhunt_miss_reveals": "a missed Manhunt guess reveals nothing",
+    "manhunt_hit_needs_position": "a Manhunt hit needs the position of the revealed hideout",
+    # the record around the events
+    "record_not_object": "a record must be a JSON object",
+    "wrong_format": '"format" must be "{expected}", not {value}',
+    "unsupported_version": "unsupported version {version}: this program reads version {known}",
+    "ruleset_not_object": "ruleset must be a JSON object",
+    "bad_opening": 'ruleset.opening must be "one-or-two" or "two", not {value}',
+    "setup_size": "fugitive_setup must list 5 cards, not {count}",
+    "events_not_list": "events must be a list",
+}
+
+#: Parts of format messages: code -> English template. ``what`` is otherwise a field or
+#: event type name of the JSON (``sprints``, ``marshal_draw``), said the same in every
+#: language; the ``json_*`` phrases are the problems Python's JSON parser reports.
+FORMAT_PHRASES: dict[str, str] = {
+    "each_of": "each of {what}",
+    "the_record": "the record",
+    "a_reveal": "a reveal",
+    "reveal_field": "reveal {field}",
+    "json_expecting_value": "Expecting value",
+    "json_expecting_name": "Expecting property name enclosed in double quotes",
+    "json_expecting_colon": "Expecting ':' delimiter",
+    "json_expecting_comma": "Expecting ',' delimiter",
+    "json_extra_data": "Extra data",
+    "json_unterminated_string": "Unterminated string starting at",
+    "json_control_character": "Invalid control character at",
+    "json_bad_escape": "Invalid \\escape",
+    "json_bad_unicode_escape": "Invalid \\uXXXX escape",
+}
+
+#: The JSON parser's problem (``JSONDecodeError.msg``) -> its phrase; a problem not
+#: listed (another Python's wording) stays plain English text.
+JSON_PROBLEMS: dict[str, str] = {
+    FORMAT_PHRASES[code]: code for code in FORMAT_PHRASES if code.startswith("json_")
+}
+
+_FORMAT_TEMPLATES: dict[str, str] = {**FORMAT_MESSAGES, **FORMAT_PHRASES}
+
+
+def format_text(code: str, **params: object) -> FormatText:
+    """The English text of ``code`` (a key of FORMAT_MESSAGES or FORMAT_PHRASES) with ``params``."""
+    return FormatText(_FORMAT_TEMPLATES[code].format(**params), code, params)
+
+
 class RecordFormatError(ValueError):
-    """A record that breaks the format. ``index`` is the event index, if any."""
+    """A record that breaks the format. ``index`` is the event index, if any.
+
+    ``reason`` is the fault in words (English); the message reads ``event 7: <reason>``.
+    ``code`` names the kind of fault (a key of :data:`FORMAT_MESSAGES`) and ``params``
+    holds the values its template mentions, so that the app can say the reason in
+    another language. Raise one with ``RecordFormatError.fault(index, code, **params)``;
+    a reason given as plain text has ``code`` None and empty ``params``.
+    """
 
     def __init__(self, message: str, index: int | None = None):
         self.index = index
         self.reason = message
+        self.code: str | None = getattr(message, "code", None)
+        self.params: dict[str, object] = dict(getattr(message, "params", None) or {})
         super().__init__(f"event {index}: {message}" if index is not None else message)
+
+    def __reduce__(self):
+        # the built-in reduce would call cls(message) and lose index and code
+        return (type(self), (self.reason, self.index))
+
+    @classmethod
+    def fault(cls, index: int | None, code: str, /, **params: object) -> "RecordFormatError":
+        """The error for format fault ``code`` at event ``index``: ``raise RecordFormatError.fault(i, code, ...)``."""
+        if code not in FORMAT_MESSAGES:
+            raise KeyError(f"unknown format code {code!r}")
+        return cls(format_text(code, **params), index)
 
 
 @dataclass(frozen=True)
@@ -214,68 +333,82 @@ def event_to_dict(e: Event) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- parsing
+def _loads(text: str | bytes) -> Any:
+    """Parsed JSON; a document that is not JSON is a :class:`RecordFormatError`."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        code = JSON_PROBLEMS.get(exc.msg)
+        problem = format_text(code) if code else exc.msg
+        raise RecordFormatError.fault(
+            None, "not_json", problem=problem, line=exc.lineno, column=exc.colno, char=exc.pos
+        ) from None
+    except UnicodeDecodeError as exc:
+        raise RecordFormatError.fault(None, "not_text", detail=str(exc)) from None
+
+
 def record_from_json(text: str | bytes) -> Record:
     """Parse a JSON document; every problem becomes a :class:`RecordFormatError`."""
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise RecordFormatError(f"not valid JSON: {exc}") from None
-    return record_from_dict(data)
+    return record_from_dict(_loads(text))
 
 
-def _int(value: Any, what: str, index: int | None, lo: int, hi: int) -> int:
+def event_from_json(text: str | bytes, index: int | None = None) -> Event:
+    """One event from JSON text (a correction typed by hand), format-checked like a record's."""
+    return event_from_dict(_loads(text), index)
+
+
+What = Union[str, FormatText]  # a field or event type name, or a phrase such as "each of numbers"
+
+
+def _int(value: Any, what: What, index: int | None, lo: int, hi: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise RecordFormatError(f"{what} must be a whole number, not {json.dumps(value)}", index)
+        raise RecordFormatError.fault(index, "not_whole_number", what=what, value=json.dumps(value))
     if not lo <= value <= hi:
-        raise RecordFormatError(f"{what} must be from {lo} to {hi}, not {value}", index)
+        raise RecordFormatError.fault(index, "out_of_range", what=what, lo=lo, hi=hi, value=value)
     return value
 
 
-def _cards(value: Any, what: str, index: int | None, lo: int = 1, hi: int = 41) -> tuple[int, ...]:
+def _cards(value: Any, what: What, index: int | None, lo: int = 1, hi: int = 41) -> tuple[int, ...]:
     if not isinstance(value, list):
-        raise RecordFormatError(f"{what} must be a list of card numbers", index)
-    cards = tuple(_int(v, f"each of {what}", index, lo, hi) for v in value)
+        raise RecordFormatError.fault(index, "not_card_list", what=what)
+    cards = tuple(_int(v, format_text("each_of", what=what), index, lo, hi) for v in value)
     if len(set(cards)) != len(cards):
-        raise RecordFormatError(f"{what} lists a card twice: {list(cards)}", index)
+        raise RecordFormatError.fault(index, "card_twice", what=what, cards=list(cards))
     return cards
 
 
-def _bool(value: Any, what: str, index: int | None) -> bool:
+def _bool(value: Any, what: What, index: int | None) -> bool:
     if not isinstance(value, bool):
-        raise RecordFormatError(f"{what} must be true or false, not {json.dumps(value)}", index)
+        raise RecordFormatError.fault(index, "not_bool", what=what, value=json.dumps(value))
     return value
 
 
-def _check_keys(d: dict, allowed: Iterable[str], required: Iterable[str], index: int | None, what: str) -> None:
+def _check_keys(d: dict, allowed: Iterable[str], required: Iterable[str], index: int | None, what: What) -> None:
     allowed = set(allowed)
     for key in d:
         if key not in allowed:
-            raise RecordFormatError(f"{what} has an unknown field {key!r}", index)
+            raise RecordFormatError.fault(index, "unknown_field", what=what, key=key)
     for key in required:
         if key not in d:
-            raise RecordFormatError(f"{what} needs the field {key!r}", index)
+            raise RecordFormatError.fault(index, "missing_field", what=what, key=key)
 
 
 def event_from_dict(d: Any, index: int | None = None) -> Event:
     """One event of the ``events`` list, format-checked."""
     if not isinstance(d, dict):
-        raise RecordFormatError("an event must be a JSON object", index)
+        raise RecordFormatError.fault(index, "event_not_object")
     kind = d.get("type")
     if kind not in EVENT_TYPES:
-        raise RecordFormatError(
-            f"unknown event type {json.dumps(kind)} (expected one of {', '.join(EVENT_TYPES)})", index
-        )
+        raise RecordFormatError.fault(index, "unknown_event_type", type=json.dumps(kind), types=", ".join(EVENT_TYPES))
     if kind == "place":
         _check_keys(d, ("type", "sprints", "hideout", "sprint_cards"), ("sprints",), index, "place")
         sprints = _int(d["sprints"], "sprints", index, 0, 41)
         hideout = _int(d["hideout"], "hideout", index, 1, 42) if "hideout" in d else None
         sprint_cards = _cards(d["sprint_cards"], "sprint_cards", index) if "sprint_cards" in d else None
         if sprint_cards is not None and len(sprint_cards) != sprints:
-            raise RecordFormatError(
-                f"sprints is {sprints} but sprint_cards lists {len(sprint_cards)} cards", index
-            )
+            raise RecordFormatError.fault(index, "sprint_count", sprints=sprints, listed=len(sprint_cards))
         if sprint_cards is not None and hideout in sprint_cards:
-            raise RecordFormatError(f"{hideout} cannot be both the hideout and a sprint card", index)
+            raise RecordFormatError.fault(index, "hideout_is_sprint", hideout=hideout)
         return Place(sprints, hideout, sprint_cards)
     if kind == "pass":
         _check_keys(d, ("type",), (), index, "pass")
@@ -288,7 +421,7 @@ def event_from_dict(d: Any, index: int | None = None) -> Event:
             from .cards import deck_of
 
             if deck_of(card) != deck:
-                raise RecordFormatError(f"card {card} is not in deck {deck}", index)
+                raise RecordFormatError.fault(index, "card_not_in_deck", card=card, deck=deck)
         return FugitiveDraw(deck, card)
     if kind == "marshal_draw":
         _check_keys(d, ("type", "card"), ("card",), index, "marshal_draw")
@@ -297,34 +430,35 @@ def event_from_dict(d: Any, index: int | None = None) -> Event:
         _check_keys(d, ("type", "numbers", "hit", "reveals"), ("numbers", "hit"), index, "guess")
         numbers = _cards(d["numbers"], "numbers", index)
         if not numbers:
-            raise RecordFormatError("a guess needs at least one number", index)
+            raise RecordFormatError.fault(index, "guess_without_numbers")
         hit = _bool(d["hit"], "hit", index)
         if not hit:
             if d.get("reveals"):
-                raise RecordFormatError("a missed guess reveals nothing, but reveals are given", index)
+                raise RecordFormatError.fault(index, "miss_with_reveals")
             return Guess(numbers, False)
         if "reveals" not in d:
-            raise RecordFormatError("a hit needs reveals: position and sprint cards of each number", index)
+            raise RecordFormatError.fault(index, "hit_without_reveals")
         raw = d["reveals"]
         if not isinstance(raw, list):
-            raise RecordFormatError("reveals must be a list", index)
+            raise RecordFormatError.fault(index, "reveals_not_list")
         reveals = []
         for r in raw:
             if not isinstance(r, dict):
-                raise RecordFormatError("each reveal must be a JSON object", index)
-            _check_keys(r, ("position", "hideout", "sprint_cards"), ("position", "hideout"), index, "a reveal")
+                raise RecordFormatError.fault(index, "reveal_not_object")
+            _check_keys(
+                r, ("position", "hideout", "sprint_cards"), ("position", "hideout"), index, format_text("a_reveal")
+            )
             reveals.append(
                 Reveal(
-                    _int(r["position"], "reveal position", index, 1, 42),
-                    _int(r["hideout"], "reveal hideout", index, 1, 41),
-                    _cards(r.get("sprint_cards", []), "reveal sprint_cards", index),
+                    _int(r["position"], format_text("reveal_field", field="position"), index, 1, 42),
+                    _int(r["hideout"], format_text("reveal_field", field="hideout"), index, 1, 41),
+                    _cards(r.get("sprint_cards", []), format_text("reveal_field", field="sprint_cards"), index),
                 )
             )
         if sorted(r.hideout for r in reveals) != sorted(numbers):
-            raise RecordFormatError(
-                f"a hit must reveal exactly the guessed numbers {sorted(numbers)}, "
-                f"not {sorted(r.hideout for r in reveals)}",
-                index,
+            raise RecordFormatError.fault(
+                index, "hit_reveals_other_numbers",
+                numbers=sorted(numbers), revealed=sorted(r.hideout for r in reveals),
             )
         return Guess(numbers, True, tuple(reveals))
     # manhunt_guess
@@ -333,10 +467,10 @@ def event_from_dict(d: Any, index: int | None = None) -> Event:
     hit = _bool(d["hit"], "hit", index)
     if not hit:
         if "position" in d or d.get("sprint_cards"):
-            raise RecordFormatError("a missed Manhunt guess reveals nothing", index)
+            raise RecordFormatError.fault(index, "manhunt_miss_reveals")
         return ManhuntGuess(number, False)
     if "position" not in d:
-        raise RecordFormatError("a Manhunt hit needs the position of the revealed hideout", index)
+        raise RecordFormatError.fault(index, "manhunt_hit_needs_position")
     return ManhuntGuess(
         number,
         True,
@@ -348,30 +482,33 @@ def event_from_dict(d: Any, index: int | None = None) -> Event:
 def record_from_dict(data: Any) -> Record:
     """A :class:`Record` from parsed JSON, with a clear error for each format fault."""
     if not isinstance(data, dict):
-        raise RecordFormatError("a record must be a JSON object")
+        raise RecordFormatError.fault(None, "record_not_object")
     if data.get("format") != FORMAT:
-        raise RecordFormatError(f'"format" must be "{FORMAT}", not {json.dumps(data.get("format"))}')
+        raise RecordFormatError.fault(None, "wrong_format", expected=FORMAT, value=json.dumps(data.get("format")))
     if data.get("version") != VERSION:
-        raise RecordFormatError(
-            f"unsupported version {json.dumps(data.get('version'))}: this program reads version {VERSION}"
+        raise RecordFormatError.fault(
+            None, "unsupported_version", version=json.dumps(data.get("version")), known=VERSION
         )
-    _check_keys(data, ("format", "version", "ruleset", "events", "fugitive_setup"), ("events",), None, "the record")
+    _check_keys(
+        data, ("format", "version", "ruleset", "events", "fugitive_setup"), ("events",), None,
+        format_text("the_record"),
+    )
     raw_rules = data.get("ruleset", {})
     if not isinstance(raw_rules, dict):
-        raise RecordFormatError("ruleset must be a JSON object")
+        raise RecordFormatError.fault(None, "ruleset_not_object")
     _check_keys(raw_rules, ("opening", "pass_draw"), (), None, "ruleset")
     opening = raw_rules.get("opening", "one-or-two")
     if opening not in OPENINGS:
-        raise RecordFormatError(f'ruleset.opening must be "one-or-two" or "two", not {json.dumps(opening)}')
+        raise RecordFormatError.fault(None, "bad_opening", value=json.dumps(opening))
     pass_draw = _bool(raw_rules.get("pass_draw", False), "ruleset.pass_draw", None)
     setup = None
     if "fugitive_setup" in data:
         setup = _cards(data["fugitive_setup"], "fugitive_setup", None, 4, 41)
         if len(setup) != 5:
-            raise RecordFormatError(f"fugitive_setup must list 5 cards, not {len(setup)}")
+            raise RecordFormatError.fault(None, "setup_size", count=len(setup))
     events = data["events"]
     if not isinstance(events, list):
-        raise RecordFormatError("events must be a list")
+        raise RecordFormatError.fault(None, "events_not_list")
     parsed = tuple(event_from_dict(e, i) for i, e in enumerate(events))
     return Record(parsed, Ruleset(opening, pass_draw), setup)
 
@@ -382,5 +519,5 @@ def load_record(path) -> Record:
         with open(path, "rb") as fh:
             text = fh.read()
     except OSError as exc:
-        raise RecordFormatError(f"cannot read {path}: {exc.strerror}") from None
+        raise RecordFormatError.fault(None, "unreadable_file", path=str(path), detail=exc.strerror) from None
     return record_from_json(text)

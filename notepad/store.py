@@ -37,8 +37,51 @@ DEFAULT_DB = Path("data") / "fugitive.sqlite3"
 BUSY_TIMEOUT_S = 30.0
 
 
+TITLE_MAX = 200
+
+#: Every kind of refusal: code -> English template (placeholders: ``StoreError.params``).
+STORE_MESSAGES: dict[str, str] = {
+    # an import or a save: ``error`` is the RecordFormatError or RecordRuleError itself
+    "bad_record": "not a valid game record: {error}",
+    "nested_too_deeply": "not a valid game record: JSON nested too deeply",
+    "breaks_rule": "the record breaks a rule: {error}",
+    # the file
+    "newer_schema": "{path} has schema version {version}; this program knows up to {known}",
+    # requests
+    "no_game": "no game with id {game_id!r}",
+    "bad_kind": "kind must be one of {kinds}, not {kind!r}",
+    "empty_title": "a title must not be empty",
+    "long_title": "a title must be at most {limit} characters",
+    "metadata_not_object": "metadata must be a JSON object",
+    "metadata_not_json": "metadata must be plain JSON: {detail}",
+}
+
+
 class StoreError(ValueError):
-    """A storage request that cannot be done (unknown id, bad import, bad title)."""
+    """A storage request that cannot be done (unknown id, bad import, bad title).
+
+    ``code`` names the refusal (a key of :data:`STORE_MESSAGES`) and ``params`` holds
+    the values its template mentions; the message is the template formatted with
+    them, so the app can say it in another language from the same code. A refused
+    record keeps the reader's or the validator's error in ``params["error"]`` (with
+    its own code, index and params): the store's message includes it, and the app
+    says both parts. Raise one with ``StoreError.of(code, **params)``.
+    """
+
+    def __init__(self, message: str, code: str | None = None, params: dict[str, object] | None = None):
+        self.code = code
+        self.params = dict(params or {})
+        super().__init__(message)
+
+    def __reduce__(self):
+        return (type(self), (str(self), self.code, self.params))
+
+    @classmethod
+    def of(cls, code: str, /, **params: object) -> "StoreError":
+        """The error for refusal ``code``: ``raise StoreError.of(code, ...)``."""
+        if code not in STORE_MESSAGES:
+            raise KeyError(f"unknown store code {code!r}")
+        return cls(STORE_MESSAGES[code].format(**params), code, params)
 
 
 def default_path() -> Path:
@@ -107,7 +150,7 @@ def _check_record(record: Record) -> None:
     try:
         validate(record)
     except RecordRuleError as exc:
-        raise StoreError(f"the record breaks a rule: {exc}") from None
+        raise StoreError.of("breaks_rule", error=exc) from None
 
 
 def parse_import(text: str | bytes) -> Record:
@@ -115,9 +158,9 @@ def parse_import(text: str | bytes) -> Record:
     try:
         record = record_from_json(text)
     except RecordFormatError as exc:
-        raise StoreError(f"not a valid game record: {exc}") from None
+        raise StoreError.of("bad_record", error=exc) from None
     except RecursionError:
-        raise StoreError("not a valid game record: JSON nested too deeply") from None
+        raise StoreError.of("nested_too_deeply") from None
     _check_record(record)
     return record
 
@@ -183,9 +226,7 @@ class GameStore:
         with self._write() as con:
             version = con.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
-                raise StoreError(
-                    f"{self.path} has schema version {version}; this program knows up to {SCHEMA_VERSION}"
-                )
+                raise StoreError.of("newer_schema", path=str(self.path), version=version, known=SCHEMA_VERSION)
             for v in range(version + 1, target + 1):
                 MIGRATIONS[v](con)
                 con.execute(f"PRAGMA user_version = {v}")
@@ -206,7 +247,7 @@ class GameStore:
         record = record if record is not None else Record()
         _check_record(record)
         if kind not in KINDS:
-            raise StoreError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
+            raise StoreError.of("bad_kind", kinds=", ".join(KINDS), kind=kind)
         title = _title(title) if title else f"Game of {datetime.now().strftime('%Y-%m-%d %H:%M')}"
         meta = _metadata_json(metadata or {})
         gid = new_game_id()
@@ -234,14 +275,14 @@ class GameStore:
                     (record.to_json(indent=None), meta, _now(), game_id),
                 )
             if cur.rowcount != 1:
-                raise StoreError(f"no game with id {game_id!r}")
+                raise StoreError.of("no_game", game_id=game_id)
 
     def set_metadata(self, game_id: str, metadata: dict[str, Any]) -> None:
         meta = _metadata_json(metadata)
         with self._write() as con:
             cur = con.execute("UPDATE games SET metadata = ?, updated = ? WHERE id = ?", (meta, _now(), game_id))
             if cur.rowcount != 1:
-                raise StoreError(f"no game with id {game_id!r}")
+                raise StoreError.of("no_game", game_id=game_id)
 
     def open(self, game_id: str) -> StoredGame:
         with self._read() as con:
@@ -249,7 +290,7 @@ class GameStore:
                 "SELECT id, title, kind, created, updated, record, metadata FROM games WHERE id = ?", (game_id,)
             ).fetchone()
         if row is None:
-            raise StoreError(f"no game with id {game_id!r}")
+            raise StoreError.of("no_game", game_id=game_id)
         record = record_from_json(row[5])
         info = GameInfo(row[0], row[1], row[2], row[3], row[4], len(record.events))
         return StoredGame(info, record, json.loads(row[6]))
@@ -270,13 +311,13 @@ class GameStore:
         with self._write() as con:
             cur = con.execute("UPDATE games SET title = ?, updated = ? WHERE id = ?", (title, _now(), game_id))
             if cur.rowcount != 1:
-                raise StoreError(f"no game with id {game_id!r}")
+                raise StoreError.of("no_game", game_id=game_id)
 
     def delete(self, game_id: str) -> None:
         with self._write() as con:
             cur = con.execute("DELETE FROM games WHERE id = ?", (game_id,))
             if cur.rowcount != 1:
-                raise StoreError(f"no game with id {game_id!r}")
+                raise StoreError.of("no_game", game_id=game_id)
 
     def export_json(self, game_id: str) -> str:
         """The game's record as a RECORD.md document (readable by ``fugitive check``)."""
@@ -290,17 +331,17 @@ class GameStore:
 
 def _title(title: str) -> str:
     if not isinstance(title, str) or not title.strip():
-        raise StoreError("a title must not be empty")
+        raise StoreError.of("empty_title")
     title = " ".join(title.split())
-    if len(title) > 200:
-        raise StoreError("a title must be at most 200 characters")
+    if len(title) > TITLE_MAX:
+        raise StoreError.of("long_title", limit=TITLE_MAX)
     return title
 
 
 def _metadata_json(metadata: dict[str, Any]) -> str:
     if not isinstance(metadata, dict):
-        raise StoreError("metadata must be a JSON object")
+        raise StoreError.of("metadata_not_object")
     try:
         return json.dumps(metadata, sort_keys=True)
     except (TypeError, ValueError) as exc:
-        raise StoreError(f"metadata must be plain JSON: {exc}") from None
+        raise StoreError.of("metadata_not_json", detail=str(exc)) from None

@@ -1,0 +1,169 @@
+"""The record reader's and the store's refusals in the page's language.
+
+English comes from the modules' own tables (``FORMAT_MESSAGES``, ``STORE_MESSAGES``),
+Korean from ``format_<code>`` / ``store_<code>`` in app/i18n.py: every code needs a
+Korean string with the same placeholders, and the page shows it in Korean mode.
+"""
+from __future__ import annotations
+
+import string
+
+import pytest
+
+from app import i18n
+from engine import record as R
+from notepad import store as S
+from notepad.store import GameStore
+
+from .helpers import no_exception
+from .test_assistant import _new_game, _opening
+
+
+def names(template: str) -> set[str]:
+    return {n for _, n, _, _ in string.Formatter().parse(template) if n is not None}
+
+
+def hangul(text: str) -> bool:
+    return any("\uac00" <= ch <= "\ud7a3" for ch in text)
+
+
+@pytest.fixture
+def korean():
+    """``t`` outside a page reads the module's language: Korean for the test, then back."""
+    i18n.set_lang("ko")
+    yield
+    i18n.set_lang("en")
+
+
+# --------------------------------------------------------------------------- the strings
+@pytest.mark.parametrize("prefix, table", [
+    ("format_", {**R.FORMAT_MESSAGES, **R.FORMAT_PHRASES}),
+    ("store_", S.STORE_MESSAGES),
+])
+def test_every_code_has_a_korean_string_with_the_same_placeholders(prefix, table):
+    missing = [c for c in table if f"{prefix}{c}" not in i18n.KO]
+    assert not missing
+    for code, template in table.items():
+        assert names(i18n.KO[f"{prefix}{code}"]) == names(template), code
+        assert hangul(i18n.KO[f"{prefix}{code}"]) or code.startswith("json_"), code
+    assert {k for k in i18n.KO if k.startswith(prefix)} == {f"{prefix}{c}" for c in table}
+    assert not [k for k in i18n.EN if k.startswith(prefix)]  # English comes from the modules
+
+
+def test_every_format_fault_reads_in_korean_and_stays_english_in_english():
+    from tests.engine.test_record_codes import CASES, raise_case
+
+    errors = [raise_case(case[0]) for case in CASES]
+    try:
+        for err in errors:
+            i18n.set_lang("en")
+            assert i18n.error_text(err) == str(err)
+            assert i18n.format_text(err.reason) == err.reason
+            i18n.set_lang("ko")
+            ko = i18n.error_text(err)
+            assert ko != str(err) and "{" not in ko and "}" not in ko, (err.code, ko)
+            assert hangul(ko), (err.code, ko)
+            assert ("입력 " in ko) == (err.index is not None), ko
+            # no English part of the message is left in the Korean text
+            for value in err.params.values():
+                if getattr(value, "code", None):
+                    assert value not in ko, (err.code, ko)
+    finally:
+        i18n.set_lang("en")
+
+
+def test_every_store_refusal_reads_in_korean_and_stays_english_in_english(tmp_path):
+    from tests.notepad.test_store_codes import CASES, raise_case
+
+    errors = []
+    for i, case in enumerate(CASES):
+        (tmp_path / str(i)).mkdir()
+        errors.append(raise_case(case[0], GameStore(tmp_path / str(i) / "g.sqlite3"), tmp_path / str(i)))
+    try:
+        for err in errors:
+            i18n.set_lang("en")
+            assert i18n.error_text(err) == str(err)
+            i18n.set_lang("ko")
+            ko = i18n.error_text(err)
+            assert ko != str(err) and hangul(ko) and "{" not in ko, (err.code, ko)
+            inner = err.params.get("error")
+            if inner is not None:  # the refused record's own reason is in Korean too
+                assert str(inner) not in ko and i18n.error_text(inner) in ko, ko
+    finally:
+        i18n.set_lang("en")
+
+
+def test_korean_texts_of_real_refusals(tmp_path, korean):
+    from engine.record import record_from_json
+    from notepad.store import StoreError, parse_import
+
+    def refusal(call) -> str:
+        with pytest.raises(StoreError) as info:
+            call()
+        return i18n.error_text(info.value)
+
+    store = GameStore(tmp_path / "g.sqlite3")
+    assert refusal(lambda: store.open("nope")) == "ID 'nope'인 게임이 없습니다"
+    assert refusal(lambda: parse_import('{"events": [1,]}')) == (
+        "올바른 게임 기록이 아닙니다: 올바른 JSON이 아닙니다: 값이 있어야 합니다 (1행 15열, 위치 14)"
+    )
+    card = '{"format": "fugitive-record", "version": 1, "events": [{"type": "fugitive_draw", "deck": 1, "card": 20}]}'
+    assert refusal(lambda: parse_import(card)) == "올바른 게임 기록이 아닙니다: 입력 1: 20은(는) 덱 1의 카드가 아닙니다"
+    each = '{"format": "fugitive-record", "version": 1, "events": [{"type": "guess", "numbers": [1.5], "hit": false}]}'
+    with pytest.raises(R.RecordFormatError) as info:
+        record_from_json(each)
+    assert i18n.error_text(info.value) == "입력 1: numbers의 각 값은(는) 정수여야 합니다 (1.5이(가) 아님)"
+    field = '{"format": "fugitive-record", "version": 1, "events": [{"type": "pass", "key": 1}]}'
+    assert refusal(lambda: parse_import(field)) == (
+        "올바른 게임 기록이 아닙니다: 입력 1: pass에 알 수 없는 필드 'key'이(가) 있습니다"
+    )
+
+
+# --------------------------------------------------------------------------- the pages
+CARD_NOT_IN_DECK = (
+    '{"format": "fugitive-record", "version": 1, "events": [{"type": "place", "sprints": 0}, '
+    '{"type": "fugitive_draw", "deck": 2, "card": 7}]}'
+)
+
+
+def _import(at, text):
+    at.text_area(key="import_text").input(text).run()
+    at.button(key="import_go").click().run()
+    no_exception(at)
+    return [e.value for e in at.error]
+
+
+def test_import_format_errors_in_korean(make_app, db):
+    at = make_app(lang="ko")
+    assert _import(at, CARD_NOT_IN_DECK) == [
+        "가져오지 못했습니다: 올바른 게임 기록이 아닙니다: 입력 2: 7은(는) 덱 2의 카드가 아닙니다"
+    ]
+    assert _import(at, "{") == [
+        "가져오지 못했습니다: 올바른 게임 기록이 아닙니다: 올바른 JSON이 아닙니다: "
+        "큰따옴표로 감싼 필드 이름이 있어야 합니다 (1행 2열, 위치 1)"
+    ]
+    assert GameStore(db).list() == []
+
+
+def test_import_format_errors_stay_english_in_english(make_app, db):
+    at = make_app()
+    assert _import(at, CARD_NOT_IN_DECK) == ["Not imported: not a valid game record: event 1: card 7 is not in deck 2"]
+    assert GameStore(db).list() == []
+
+
+def test_a_correction_that_is_not_json_in_korean(make_app, db, korean):
+    at, gid = _new_game(make_app, db)
+    at.segmented_control(key="lang_pick").set_value("ko").run()
+    _opening(at)
+    at.selectbox(key="corr_idx_3_None").set_value(1).run()
+    at.text_input(key="corr_text_3_1").input('{"type": "marshal_draw", "card": 3}').run()
+    at.button(key="corr_save_3_1").click().run()
+    no_exception(at)
+    assert [e.value for e in at.error] == ["올바른 입력이 아닙니다: card은(는) 4~41 사이여야 합니다 (3이(가) 아님)"]
+    at.text_input(key="corr_text_3_1").input('{"type": "marshal_draw", "card": 30').run()
+    at.button(key="corr_save_3_1").click().run()
+    no_exception(at)
+    assert [e.value for e in at.error] == [
+        "올바른 입력이 아닙니다: 올바른 JSON이 아닙니다: ','이(가) 있어야 합니다 (1행 36열, 위치 35)"
+    ]
+    assert GameStore(db).open(gid).record.events[1].card == 17  # nothing changed
