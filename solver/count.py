@@ -245,7 +245,8 @@ class Counter:
 
     # ------------------------------------------------------------------ pieces
     def _sprint_options(self, i: int, G: int) -> list[tuple[int, int, int]]:
-        """(G after, evens among the sprint cards, weight) for position i's hidden sprints.
+        """(class increment, evens among the sprint cards, weight) for position i's hidden
+        sprints after usage G (the usage after them is G + increment).
 
         The weight holds the class factors C(P_c - G_c, m_c) and the slot factors
         (A_r - U_r)_(m_r) of the sprint cards. It is a product over decks, so the
@@ -267,8 +268,7 @@ class Counter:
             )
             for r in range(4)
         )
-        sets = _sprint_sets(k, decks)
-        out = self._sprint_cache[key] = [(G + inc, e, w) for inc, e, w in sets]
+        out = self._sprint_cache[key] = _sprint_sets(k, decks)
         return out
 
     def _closing(self, r: int, H: int) -> int:
@@ -292,7 +292,7 @@ class Counter:
         cap = self.hi[i]
         if p.face_down or p.sprints_hidden:
             base = h + 3 + p.sprints
-            return [((h, G2, H, min(base + evens, cap)), w, 1) for G2, evens, w in self._sprint_options(i, G)]
+            return [((h, G + inc, H, min(base + evens, cap)), w, 1) for inc, evens, w in self._sprint_options(i, G)]
         value = sum(1 if c % 2 else 2 for c in p.sprint_cards)
         return [((h, G, H, min(h + 3 + value, cap)), 1, 1)]
 
@@ -422,7 +422,8 @@ class Counter:
         get = out.get
         reach_table = self._reach_table
         for G, members in _by_usage(layer, 1).items():
-            for G2, evens, wo in self._sprint_options(i, G):
+            for inc, evens, wo in self._sprint_options(i, G):
+                G2 = G + inc
                 step = 3 + k + evens
                 table = reach_table(i, G2)
                 for h, H, w in members:
@@ -441,7 +442,7 @@ class Counter:
         get = after.get
         reach_table = self._reach_table
         for G, members in _by_usage(layer, 1).items():
-            options = [(G2, 3 + k + evens, wo, reach_table(i, G2)) for G2, evens, wo in self._sprint_options(i, G)]
+            options = [(G + inc, 3 + k + evens, wo, reach_table(i, G + inc)) for inc, evens, wo in self._sprint_options(i, G)]
             for h, H, _ in members:
                 acc = 0
                 for G2, step, wo, table in options:
@@ -1134,7 +1135,7 @@ def _by_usage(states: dict, at: int) -> dict:
 #: not depend on the record otherwise, so every counter shares them (bounded)
 _SPRINT_SETS: dict[tuple, list[tuple[int, int, int]]] = {}
 _DECK_SPRINTS: dict[tuple[int, int, int, int, int], list[list[tuple[int, int, int]]]] = {}
-_SHARED_MAX = 400_000  # stored tuples; both tables are dropped when they pass it
+_SHARED_MAX = 150_000  # stored tuples; both tables are dropped when they pass it
 _shared_size = [0]
 
 
