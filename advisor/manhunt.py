@@ -401,6 +401,13 @@ def _node(hits: tuple, facts: Facts, ctx: _Ctx, depth: int = 0,
             break
     lo_all = max(v[0] for v in values.values())
     hi_all = max(v[1] for v in values.values())
+    if probs[0][0] == 1 and settled is None:
+        # every certain number's value is the record's value, so the upper bound of one
+        # that was searched bounds the record and every first guess
+        cap = min(values[x][1] for p, x in probs if p == 1)
+        hi_all = min(hi_all, cap)
+        for y, (a, b) in values.items():
+            values[y] = (a, min(b, cap))
     best_x = max(values, key=lambda x: (values[x][0], values[x][1], -x))
     if settled is not None and values[best_x][0] == settled:
         best_x = settled_x  # the certain number whose tree was explored
