@@ -36,7 +36,7 @@ from math import comb
 from typing import Any
 
 from engine.record import ManhuntGuess, Record
-from solver.count import CLASS_MEMBERS, N_CLASSES, Counter, OutOfTime
+from solver.count import BITS, CLASS_MEMBERS, CLASS_OF, MASK, N_CLASSES, Counter, OutOfTime
 from solver.facts import Facts, extract
 from solver.posterior import Posterior
 from solver.solve import posterior_of
@@ -44,6 +44,8 @@ from solver.solve import posterior_of
 from .cache import record_key, solve_cached
 
 ONE = Fraction(1)
+#: card -> its class increment in the solver's usage numbers (1 << BITS * class)
+CLASS_BIT = tuple(1 << (BITS * CLASS_OF[c]) for c in range(43))
 ZERO = Fraction(0)
 
 
@@ -104,6 +106,7 @@ class _Ctx:
     build_tree: bool = False
     posteriors: dict = field(default_factory=dict)
     counts: dict = field(default_factory=dict)
+    classes: dict = field(default_factory=dict)
 
     def charge(self) -> None:
         if time.perf_counter() > self.deadline or self.solves >= self.max_solves:
@@ -127,6 +130,20 @@ class _Ctx:
             self.posteriors[hits] = post
             self.counts[hits] = post.histories if post.consistent else 0
         return post
+
+    def sprint_classes(self, hits: tuple, facts: Facts, position: int) -> dict[int, set[int]]:
+        """``Counter.sprint_classes`` of a node's position (one more count of the node,
+        made once): most sprint sets a reveal could show fit no history, and this
+        rules them out by class composition without a count each."""
+        key = (hits, position)
+        got = self.classes.get(key)
+        if got is None:
+            self.charge()
+            try:
+                got = self.classes[key] = Counter(facts, self.deadline).sprint_classes(position)
+            except OutOfTime:
+                raise _OutOfBudget from None
+        return got
 
     def bounds(self, hits: tuple, facts: Facts) -> tuple[Fraction, Fraction]:
         """Bounds on a node's value without searching it: its value if known; else 1
@@ -178,13 +195,16 @@ def _known_cards(post: Posterior, record: Record) -> set[int]:
 
 def sprint_groups(
     post: Posterior, record: Record | None, x: int, p: int, deadline: float | None = None,
-    known: set[int] | frozenset[int] | None = None,
+    known: set[int] | frozenset[int] | None = None, fits: set[int] | None = None,
 ) -> list[tuple[tuple[int, ...], int]]:
     """(representative sprint set, number of sets it stands for) for a hit of x at p.
 
     ``known``: the cards whose place is public (the Marshal's, the face-up ones), when
-    the caller has them; else they are read from ``record``. With a ``deadline`` the
-    enumeration (which can be large) stops past it with ``_OutOfBudget``.
+    the caller has them; else they are read from ``record``. ``fits``: the class
+    compositions (``Counter.sprint_classes``) a sprint set under x at p can have in
+    some history; sets of any other composition are left out (they fit no history).
+    With a ``deadline`` the enumeration (which can be large) stops past it with
+    ``_OutOfBudget``.
     """
     pos = post.positions[p - 1]
     k = pos.sprints
@@ -206,12 +226,14 @@ def sprint_groups(
     need = x - prev_max - 3
     cand_free = [c for c in free if c in cand]
     plain = [[c for c in CLASS_MEMBERS[k_] if c in free and c not in cand] for k_ in range(N_CLASSES)]
+    caps = [len(pl) for pl in plain]
     out = []
     for t in range(min(k, len(cand_free)), -1, -1):
         for T in combinations(cand_free, t):
             if deadline is not None and time.perf_counter() > deadline:
                 raise _OutOfBudget
-            for comp in _compositions(k - t, [len(pl) for pl in plain]):
+            comps = _compositions(k - t, caps) if fits is None else _completions(T, k - t, caps, fits)
+            for comp in comps:
                 S = list(T)
                 mult = 1
                 for c_, n_ in enumerate(comp):
@@ -222,6 +244,16 @@ def sprint_groups(
                     continue
                 out.append((tuple(sorted(S)), mult))
     return out
+
+
+def _completions(T: tuple[int, ...], n: int, caps: list[int], fits: set[int]):
+    """The class compositions of n plain cards that make T a set of a composition in
+    ``fits``: one per fitting composition, at most."""
+    t_inc = sum(CLASS_BIT[c] for c in T)
+    for inc in fits:
+        comp = [((inc >> (BITS * c)) & MASK) - ((t_inc >> (BITS * c)) & MASK) for c in range(N_CLASSES)]
+        if sum(comp) == n and all(0 <= m <= cap for m, cap in zip(comp, caps)):
+            yield comp
 
 
 def _compositions(n: int, caps: list[int], start: int = 0):
@@ -296,7 +328,9 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
                 continue
             target = q.counts[x]
             got = 0
-            for S, mult in sprint_groups(post, None, x, q.position, ctx.deadline, known=known):
+            # only sprint sets of a class composition some history has there
+            fits = ctx.sprint_classes(hits, facts, q.position).get(x, set()) if q.sprints else None
+            for S, mult in sprint_groups(post, None, x, q.position, ctx.deadline, known=known, fits=fits):
                 child = _add_hit(hits, x, q.position, S)
                 child_facts = facts.with_reveal(q.position, x, S)
                 n = ctx.count(child, child_facts) * mult

@@ -162,13 +162,11 @@ class Counter:
                 acc = (acc[0] + use[0], acc[1] + use[1], acc[2] + use[2], acc[3] + use[3])
             self.revealed_before.append(acc)
         self._sprint_cache: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
-        self._hideout_cache: dict[tuple[int, int], list[tuple[int, int, int, int, int]]] = {}
+        self._hideout_cache: dict[int, dict[int, tuple[list, list[int]]]] = {}  # position -> usage -> entry
         self._candidate_cache: dict[int, list[tuple[int, int, int, int, int]]] = {}
-        self._signature_cache: dict[tuple, tuple[list, list[int]]] = {}
         self._closing_cache: dict[tuple[int, int], int] = {}
         self._phi_cache: dict[tuple[int, int], list[int]] = {}
         self._slots_cache: dict[int, int] = {}
-        self._end_pairs: dict[tuple[tuple, tuple], list[list[int]]] = {}
         self.lo, self.hi = self._bounds()
         # multi-number misses: "not all of these were hideouts among the first k",
         # tracked by one flag per set in H (see _flags_after)
@@ -420,12 +418,14 @@ class Counter:
         low = self.lo[i]
         out: dict = {}
         get = out.get
-        reach_table = self._reach_table
+        entries = self._hideout_cache.setdefault(i, {})
+        entry = self._hideout_entry
         for G, members in _by_usage(layer, 1).items():
             for inc, evens, wo in self._sprint_options(i, G):
                 G2 = G + inc
                 step = 3 + k + evens
-                table = reach_table(i, G2)
+                got = entries.get(G2)
+                table = (got if got is not None else entry(i, G2))[1]
                 for h, H, w in members:
                     t = h + step
                     reach = table[t if t < cap else cap]
@@ -440,9 +440,14 @@ class Counter:
         cap = self.hi[i]
         out: dict = {}
         get = after.get
-        reach_table = self._reach_table
+        entries = self._hideout_cache.setdefault(i, {})
+        entry = self._hideout_entry
         for G, members in _by_usage(layer, 1).items():
-            options = [(G + inc, 3 + k + evens, wo, reach_table(i, G + inc)) for inc, evens, wo in self._sprint_options(i, G)]
+            options = []
+            for inc, evens, wo in self._sprint_options(i, G):
+                G2 = G + inc
+                got = entries.get(G2)
+                options.append((G2, 3 + k + evens, wo, (got if got is not None else entry(i, G2))[1]))
             for h, H, _ in members:
                 acc = 0
                 for G2, step, wo, table in options:
@@ -774,10 +779,15 @@ class Counter:
         return exact
 
     def _end_pair(self, key_a: tuple, key_b: tuple) -> list[list[int]]:
-        """Two decks' end polynomials multiplied: by cards m <= k, a list by evens."""
-        key = (key_a, key_b)
-        got = self._end_pairs.get(key)
+        """Two decks' end polynomials multiplied: by cards m <= k, a list by evens.
+
+        They depend on the record only through the keys and each deck's draws and free
+        cards, so counters share them (bounded)."""
+        key = (key_a, key_b, tuple((self.facts.draws[r], self.deck_free[r]) for r in (key_a[0], key_b[0]) if r))
+        got = _END_PAIRS.get(key)
         if got is None:
+            if len(_END_PAIRS) >= _END_PAIRS_MAX:
+                _END_PAIRS.clear()
             a, b = self._end_poly(*key_a), self._end_poly(*key_b)
             k = key_a[-1]
             got = [[0] * (m + 1) for m in range(k + 1)]
@@ -789,7 +799,7 @@ class Counter:
                             for eb, vb in enumerate(b[mb]):
                                 if vb:
                                     out[ea + eb] += va * vb
-            self._end_pairs[key] = got
+            _END_PAIRS[key] = got
         return got
 
     def _end_poly(self, r: int, fo: int, fe: int, room: int, used: int, k: int) -> list[list[int]]:
@@ -879,27 +889,25 @@ class Counter:
     def _hideout_entry(self, i: int, G2: int) -> tuple[list, list[int]]:
         """(hideout options, reach table) of position i after usage G2.
 
-        Both depend on G2 only through the free cards of the classes and the free slots
-        of the decks that position i's numbers belong to, so usages that agree there
-        share one entry.
+        Both depend on G2 only through the nibbles of the classes and decks that
+        position i's numbers belong to (their free cards and free slots), and otherwise
+        on the numbers, free cards and slots of the position: usages (and counters) that
+        agree there share one entry.
         """
-        key = (i, G2)
-        got = self._hideout_cache.get(key)
+        entries = self._hideout_cache.get(i)
+        if entries is None:
+            entries = self._hideout_cache[i] = {}
+        got = entries.get(G2)
         if got is not None:
             return got
-        cands, classes, decks = self._candidates(i)
-        slots = self.slots[i]
-        before = self.revealed_before[i - 1]
-        pool = self.pool
-        sig = (
-            i,
-            tuple(pool[c] - ((G2 >> (BITS * c)) & MASK) for c in classes),
-            tuple(slots[r] - deck_used(G2, r) - before[r] for r in decks),
-        )
-        got = self._signature_cache.get(sig)
+        cands, classes, decks, static, mask = self._candidates(i)
+        key = (static, G2 & mask)
+        got = _HIDEOUT_ENTRIES.get(key)
         if got is None:
-            free = dict(zip(classes, sig[1]))
-            room = dict(zip(decks, sig[2]))
+            slots = self.slots[i]
+            before = self.revealed_before[i - 1]
+            free = {c: self.pool[c] - ((G2 >> (BITS * c)) & MASK) for c in classes}
+            room = {r: slots[r] - deck_used(G2, r) - before[r] for r in decks}
             room[0] = 1
             options = []
             table: list[int] = []
@@ -911,14 +919,18 @@ class Counter:
                     table += [best] * (x - len(table))
                     best = x
             table += [best] * (43 - len(table))
-            got = self._signature_cache[sig] = (options, table)
-        self._hideout_cache[key] = got
+            got = (options, table)
+            if len(_HIDEOUT_ENTRIES) >= _HIDEOUT_MAX:
+                _HIDEOUT_ENTRIES.clear()
+            _HIDEOUT_ENTRIES[key] = got
+        entries[G2] = got
         return got
 
-    def _candidates(self, i: int) -> tuple[list[tuple[int, int, int, int, int]], tuple[int, ...], tuple[int, ...]]:
+    def _candidates(self, i: int):
         """(x, class, deck, class increment, parity bit) for every number position i may
         take by its bounds and the allowed numbers, before any usage is known; with
-        the classes and the decks (1-3) among them."""
+        the classes and the decks (1-3) among them, what the position's options depend
+        on besides the usage, and the usage nibbles they depend on (a mask)."""
         got = self._candidate_cache.get(i)
         if got is None:
             allowed = self.allowed(i)
@@ -929,7 +941,19 @@ class Counter:
             ]
             classes = tuple(sorted({c for _, c, _, _, _ in cands}))
             decks = tuple(sorted({r for _, _, r, _, _ in cands if r}))
-            got = self._candidate_cache[i] = (cands, classes, decks)
+            mask = 0
+            for c in classes:
+                mask |= MASK << (BITS * c)
+            for r in decks:
+                mask |= (MASK << (BITS * 2 * r)) | (MASK << (BITS * (2 * r + 1)))
+            slots = self.slots[i]
+            before = self.revealed_before[i - 1]
+            static = (
+                tuple(x for x, *_ in cands),
+                tuple(self.pool[c] for c in classes),
+                tuple(slots[r] - before[r] for r in decks),
+            )
+            got = self._candidate_cache[i] = (cands, classes, decks, static, mask)
         return got
 
     # ------------------------------------------------------------------ passes
@@ -990,9 +1014,48 @@ class Counter:
         """Free the per-usage option caches (two thirds of a solved counter's memory: a
         posterior keeps its counter for joints, and caches keep posteriors); a marked
         pass for a joint rebuilds what it needs."""
-        for cache in (self._sprint_cache, self._hideout_cache, self._candidate_cache, self._signature_cache,
-                      self._phi_cache, self._end_pairs, self._flag_cache):
+        for cache in (self._sprint_cache, self._hideout_cache, self._candidate_cache,
+                      self._phi_cache, self._flag_cache):
             cache.clear()
+
+    def sprint_classes(self, i: int) -> dict[int, set[int]]:
+        """For a face-down position i with hidden sprint cards (not the last position):
+        number x -> the class increments (see ``_sprint_options``) of the sprint sets
+        that lie under hideout x at position i in at least one consistent history.
+
+        A reveal of x at i over a sprint set of any other class composition fits no
+        history, so the Manhunt planner need not count it. Made from the stored forward
+        and backward values: a state of layer i - 1 with a forward weight, one sprint
+        option, one hideout, and a successor with a backward value.
+        """
+        if not self._regular(i):
+            raise ValueError(f"position {i} is not a face-down position before the last")
+        self.marginals()
+        layer, beta = self._layers[i - 1], self._betas[i]
+        k = self.facts.positions[i - 1].sprints
+        cap, low = self.hi[i], self.lo[i]
+        flag_low, clear = self._flag_low[i], self._flag_clear[i]
+        out: dict[int, set[int]] = {}
+        for (h, G, H), a in layer.items():
+            if not a:
+                continue
+            r_open = DECK_OF[h]
+            for inc, evens, _ in self._sprint_options(i, G):
+                G2 = G + inc
+                reach = min(h + 3 + k + evens, cap)
+                for x, x_inc, bit, r, _ in self._hideout_options(i, G2):
+                    if x > reach:
+                        break
+                    if x <= h or x < low or inc in out.get(x, ()):
+                        continue
+                    H2 = bit + (H & ~COUNTS) if r != r_open else H + bit
+                    if H >= FLAG_ONE and (x >= flag_low or clear):
+                        H2 = self._flags_after(i, h, x, H, H2)
+                        if H2 < 0:
+                            continue
+                    if beta.get((x, G2 + x_inc, H2)):
+                        out.setdefault(x, set()).add(inc)
+        return out
 
     def stored_states(self) -> int:
         """How many states this counter keeps (layers, backward values, marked passes):
@@ -1130,6 +1193,15 @@ def _by_usage(states: dict, at: int) -> dict:
             g.append(rest)
     return groups
 
+
+#: hideout options and reach tables by (what a position's options depend on besides the
+#: usage, the usage's nibbles they depend on): shared by every counter (bounded)
+_HIDEOUT_ENTRIES: dict[tuple, tuple[list, list[int]]] = {}
+_HIDEOUT_MAX = 50_000
+
+#: the last position's per-deck-pair end polynomials, by their inputs (see _end_pair)
+_END_PAIRS: dict[tuple, list[list[int]]] = {}
+_END_PAIRS_MAX = 20_000
 
 #: sprint sets by (sprint count, each deck's free odd, free even and free slots): they do
 #: not depend on the record otherwise, so every counter shares them (bounded)
