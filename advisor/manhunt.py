@@ -31,7 +31,7 @@ import itertools
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import combinations
+from itertools import combinations, product
 from math import comb
 from typing import Any
 
@@ -228,12 +228,13 @@ def sprint_groups(
     plain = [[c for c in CLASS_MEMBERS[k_] if c in free and c not in cand] for k_ in range(N_CLASSES)]
     caps = [len(pl) for pl in plain]
     out = []
+    if fits is not None:
+        return _fitting_groups(cand_free, plain, fits, need, deadline)
     for t in range(min(k, len(cand_free)), -1, -1):
         for T in combinations(cand_free, t):
             if deadline is not None and time.perf_counter() > deadline:
                 raise _OutOfBudget
-            comps = _compositions(k - t, caps) if fits is None else _completions(T, k - t, caps, fits)
-            for comp in comps:
+            for comp in _compositions(k - t, caps):
                 S = list(T)
                 mult = 1
                 for c_, n_ in enumerate(comp):
@@ -246,14 +247,40 @@ def sprint_groups(
     return out
 
 
-def _completions(T: tuple[int, ...], n: int, caps: list[int], fits: set[int]):
-    """The class compositions of n plain cards that make T a set of a composition in
-    ``fits``: one per fitting composition, at most."""
-    t_inc = sum(CLASS_BIT[c] for c in T)
-    for inc in fits:
-        comp = [((inc >> (BITS * c)) & MASK) - ((t_inc >> (BITS * c)) & MASK) for c in range(N_CLASSES)]
-        if sum(comp) == n and all(0 <= m <= cap for m, cap in zip(comp, caps)):
-            yield comp
+def _fitting_groups(cand_free: list[int], plain: list[list[int]], fits: set[int], need: int,
+                    deadline: float | None) -> list[tuple[tuple[int, ...], int]]:
+    """The groups of sprint_groups, made from the fitting class compositions: for each,
+    the candidate cards of each class it can include, and plain cards for the rest.
+    Nothing that fits no history is made."""
+    by_class = [[c for c in cand_free if CLASS_OF[c] == k] for k in range(N_CLASSES)]
+    out = []
+    for inc in sorted(fits):
+        if deadline is not None and time.perf_counter() > deadline:
+            raise _OutOfBudget
+        per_class = []
+        for c in range(N_CLASSES):
+            n = (inc >> (BITS * c)) & MASK
+            opts = [
+                (Tc, n - t)
+                for t in range(min(n, len(by_class[c])) + 1)
+                if n - t <= len(plain[c])
+                for Tc in combinations(by_class[c], t)
+            ]
+            if not opts:
+                break
+            per_class.append(opts)
+        else:
+            for choice in product(*per_class):
+                S: list[int] = []
+                mult = 1
+                for c, (Tc, m) in enumerate(choice):
+                    S.extend(Tc)
+                    if m:
+                        S.extend(plain[c][:m])
+                        mult *= comb(len(plain[c]), m)
+                if sum(1 if s % 2 else 2 for s in S) >= need:
+                    out.append((tuple(sorted(S)), mult))
+    return out
 
 
 def _compositions(n: int, caps: list[int], start: int = 0):
