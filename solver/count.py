@@ -1066,7 +1066,7 @@ class Counter:
         return n
 
     def through(self, numbers) -> int:
-        """The number of histories in which every one of ``numbers`` is a hideout.
+        """The number of histories in which every one of ``numbers`` is a face-down hideout.
 
         Joint counts without a pass per set: a route is increasing, so the histories
         through a < b < c are the forward weights *marked* at a (the paths that passed
@@ -1121,7 +1121,8 @@ class Counter:
         return z
 
     def marginals(self) -> tuple[int, list[dict[int, int]]]:
-        """The total and, for each position, number -> count of histories with it there.
+        """The total and, for each position, number -> count of histories with it there
+        (left empty for the face-up positions before the first face-down one).
 
         Forward-backward. The deferred class division makes a completion's weight a
         rational number, so the backward values are kept scaled by
@@ -1150,7 +1151,10 @@ class Counter:
         z = sum(w * b_next[s] for s, w in layers[n].items())
         for s, w in layers[n].items():
             counts[n][s[0]] = counts[n].get(s[0], 0) + w * b_next[s]
-        for i in range(n - 1, 0, -1):
+        # the layers before the first face-down position count nothing the posterior or
+        # a joint asks for (their numbers are face up), so the pass stops there
+        first = next((p.index for p in self.facts.positions if p.face_down), n)
+        for i in range(n - 1, first - 1, -1):
             self._check_time()
             # the half-steps of position i + 1, in reverse
             if self._regular(i + 1):
