@@ -1039,6 +1039,7 @@ class Counter:
         for (h, G, H), a in layer.items():
             if not a:
                 continue
+            self._check_time()
             r_open = DECK_OF[h]
             for inc, evens, _ in self._sprint_options(i, G):
                 G2 = G + inc
