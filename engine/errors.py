@@ -26,3 +26,27 @@ class ReplayError(ValueError):
         self.index = index
         self.reason = message
         super().__init__(f"event {index}: {message}" if index is not None else message)
+
+
+class CodedText(str):
+    """English text of a message (or of a part of one) that keeps its code and arguments.
+
+    It *is* the English string, so everything that prints or compares a reason works
+    as with a plain string; ``code`` and ``params`` let another layer (the app) say it
+    in another language: the template of ``code`` formatted with ``params``. An
+    argument may itself be a coded text (a part of the message). The record reader's
+    :class:`engine.record.FormatText` and the validator's
+    :class:`notepad.validator.RuleText` are its kinds.
+    """
+
+    code: str
+    params: dict[str, object]
+
+    def __new__(cls, text: str, code: str, params: dict[str, object]):
+        self = super().__new__(cls, text)
+        self.code = code
+        self.params = dict(params)
+        return self
+
+    def __reduce__(self):
+        return (type(self), (str(self), self.code, self.params))

@@ -20,34 +20,16 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Literal, Union
 
 from .cards import ESCAPE
+from .errors import CodedText
 
 FORMAT = "fugitive-record"
 VERSION = 1
 OPENINGS = ("one-or-two", "two")
 
 
-class FormatText(str):
-    """English text of a format message (or of a part of one) that keeps its code and arguments.
-
-    It *is* the English string, so everything that prints or compares the reason
-    works as before; ``code`` and ``params`` let another layer (the app) say it in
-    another language: the template of ``code`` formatted with ``params``. An
-    argument may itself be a :class:`FormatText` (a part of the message, such as
-    "each of numbers"). The same design as ``notepad.validator.RuleText``; the
-    engine cannot import the notepad, hence a class of its own.
-    """
-
-    code: str
-    params: dict[str, object]
-
-    def __new__(cls, text: str, code: str, params: dict[str, object]):
-        self = super().__new__(cls, text)
-        self.code = code
-        self.params = dict(params)
-        return self
-
-    def __reduce__(self):
-        return (FormatText, (str(self), self.code, self.params))
+class FormatText(CodedText):
+    """A format message of the record reader, or a part of one ("each of numbers"),
+    with its code (a key of :data:`FORMAT_MESSAGES` or :data:`FORMAT_PHRASES`)."""
 
 
 #: Every kind of format fault: code -> English template (placeholders: ``RecordFormatError.params``).

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from engine.cards import DECKS, ESCAPE, SETUP_DRAWS, STARTING_HAND, deck_of, sprint_value
+from engine.errors import CodedText
 from engine.record import (
     Event,
     FugitiveDraw,
@@ -48,26 +49,9 @@ START_HAND_SIZE = len(STARTING_HAND) + sum(SETUP_DRAWS.values())
 ESCAPE_SAFE = 30
 
 
-class RuleText(str):
-    """English text of a rule message (or of a part of one) that keeps its code and arguments.
-
-    It *is* the English string (so ``reason == "..."`` and ``f"{reason}"`` work as
-    before), and ``code`` / ``params`` let another layer say it in another language:
-    the template of ``code`` formatted with ``params``. An argument may itself be a
-    :class:`RuleText` (a part of the message, e.g. how a card was seen).
-    """
-
-    code: str
-    params: dict[str, object]
-
-    def __new__(cls, text: str, code: str, params: dict[str, object]):
-        self = super().__new__(cls, text)
-        self.code = code
-        self.params = dict(params)
-        return self
-
-    def __reduce__(self):
-        return (RuleText, (str(self), self.code, self.params))
+class RuleText(CodedText):
+    """A rule message of the validator, or a part of one (how a card was seen), with
+    its code (a key of :data:`MESSAGES`, :data:`PHRASES` or :data:`WARNINGS`)."""
 
 
 #: Every kind of rule break: code -> English template (placeholders: ``RecordRuleError.params``).
