@@ -13,7 +13,7 @@ from typing import Iterable
 
 from engine.record import Record
 from solver.posterior import Posterior
-from solver.solve import count_histories, solve
+from solver.solve import solve
 
 _MAX = 512
 #: a bound on what the cached posteriors hold: the states their counters keep for
@@ -24,7 +24,6 @@ _posteriors: "OrderedDict[tuple, Posterior]" = OrderedDict()
 _sizes: dict[tuple, int] = {}
 _held = [0]  # the sum of _sizes
 _key_of: dict[int, tuple] = {}  # id(cached posterior) -> its key
-_counts: "OrderedDict[tuple, int]" = OrderedDict()
 #: id(posterior) -> (the posterior itself, {numbers: joint}); the stored reference
 #: keeps the id from being reused while the entry lives.
 _joints: dict[int, tuple[Posterior, dict[frozenset[int], Fraction]]] = {}
@@ -33,13 +32,6 @@ _joints: dict[int, tuple[Posterior, dict[frozenset[int], Fraction]]] = {}
 def record_key(record: Record) -> tuple:
     r = record.marshal_view()
     return (r.ruleset, r.events)
-
-
-def _put(cache: OrderedDict, key, value) -> None:
-    cache[key] = value
-    cache.move_to_end(key)
-    while len(cache) > _MAX:
-        cache.popitem(last=False)
 
 
 def _size(post: Posterior) -> int:
@@ -95,16 +87,6 @@ def solve_cached(record: Record, validate: bool = False, deadline: float | None 
     return post
 
 
-def count_cached(record: Record, deadline: float | None = None) -> int:
-    """The exact number of consistent hidden histories of a record, memoised."""
-    key = record_key(record)
-    n = _counts.get(key)
-    if n is None:
-        n = count_histories(record.marshal_view(), deadline)
-        _put(_counts, key, n)
-    return n
-
-
 def joint(post: Posterior, numbers: Iterable[int]) -> Fraction:
     """``post.joint(numbers)`` memoised per posterior object."""
     want = frozenset(numbers)
@@ -135,5 +117,4 @@ def clear() -> None:
     _sizes.clear()
     _key_of.clear()
     _held[0] = 0
-    _counts.clear()
     _joints.clear()
