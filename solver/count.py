@@ -1202,17 +1202,17 @@ def _by_usage(states: dict, at: int) -> dict:
 #: hideout options and reach tables by (what a position's options depend on besides the
 #: usage, the usage's nibbles they depend on): shared by every counter (bounded)
 _HIDEOUT_ENTRIES: dict[tuple, tuple[list, list[int]]] = {}
-_HIDEOUT_MAX = 50_000
+_HIDEOUT_MAX = 8_000
 
 #: the last position's per-deck-pair end polynomials, by their inputs (see _end_pair)
 _END_PAIRS: dict[tuple, list[list[int]]] = {}
-_END_PAIRS_MAX = 20_000
+_END_PAIRS_MAX = 4_000
 
 #: sprint sets by (sprint count, each deck's free odd, free even and free slots): they do
 #: not depend on the record otherwise, so every counter shares them (bounded)
 _SPRINT_SETS: dict[tuple, list[tuple[int, int, int]]] = {}
 _DECK_SPRINTS: dict[tuple[int, int, int, int, int], list[list[tuple[int, int, int]]]] = {}
-_SHARED_MAX = 150_000  # stored tuples; both tables are dropped when they pass it
+_SHARED_MAX = 60_000  # stored tuples; both tables are dropped when they pass it
 _shared_size = [0]
 
 
