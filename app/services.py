@@ -223,7 +223,9 @@ def _advisor_manhunt(record_json: str) -> tuple[int, float, float] | None:
     if fn is None:
         return None
     try:
-        plan = fn(record_from_json(record_json), time_budget=1.0)
+        # the page shows the best guess and the chance of catching him, not the other
+        # first guesses' values: the planner returns as soon as the value is known
+        plan = fn(record_from_json(record_json), time_budget=1.0, all_first_guesses=False)
         return int(plan.best_guess), float(plan.lower), float(plan.upper)
     except Exception:
         return None
