@@ -503,8 +503,9 @@ def plan_manhunt(
     """The best guess order for a Manhunt record (the Marshal's record after an escape).
 
     Exact when the tree fits the budget (``plan.exact``), else rigorous bounds.
-    ``all_first_guesses`` values every first guess (else a first guess x with
-    P(x) no better than the best value found is left at its bounds [0, P(x)]).
+    ``all_first_guesses``: once the value is known, spend what is left of the budget
+    valuing every other first guess exactly (else they keep the bounds the search
+    left them, which never exceed the value; ``first_guesses`` has both kinds).
     """
     record = record.marshal_view()
     start = time.perf_counter()
