@@ -270,7 +270,9 @@ def _fitting_groups(cand_free: list[int], plain: list[list[int]], fits: set[int]
                 break
             per_class.append(opts)
         else:
-            for choice in product(*per_class):
+            for j, choice in enumerate(product(*per_class)):
+                if deadline is not None and not j & 255 and time.perf_counter() > deadline:
+                    raise _OutOfBudget
                 S: list[int] = []
                 mult = 1
                 for c, (Tc, m) in enumerate(choice):
