@@ -357,8 +357,10 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
                 continue
             target = q.counts[x]
             got = 0
-            # only sprint sets of a class composition some history has there
-            fits = ctx.sprint_classes(hits, facts, q.position).get(x, set()) if q.sprints else None
+            # only sprint sets of a class composition some history has there (a Manhunt
+            # record ends with the escape, so a face-down position is never the last)
+            last = q.position == len(facts.positions)
+            fits = ctx.sprint_classes(hits, facts, q.position).get(x, set()) if q.sprints and not last else None
             for S, mult in sprint_groups(post, None, x, q.position, ctx.deadline, known=known, fits=fits):
                 child = _add_hit(hits, x, q.position, S)
                 child_facts = facts.with_reveal(q.position, x, S)
