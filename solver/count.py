@@ -364,6 +364,29 @@ class Counter:
                     continue
             yield s, (x, G, H2), wt, div
 
+    def _push_revealed_one(self, i: int, layer: dict) -> dict:
+        """``_push_revealed`` for a layer of one state, without the loop's set-up."""
+        (s, w), = layer.items()
+        h, G, H = s
+        p = self.facts.positions[i - 1]
+        x = p.hideout
+        if h >= x or x > h + 3 + sum(1 if c % 2 else 2 for c in p.sprint_cards):
+            return {}
+        wt = self._revealed_weight(i, G)
+        if not wt:
+            return {}
+        r_open = DECK_OF[h]
+        if r_open != (DECK_OF[x] if x != ESCAPE else -1):
+            H2, div = H & ~COUNTS, self._closing(r_open, H)
+        else:
+            H2, div = H, 1
+        if H >= FLAG_ONE and (self._flag_low[i] <= x or self._flag_clear[i]):
+            H2 = self._flags_after(i, h, x, H, H2)
+            if H2 < 0:
+                return {}
+        v = w * wt
+        return {(x, G, H2): v // div if div != 1 else v}
+
     def _push_revealed(self, i: int, layer: dict) -> dict:
         out: dict = {}
         get = out.get
@@ -999,6 +1022,8 @@ class Counter:
         if self._regular_last(i):
             return {}, self._finish(i, layer, backward=False)[0]
         if self._revealed(i):
+            if len(layer) == 1:  # the face-up run before the first face-down position
+                return {}, self._push_revealed_one(i, layer)
             return {}, self._push_revealed(i, layer)
         if self._escape_last(i):
             return {}, self._push_escape(i, layer)
