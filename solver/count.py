@@ -165,7 +165,7 @@ class Counter:
         self._hideout_cache: dict[int, dict[int, tuple[list, list[int]]]] = {}  # position -> usage -> entry
         self._candidate_cache: dict[int, list[tuple[int, int, int, int, int]]] = {}
         self._closing_cache: dict[tuple[int, int], int] = {}
-        self._phi_cache: dict[tuple[int, int], list[int]] = {}
+        self._end_cache: dict[tuple[int, int], list[int]] = {}
         self._slots_cache: dict[int, int] = {}
         self.lo, self.hi = self._bounds()
         # multi-number misses: "not all of these were hideouts among the first k",
@@ -188,6 +188,9 @@ class Counter:
             self._flag_clear = [False] * (self.n + 1)
         self._flag_cache: dict[tuple[int, int, int, int], int] = {}
         self._layers: list[dict[tuple[int, int, int], int]] | None = None
+        self._inters: list[dict] | None = None  # between the half-steps, for the backward pass
+        self._last_betas: dict = {}  # backward values of the layer before a face-down last position
+        self._betas: list[dict] = []  # backward values by layer, once the marginals are made
         self._marginals: tuple[int, list[dict[int, int]]] | None = None
         self._marked_cache: dict[tuple[int, ...], list[dict]] = {}
         # backward values are scaled by D = prod_c P_c! to stay integers (see marginals)
@@ -284,16 +287,6 @@ class Counter:
     # Merging after the sprint step is what keeps the work near the number of states
     # rather than states x sprint choices x numbers.
 
-    def _sprint_step(self, i: int, state: tuple[int, int, int]) -> list[tuple[tuple[int, int, int, int], int, int]]:
-        h, G, H = state
-        p = self.facts.positions[i - 1]
-        cap = self.hi[i]
-        if p.face_down or p.sprints_hidden:
-            base = h + 3 + p.sprints
-            return [((h, G + inc, H, min(base + evens, cap)), w, 1) for inc, evens, w in self._sprint_options(i, G)]
-        value = sum(1 if c % 2 else 2 for c in p.sprint_cards)
-        return [((h, G, H, min(h + 3 + value, cap)), 1, 1)]
-
     # ------------------------------------------------------------------ grouped half-steps
     # The common position (face down, hidden sprint cards, not the last) is crossed by
     # loops over the states grouped by usage G: the sprint options and the hideout
@@ -311,15 +304,10 @@ class Counter:
         """A face-up hideout with its sprint cards face up: one transition per state."""
         return not self.facts.positions[i - 1].sprints_hidden
 
-    def _escape_last(self, i: int) -> bool:
-        """The escape (42) with its sprint cards face down, necessarily the last position."""
-        p = self.facts.positions[i - 1]
-        return i == self.n and p.hideout == ESCAPE and p.sprints_hidden
-
     # ------------------------------------------------------------------ face-up positions
     # A revealed position (and the escape) has one number, so each state has at most one
-    # successor: the grouped loops below do per usage G what the generic half-steps do
-    # per state (the weights, the divisions and the flags are the same).
+    # successor, made in one loop over the states: its weight is the draw slots of the
+    # face-up cards (per usage G), its divisor the closing of a deck it leaves.
 
     def _revealed_weight(self, i: int, G: int) -> int:
         """The draw slots the revealed hideout and sprint cards of position i take."""
@@ -363,29 +351,6 @@ class Counter:
                     yield s, None, 0, 1
                     continue
             yield s, (x, G, H2), wt, div
-
-    def _push_revealed_one(self, i: int, layer: dict) -> dict:
-        """``_push_revealed`` for a layer of one state, without the loop's set-up."""
-        (s, w), = layer.items()
-        h, G, H = s
-        p = self.facts.positions[i - 1]
-        x = p.hideout
-        if h >= x or x > h + 3 + sum(1 if c % 2 else 2 for c in p.sprint_cards):
-            return {}
-        wt = self._revealed_weight(i, G)
-        if not wt:
-            return {}
-        r_open = DECK_OF[h]
-        if r_open != (DECK_OF[x] if x != ESCAPE else -1):
-            H2, div = H & ~COUNTS, self._closing(r_open, H)
-        else:
-            H2, div = H, 1
-        if H >= FLAG_ONE and (self._flag_low[i] <= x or self._flag_clear[i]):
-            H2 = self._flags_after(i, h, x, H, H2)
-            if H2 < 0:
-                return {}
-        v = w * wt
-        return {(x, G, H2): v // div if div != 1 else v}
 
     def _push_revealed(self, i: int, layer: dict) -> dict:
         out: dict = {}
@@ -480,15 +445,6 @@ class Counter:
                         acc += wo * b
                 out[(h, G, H)] = acc
         return out
-
-    def _reach_table(self, i: int, G2: int) -> list[int]:
-        """t -> the largest number position i can take at or below t (0 if none).
-
-        Two reaches with the same largest number allow the same hideouts, so the
-        sprint step keys states by it: they merge, and a reach below every number
-        the position can take makes no state at all.
-        """
-        return self._hideout_entry(i, G2)[1]
 
     def _hideout_groups(self, i: int, inter: dict):
         """The states between the half-steps grouped by usage G2, each group with the
@@ -635,7 +591,7 @@ class Counter:
         """The last (face-down) position: hideout, sprint cards and the end, in one go.
 
         Its hideout comes first; then its sprint sets with the evens the gap needs and
-        the end factor are one cached number per usage (``_phi``), so every path ends
+        the end factor are one cached number per usage (``_end_weights``), so every path ends
         in a terminal state keyed by the hideout alone. A terminal state's backward
         value is the constant D, so the backward values of the layer before are made
         in the same loop: ``(terminal layer, backward values of layer i - 1 or {})``.
@@ -701,57 +657,10 @@ class Counter:
     # usage and the open deck's hideouts), so the sprint cards are summed into
     # deck-level outputs once per usage; the last layer is usually the largest.
 
-    def _halves(self, i: int):
-        p = self.facts.positions[i - 1]
-        if i == self.n and p.sprints_hidden:
-            return self._last_hideout_step, self._last_sprint_step
-        return self._sprint_step, self._hideout_step
-
-    def _last_hideout_step(self, i: int, state: tuple[int, int, int]):
-        """(x, G with x, H after x, evens needed) for every number the last position can take."""
-        h, G, H = state
-        p = self.facts.positions[i - 1]
-        k = p.sprints
-        lo = max(self.lo[i], h + 1)
-        top = min(h + 3 + 2 * k, self.hi[i])
-        if lo > top:
-            return []
-        r_open = deck_of(h) if h else 0
-        if not p.face_down:  # the escape
-            x = p.hideout
-            if not lo <= x <= top:
-                return []
-            if self._flags_after(i, h, x, H, 0) < 0:
-                return []
-            return [((x, G, 0, x - h - 3 - k), 1, self._closing(r_open, H))]
-        # (a face-down last position goes through the grouped half-steps)
-        raise AssertionError("the last hideout step is only for the escape")
-
-    def _last_sprint_step(self, i: int, inter: tuple[int, int, int, int]):
-        """The last position's sprint cards and the end of the row, in one factor.
-
-        After the last hideout only the end factor is left: the unused draw slots (a
-        function of each deck's usage) and the closing of the open deck (a function of
-        the hideout's deck and H). So the sprint sets with enough evens and the slots
-        fold into one number per (usage, evens needed), and the state ends here.
-        """
-        x, G, H, need = inter
-        phi = self._phi(i, G, need)
-        if not phi:
-            return []
-        div = 1 if x == ESCAPE else self._closing(deck_of(x), H)
-        return [((x, TERMINAL, 0), phi, div)]
-
-    def _phi(self, i: int, G: int, need: int) -> int:
-        """The last position's sprint sets with at least ``need`` evens, times the end."""
-        vec = self._end_weights_cached(i, G)
-        e = need if need > 0 else 0
-        return vec[e] if e < len(vec) else 0
-
     def _end_weights_cached(self, i: int, G: int) -> list[int]:
-        vec = self._phi_cache.get((i, G))
+        vec = self._end_cache.get((i, G))
         if vec is None:
-            vec = self._phi_cache[(i, G)] = self._end_weights(i, G)
+            vec = self._end_cache[(i, G)] = self._end_weights(i, G)
         return vec
 
     def _unused_slots(self, G: int) -> int:
@@ -840,40 +749,6 @@ class Counter:
             for e in range(max(0, m - fo), min(m, fe) + 1):
                 out[m][e] = comb(fo, m - e) * comb(fe, e) * w
         return out
-
-    def _hideout_step(self, i: int, inter: tuple[int, int, int, int]) -> list[tuple[tuple[int, int, int], int, int]]:
-        """(next state, weight, divisor) for every hideout the position can take."""
-        h, G2, H, reach = inter
-        p = self.facts.positions[i - 1]
-        lo = max(self.lo[i], h + 1)
-        top = reach
-        if lo > top:
-            return []
-        r_open = deck_of(h) if h else 0
-        out: list[tuple[tuple[int, int, int], int, int]] = []
-        slots = self.slots[i]
-        before = self.revealed_before[i - 1]
-        if not p.face_down:
-            x = p.hideout
-            if not lo <= x <= top:
-                return out
-            wt = 1
-            use = self.revealed_use[i]
-            for r in (1, 2, 3):
-                if use[r]:  # revealed cards take their draw slots too
-                    wt *= falling(slots[r] - deck_used(G2, r) - before[r], use[r])
-            if not wt:
-                return out
-            if x == ESCAPE or deck_of(x) != r_open:
-                H2, div = 0, self._closing(r_open, H)
-            else:
-                H2, div = H, 1
-            H2 = self._flags_after(i, h, x, H, H2)
-            if H2 >= 0:
-                out.append(((x, G2, H2), wt, div))
-            return out
-        # (face-down positions go through the grouped half-steps)
-        raise AssertionError("the generic hideout step is only for revealed hideouts")
 
     def _flags_after(self, i: int, h: int, x: int, H: int, H2: int) -> int:
         """H2 with the missed-set flags after hideout x follows h at position i; -1 if
@@ -1022,14 +897,9 @@ class Counter:
         if self._regular_last(i):
             return {}, self._finish(i, layer, backward=False)[0]
         if self._revealed(i):
-            if len(layer) == 1:  # the face-up run before the first face-down position
-                return {}, self._push_revealed_one(i, layer)
             return {}, self._push_revealed(i, layer)
-        if self._escape_last(i):
-            return {}, self._push_escape(i, layer)
-        first, second = self._halves(i)
-        inter = _push(layer, first, i)
-        return inter, _push(inter, second, i)
+        # the one position left: the escape (42), last, its sprint cards face down
+        return {}, self._push_escape(i, layer)
 
     def _check_time(self) -> None:
         if self.deadline is not None and time.perf_counter() > self.deadline:
@@ -1040,7 +910,7 @@ class Counter:
         posterior keeps its counter for joints, and caches keep posteriors); a marked
         pass for a joint rebuilds what it needs."""
         for cache in (self._sprint_cache, self._hideout_cache, self._candidate_cache,
-                      self._phi_cache, self._flag_cache):
+                      self._end_cache, self._flag_cache):
             cache.clear()
 
     def sprint_classes(self, i: int) -> dict[int, set[int]]:
@@ -1087,7 +957,7 @@ class Counter:
         """How many states this counter keeps (layers, backward values, marked passes):
         what a cache of solved counters should weigh them by."""
         n = sum(len(layer) for layer in self._layers or ())
-        n += sum(len(b) for b in getattr(self, "_betas", ()) or ())
+        n += sum(len(b) for b in self._betas)
         n += sum(len(layer) for passes in self._marked_cache.values() for layer in passes)
         return n
 
@@ -1190,12 +1060,8 @@ class Counter:
                 b_cur = self._last_betas
             elif self._revealed(i + 1):
                 b_cur = self._pull_revealed(i + 1, layers[i], b_next)
-            elif self._escape_last(i + 1):
-                b_cur = self._pull_escape(i + 1, layers[i], b_next)
             else:
-                first, second = self._halves(i + 1)
-                b_inter = _pull(self._inters[i + 1], second, i + 1, b_next)
-                b_cur = _pull(layers[i], first, i + 1, b_inter)
+                b_cur = self._pull_escape(i + 1, layers[i], b_next)
             for s, w in layers[i].items():
                 v = w * b_cur[s]
                 if v:
@@ -1305,27 +1171,4 @@ def _join(a: list[list[tuple[int, int, int]]], b: list[list[tuple[int, int, int]
                 out[ma + mb].extend(
                     (ia + ib, ea + eb, wa * wb) for ia, ea, wa in rows_a for ib, eb, wb in rows_b
                 )
-    return out
-
-
-def _push(source: dict, step, i: int) -> dict:
-    """Forward over one half-step: every source state's weight to its successors."""
-    out: dict = {}
-    for s, w in source.items():
-        for s2, wt, div in step(i, s):
-            v = w * wt
-            out[s2] = out.get(s2, 0) + (v // div if div != 1 else v)
-    return out
-
-
-def _pull(states, step, i: int, after: dict) -> dict:
-    """Backward over one half-step: each state's weight of completions, from ``after``."""
-    out: dict = {}
-    for s in states:
-        acc = 0
-        for s2, wt, div in step(i, s):
-            b = after.get(s2)
-            if b:
-                acc += wt * b // div if div != 1 else wt * b
-        out[s] = acc
     return out
