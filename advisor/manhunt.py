@@ -19,19 +19,23 @@ the other positions and the same value. A group is one candidate part T plus a c
 composition of the rest, weighted by the number of sets in it. Every (x, p) check
 sums the group counts back to the solver's marginal count of x at p.
 
+Search: every outcome of a guess is solved before any is searched, which bounds its
+value (at most its most likely number's probability: its first guess must hit), and a
+guess stops once its upper bound cannot beat the best guess found. Sprint sets of a
+class composition that no history has under x at p are never made
+(``Counter.sprint_classes``).
+
 Budget: a time limit and a limit on solver calls. When either runs out the planner
 does not guess: it returns rigorous bounds. Lower bounds come from exact values of
-finished branches (and 0 for unfinished mass), upper bounds give unfinished outcome
-mass value 1 and an unexplored first guess x the value P(x) (a Manhunt needs its
-first guess to hit). ``exact`` says which case it is.
+finished branches (and a fixed guess set's exact chance), upper bounds from the bounds
+above (an unexplored first guess x has at most P(x)). ``exact`` says which case it is.
 """
 from __future__ import annotations
 
-import itertools
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import combinations, product
+from itertools import combinations, count, product
 from math import comb
 from typing import Any
 
@@ -91,9 +95,11 @@ class ManhuntPlan:
 class _Ctx:
     """One planning call: its budget, and what it has solved.
 
-    Every record of the search is the root's record plus Manhunt hits, so a node is
-    named by its hits, sorted by position (a canonical order: see :func:`_hit`), and
-    its facts are its parent's facts with one more reveal. Nothing is read from a
+    Every record of the search is the root's record plus Manhunt hits. After the
+    escape nothing happens between the Marshal's guesses and a hit says the same
+    whenever it came, so a node is named by its hits sorted by position (the same hits
+    in any order are one node, one solve, one memo entry), and its facts are its
+    parent's facts with one more reveal. Nothing is read from a
     record again, and a node is solved once: its count comes with its posterior.
     """
 
@@ -226,32 +232,17 @@ def sprint_groups(
     need = x - prev_max - 3
     cand_free = [c for c in free if c in cand]
     plain = [[c for c in CLASS_MEMBERS[k_] if c in free and c not in cand] for k_ in range(N_CLASSES)]
-    caps = [len(pl) for pl in plain]
-    out = []
-    if fits is not None:
-        return _fitting_groups(cand_free, plain, fits, need, deadline)
-    for t in range(min(k, len(cand_free)), -1, -1):
-        for T in combinations(cand_free, t):
-            if deadline is not None and time.perf_counter() > deadline:
-                raise _OutOfBudget
-            for comp in _compositions(k - t, caps):
-                S = list(T)
-                mult = 1
-                for c_, n_ in enumerate(comp):
-                    if n_:
-                        S.extend(plain[c_][:n_])
-                        mult *= comb(len(plain[c_]), n_)
-                if sum(1 if s % 2 else 2 for s in S) < need:
-                    continue
-                out.append((tuple(sorted(S)), mult))
-    return out
+    if fits is None:  # every class composition of k of these cards
+        sizes = [len(pl) + sum(1 for c in cand_free if CLASS_OF[c] == k_) for k_, pl in enumerate(plain)]
+        fits = {sum(m << (BITS * c) for c, m in enumerate(comp)) for comp in _compositions(k, sizes)}
+    return _fitting_groups(cand_free, plain, fits, need, deadline)
 
 
 def _fitting_groups(cand_free: list[int], plain: list[list[int]], fits: set[int], need: int,
                     deadline: float | None) -> list[tuple[tuple[int, ...], int]]:
-    """The groups of sprint_groups, made from the fitting class compositions: for each,
-    the candidate cards of each class it can include, and plain cards for the rest.
-    Nothing that fits no history is made."""
+    """The groups of sprint_groups, made from the class compositions in ``fits``: for
+    each, the candidate cards of each class it can include, and plain cards for the
+    rest, with the evens the gap needs."""
     by_class = [[c for c in cand_free if CLASS_OF[c] == k] for k in range(N_CLASSES)]
     out = []
     for inc in sorted(fits):
@@ -296,28 +287,12 @@ def _compositions(n: int, caps: list[int], start: int = 0):
             yield [m] + rest
 
 
-def _hit(record: Record, x: int, p: int, S: tuple[int, ...]) -> Record:
-    """The record after a hit of x at position p over sprint cards S, canonical.
-
-    After the escape nothing else happens between the Marshal's guesses, and a hit says
-    the same whenever it came, so the Manhunt hits are kept sorted by position: the
-    same set of hits in any order is one record, one solve and one memo entry. The
-    search then walks the sets of revealed hideouts, not their orders.
-    """
-    events = record.events
-    k = len(events)
-    while k and isinstance(events[k - 1], ManhuntGuess):
-        k -= 1
-    hits = sorted(events[k:] + (ManhuntGuess(x, True, p, S),), key=lambda e: e.position)
-    return Record(events[:k] + tuple(hits), record.ruleset)
-
-
 #: exact results across calls (a bot asks again after every hit of a Manhunt), by
 #: (the number _PREFIXES gives the record without its Manhunt hits, its hits in
 #: canonical order): a number, so a lookup does not hash the whole record again
 _EXACT: dict = {}
 _PREFIXES: dict = {}
-_PREFIX_IDS = itertools.count()
+_PREFIX_IDS = count()
 
 
 def _split_hits(record: Record) -> tuple[Record, tuple]:

@@ -10,7 +10,7 @@ import pytest
 
 from engine import marshal_view
 from engine.bots import RandomFugitive, play_game
-from engine.record import Record, record_from_dict
+from engine.record import ManhuntGuess, Record, record_from_dict
 from solver.solve import count_histories, solve
 
 from advisor.bots import (
@@ -19,7 +19,7 @@ from advisor.bots import (
 )
 from advisor.draws import advise_draw
 from advisor.guesses import advise_guesses, single_information
-from advisor.manhunt import _hit, plan_manhunt, sprint_groups
+from advisor.manhunt import plan_manhunt, sprint_groups
 from advisor.tournament import run_tournament, table, wilson, write_csv
 
 HERE = Path(__file__).parent
@@ -102,6 +102,11 @@ def test_draw_advice_names_an_open_deck_with_a_reason():
 
 
 # ------------------------------------------------------------------ Manhunt
+def _hit(record: Record, x: int, p: int, S: tuple[int, ...]) -> Record:
+    """The record after a Manhunt hit of x at position p over sprint cards S."""
+    return Record(record.events + (ManhuntGuess(x, True, p, S),), record.ruleset)
+
+
 def _brute_value(record: Record) -> Fraction:
     """Best guess order by brute force: every first guess, every explicit sprint set of
     every outcome (no grouping, no pruning, no memo), recursively."""
