@@ -71,7 +71,7 @@ def _resize(post: Posterior) -> None:
     _evict()
 
 
-def solve_cached(record: Record, validate: bool = False, deadline: float | None = None) -> Posterior:
+def solve_cached(record: Record, validate: bool = False) -> Posterior:
     """``solver.solve.solve`` memoised on the record's public content.
 
     ``validate`` defaults to False: records built by the engine (bots) and by the
@@ -80,7 +80,7 @@ def solve_cached(record: Record, validate: bool = False, deadline: float | None 
     key = record_key(record)
     post = _posteriors.get(key)
     if post is None:
-        post = solve(record.marshal_view(), validate=validate, deadline=deadline)
+        post = solve(record.marshal_view(), validate=validate)
         _put_posterior(key, post)
     else:
         _posteriors.move_to_end(key)

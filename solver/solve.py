@@ -43,12 +43,9 @@ def _validate(record: Record) -> None:
         raise InvalidRecord(str(exc)) from None
 
 
-def count_histories(record: Record, deadline: float | None = None) -> int:
-    """The exact number of consistent hidden histories (no marginals).
-
-    ``deadline``: see :class:`solver.count.Counter` (raises ``OutOfTime`` past it).
-    """
-    return Counter(extract(record), deadline).total()
+def count_histories(record: Record) -> int:
+    """The exact number of consistent hidden histories (no marginals)."""
+    return Counter(extract(record)).total()
 
 
 def _first_inconsistent(record: Record) -> int:
