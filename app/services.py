@@ -34,19 +34,24 @@ def store() -> GameStore:
 
 
 # --------------------------------------------------------------------------- solve
+def _posterior(record: Record):
+    """The solver's posterior of a record, validated; through the advisor's cache when
+    the advisor is installed, so its suggestions (and joints) reuse the page's solve."""
+    if _advisor is not None:
+        from advisor.cache import solve_cached
+
+        return solve_cached(record, validate=True)
+    from solver.solve import solve
+
+    return solve(record)
+
+
 def _solve_uncached(record_json: str) -> dict[str, Any]:
-    from solver.solve import InvalidRecord, solve
+    from solver.solve import InvalidRecord
 
     start = time.perf_counter()
     try:
-        record = record_from_json(record_json)
-        if _advisor is not None:
-            # the advisor's cache: its suggestions for this record then reuse this solve
-            from advisor.cache import solve_cached
-
-            post = solve_cached(record, validate=True)
-        else:
-            post = solve(record)
+        post = _posterior(record_from_json(record_json))
     except InvalidRecord as exc:
         return {"consistent": False, "invalid": True, "reason": str(exc), "first_inconsistent_event": None, "ms": 0}
     ms = int((time.perf_counter() - start) * 1000)
@@ -96,15 +101,7 @@ def solve_record(record: Record) -> dict[str, Any]:
 @st.cache_data(show_spinner=False, max_entries=500)
 def joint_json(record_json: str, numbers: tuple[int, ...]) -> float:
     """P(every number is a face-down hideout now), exact, cached."""
-    from solver.solve import solve
-
-    record = record_from_json(record_json)
-    if _advisor is not None:  # the posterior the page already solved, from the advisor's cache
-        from advisor.cache import solve_cached
-
-        post = solve_cached(record, validate=True)
-    else:
-        post = solve(record)
+    post = _posterior(record_from_json(record_json))
     if not post.consistent:
         return 0.0
     return float(post.joint(frozenset(numbers)))
