@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .bots import FUGITIVE_BOTS, MARSHAL_BOTS, make_bot
+from .bots import FUGITIVE_BOTS
+from .tournament import play_pairing
 
 BINS = 10
 
@@ -44,13 +45,12 @@ class Calibration:
 
 def game_predictions(task: tuple[str, str, int]) -> tuple[str, list[tuple[float, int]]]:
     from engine import marshal_view
-    from engine.bots import play_game
     from engine.record import Guess, ManhuntGuess, Record
 
     from .cache import solve_cached
 
     f, m, seed = task
-    state = play_game(make_bot(FUGITIVE_BOTS[f], seed), make_bot(MARSHAL_BOTS[m], seed + 1_000_003), seed=seed)
+    state = play_pairing(m, f, seed)
     rec = marshal_view(state).record
     out = []
     for i, e in enumerate(rec.events):

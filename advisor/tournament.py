@@ -25,6 +25,15 @@ def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     return (max(0.0, mid - half), min(1.0, mid + half))
 
 
+def play_pairing(marshal: str, fugitive: str, seed: int):
+    """One seeded game of a pairing, as the tournament plays it: engine and Fugitive
+    bot seed ``seed``, Marshal bot seed ``seed + 1_000_003`` (the final state)."""
+    from engine.bots import play_game
+
+    return play_game(make_bot(FUGITIVE_BOTS[fugitive], seed), make_bot(MARSHAL_BOTS[marshal], seed + 1_000_003),
+                     seed=seed)
+
+
 @dataclass
 class PairResult:
     marshal: str
@@ -45,12 +54,11 @@ class PairResult:
 
 def play_one(task: tuple[str, str, int]) -> tuple[str, str, str, bool, float, list]:
     """(marshal, fugitive, winner, manhunt?, seconds, manhunt records) of one seeded game."""
-    from engine.bots import play_game
     from engine import marshal_view
 
     m, f, seed = task
     t = time.perf_counter()
-    state = play_game(make_bot(FUGITIVE_BOTS[f], seed), make_bot(MARSHAL_BOTS[m], seed + 1_000_003), seed=seed)
+    state = play_pairing(m, f, seed)
     events = marshal_view(state).record.events
     manhunt = any(e.type == "manhunt_guess" for e in events)
     return m, f, state.winner, manhunt, time.perf_counter() - t, []

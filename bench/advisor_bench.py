@@ -22,21 +22,20 @@ def _pct(xs: list[float], q: float) -> float:
 
 def main(games: int = 10, seed: int = 0) -> None:
     from engine import marshal_view
-    from engine.bots import play_game
     from engine.record import Guess, Place, Record
     from solver.solve import solve
 
     from advisor import cache
-    from advisor.bots import FUGITIVE_BOTS, MARSHAL_BOTS, make_bot
     from advisor.guesses import advise_guesses
     from advisor.manhunt import plan_manhunt
+    from advisor.tournament import play_pairing
 
     total, advice, manhunts = [], [], []
     for m in ("notepad", "solver", "lookahead", "random"):
         for f in ("random", "heuristic"):
             for i in range(games):
                 s = seed + i
-                st = play_game(make_bot(FUGITIVE_BOTS[f], s), make_bot(MARSHAL_BOTS[m], s + 1_000_003), seed=s)
+                st = play_pairing(m, f, s)
                 rec = marshal_view(st).record
                 ev = rec.events
                 for k, e in enumerate(ev):

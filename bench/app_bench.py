@@ -171,11 +171,9 @@ def game_events(kind: str, seed: int):
     if kind == "random":
         state = play_game(RandomFugitive(seed), RandomMarshal(seed), seed=seed)
     else:
-        from advisor.bots import FUGITIVE_BOTS, MARSHAL_BOTS, make_bot
+        from advisor.tournament import play_pairing
 
-        marshal, fugitive = kind.split("-")
-        state = play_game(make_bot(FUGITIVE_BOTS[fugitive], seed), make_bot(MARSHAL_BOTS[marshal], seed + 1_000_003),
-                          seed=seed)
+        state = play_pairing(*kind.split("-"), seed)
     return state.marshal_record().events
 
 

@@ -30,14 +30,13 @@ def _pct(xs: list[float], q: float) -> float:
 def play_and_plan(task: tuple[str, str, int]) -> dict | None:
     """One seeded tournament game; the planner's result if it reached a Manhunt."""
     from advisor import cache
-    from advisor.bots import FUGITIVE_BOTS, MARSHAL_BOTS, make_bot
     from advisor.manhunt import plan_manhunt
+    from advisor.tournament import play_pairing
     from engine import marshal_view
-    from engine.bots import play_game
     from engine.record import Place, Record
 
     m, f, seed = task
-    state = play_game(make_bot(FUGITIVE_BOTS[f], seed), make_bot(MARSHAL_BOTS[m], seed + 1_000_003), seed=seed)
+    state = play_pairing(m, f, seed)
     rec = marshal_view(state).record
     events = rec.events
     for k, e in enumerate(events):
