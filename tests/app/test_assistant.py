@@ -241,13 +241,9 @@ def test_import_refused_by_a_rule_in_korean(make_app, db):
 
 
 def test_every_validator_code_has_a_korean_string_with_the_same_placeholders():
-    import string
-
     from app import i18n
     from notepad import validator as V
-
-    def names(template):
-        return {n for _, n, _, _ in string.Formatter().parse(template) if n is not None}
+    from tests.coded import placeholders as names
 
     english = {**V.MESSAGES, **V.PHRASES, **V.WARNINGS}
     assert len(english) == len(V.MESSAGES) + len(V.PHRASES) + len(V.WARNINGS)

@@ -6,7 +6,6 @@ Korean string with the same placeholders, and the page shows it in Korean mode.
 """
 from __future__ import annotations
 
-import string
 
 import pytest
 
@@ -14,13 +13,10 @@ from app import i18n
 from engine import record as R
 from notepad import store as S
 from notepad.store import GameStore
+from tests.coded import placeholders
 
 from .helpers import no_exception
 from .test_assistant import _new_game, _opening
-
-
-def names(template: str) -> set[str]:
-    return {n for _, n, _, _ in string.Formatter().parse(template) if n is not None}
 
 
 def hangul(text: str) -> bool:
@@ -44,7 +40,7 @@ def test_every_code_has_a_korean_string_with_the_same_placeholders(prefix, table
     missing = [c for c in table if f"{prefix}{c}" not in i18n.KO]
     assert not missing
     for code, template in table.items():
-        assert names(i18n.KO[f"{prefix}{code}"]) == names(template), code
+        assert placeholders(i18n.KO[f"{prefix}{code}"]) == placeholders(template), code
         assert hangul(i18n.KO[f"{prefix}{code}"]) or code.startswith("json_"), code
     assert {k for k in i18n.KO if k.startswith(prefix)} == {f"{prefix}{c}" for c in table}
     assert not [k for k in i18n.EN if k.startswith(prefix)]  # English comes from the modules

@@ -12,19 +12,15 @@ import ast
 import json
 import pathlib
 import pickle
-import string
 
 import pytest
 
 from engine import record as R
+from tests.coded import assert_coded, nested_codes, placeholders
 from engine.record import RecordFormatError, event_from_json, load_record, record_from_json
 
 SOURCE = pathlib.Path(R.__file__)
 TYPES = "place, pass, fugitive_draw, marshal_draw, guess, manhunt_guess"
-
-
-def placeholders(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
 
 
 def doc(*events, **top) -> str:
@@ -121,30 +117,10 @@ def raise_case(what) -> RecordFormatError:
     return info.value
 
 
-def nested_codes(text) -> set[str]:
-    """The codes of a reason and of every coded part of it."""
-    out = {text.code}
-    for value in text.params.values():
-        if isinstance(value, R.FormatText):
-            out |= nested_codes(value)
-    return out
-
-
 # --------------------------------------------------------------------------- the cases
 @pytest.mark.parametrize("what, index, code, english", CASES, ids=[f"{c[2]}-{i}" for i, c in enumerate(CASES)])
 def test_each_format_fault_has_its_code_and_the_same_english(what, index, code, english):
-    err = raise_case(what)
-    assert (err.index, err.code) == (index, code), str(err)
-    assert err.reason == english  # the English reason is unchanged
-    assert str(err) == (f"event {index}: {english}" if index is not None else english)
-    # the reason is the template with the arguments: nothing else goes into the English text
-    assert isinstance(err.reason, R.FormatText) and err.reason.code == code
-    assert err.params == err.reason.params
-    assert set(err.params) == placeholders(R.FORMAT_MESSAGES[code])
-    assert R.FORMAT_MESSAGES[code].format(**err.params) == english
-    for value in err.params.values():
-        if isinstance(value, R.FormatText):
-            assert value.code in R.FORMAT_PHRASES and R.FORMAT_PHRASES[value.code].format(**value.params) == value
+    assert_coded(raise_case(what), index, code, english, R.FormatText, R.FORMAT_MESSAGES, R.FORMAT_PHRASES)
 
 
 def test_the_cases_raise_every_code_and_say_every_phrase():

@@ -10,13 +10,13 @@ from __future__ import annotations
 import ast
 import pathlib
 import pickle
-import string
 
 import pytest
 
 from engine.record import Guess, ManhuntGuess, Reveal, Ruleset
 from notepad import CorrectionError, Notepad, RecordRuleError, Validator, validate
 from notepad import validator as V
+from tests.coded import assert_coded, nested_codes, placeholders
 
 from .records import (
     EXAMPLE, FULL, PASS, SETUP, escape, fdraw, hit, hunt_miss, mdraw, miss, place, rec,
@@ -25,10 +25,6 @@ from .records import (
 SOURCE = pathlib.Path(V.__file__)
 OPENING = (place(0), place(0), mdraw(17), mdraw(6), miss(3))
 EVENT_KINDS = ("place", "pass", "fugitive_draw", "marshal_draw", "guess", "manhunt_guess")
-
-
-def placeholders(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
 
 
 def empty_deck_3():
@@ -189,30 +185,10 @@ def case_id(case) -> str:
     return f"{case[2]}-{case[1]}"
 
 
-def nested_codes(text) -> set[str]:
-    """The codes of a reason and of every coded part of it."""
-    out = {text.code}
-    for value in text.params.values():
-        if isinstance(value, V.RuleText):
-            out |= nested_codes(value)
-    return out
-
-
 # --------------------------------------------------------------------------- the cases
 @pytest.mark.parametrize("what, index, code, english", CASES, ids=[case_id(c) for c in CASES])
 def test_each_rule_break_has_its_code_and_the_same_english(what, index, code, english):
-    err = raise_case(what)
-    assert (err.index, err.code) == (index, code), str(err)
-    assert err.reason == english  # the English reason is unchanged
-    assert str(err) == (f"event {index}: {english}" if index is not None else english)
-    # the reason is the template with the arguments: nothing else goes into the English text
-    assert isinstance(err.reason, V.RuleText) and err.reason.code == code
-    assert err.params == err.reason.params
-    assert set(err.params) == placeholders(V.MESSAGES[code])
-    assert V.MESSAGES[code].format(**err.params) == english
-    for value in err.params.values():
-        if isinstance(value, V.RuleText):
-            assert value.code in V.PHRASES and V.PHRASES[value.code].format(**value.params) == value
+    assert_coded(raise_case(what), index, code, english, V.RuleText, V.MESSAGES, V.PHRASES)
 
 
 def test_the_cases_raise_every_code_and_say_every_reachable_phrase():

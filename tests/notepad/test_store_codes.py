@@ -14,7 +14,6 @@ import json
 import pathlib
 import pickle
 import sqlite3
-import string
 
 import pytest
 
@@ -23,11 +22,9 @@ from notepad import RecordRuleError
 from notepad import store as S
 from notepad.store import GameStore, StoreError
 
+from tests.coded import placeholders
+
 from .records import EXAMPLE, mdraw
-
-
-def placeholders(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
 
 
 def doc(*events) -> str:
