@@ -40,16 +40,17 @@ from math import comb
 from typing import Any
 
 from engine.record import ManhuntGuess, Record
-from solver.count import BITS, CLASS_MEMBERS, CLASS_OF, MASK, N_CLASSES, Counter, OutOfTime
+from solver.count import BITS, CLASS_BIT, CLASS_MEMBERS, CLASS_OF, MASK, N_CLASSES, Counter, OutOfTime
 from solver.facts import Facts, extract
 from solver.posterior import Posterior
-from solver.solve import posterior_of
+from solver.solve import counted
 
 from .cache import record_key, solve_cached
 
 ONE = Fraction(1)
-#: card -> its class increment in the solver's usage numbers (1 << BITS * class)
-CLASS_BIT = tuple(1 << (BITS * CLASS_OF[c]) for c in range(43))
+#: value the nodes with two face-down hideouts from their own count (``_pair_node``);
+#: off, they are searched like the others (the tests compare the two)
+PAIR_VALUES = True
 ZERO = Fraction(0)
 
 
@@ -113,6 +114,9 @@ class _Ctx:
     posteriors: dict = field(default_factory=dict)
     counts: dict = field(default_factory=dict)
     classes: dict = field(default_factory=dict)
+    #: the counters of nodes with two face-down hideouts or more (their stored passes
+    #: answer ``sprint_classes`` and ``pair_counts`` without counting again)
+    counters: dict = field(default_factory=dict)
 
     def charge(self) -> None:
         if time.perf_counter() > self.deadline or self.solves >= self.max_solves:
@@ -130,12 +134,24 @@ class _Ctx:
         if post is None:
             self.charge()
             try:
-                post = posterior_of(facts, deadline=self.deadline, joints=False)
+                post, counter = counted(facts, deadline=self.deadline)
             except OutOfTime:
                 raise _OutOfBudget from None
             self.posteriors[hits] = post
             self.counts[hits] = post.histories if post.consistent else 0
+            if post.consistent and post.face_down_count > 1:
+                self.counters[hits] = counter
         return post
+
+    def counter(self, hits: tuple, facts: Facts) -> Counter:
+        """A node's counter with its forward and backward values (counted again only
+        for a node whose posterior came from elsewhere, the root)."""
+        counter = self.counters.get(hits)
+        if counter is None:
+            self.charge()
+            counter = self.counters[hits] = Counter(facts)
+        counter.deadline = self.deadline
+        return counter
 
     def sprint_classes(self, hits: tuple, facts: Facts, position: int) -> dict[int, set[int]]:
         """``Counter.sprint_classes`` of a node's position (one more count of the node,
@@ -144,9 +160,8 @@ class _Ctx:
         key = (hits, position)
         got = self.classes.get(key)
         if got is None:
-            self.charge()
             try:
-                got = self.classes[key] = Counter(facts, self.deadline).sprint_classes(position)
+                got = self.classes[key] = self.counter(hits, facts).sprint_classes(position)
             except OutOfTime:
                 raise _OutOfBudget from None
         return got
@@ -162,6 +177,9 @@ class _Ctx:
         m = post.face_down_count
         if m == 0:
             return ONE, ONE
+        if m == 2 and PAIR_VALUES:  # valued exactly from its own count (_pair_node)
+            got = _node(hits, facts, self, post=post)
+            return got[0], got[1]
         top = Fraction(max(post.number_counts.values()), post.histories)
         return (top, top) if m == 1 else (ZERO, top)
 
@@ -336,7 +354,15 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
             # record ends with the escape, so a face-down position is never the last)
             last = q.position == len(facts.positions)
             fits = ctx.sprint_classes(hits, facts, q.position).get(x, set()) if q.sprints and not last else None
+            # the numbers each other face-down position can still take with x at q
+            # (on its side of x); a sprint set holding all of one position's fits no history
+            others = [
+                {y for y, c in o.counts.items() if c and (y < x) == (o.position < q.position)}
+                for o in post.positions if not o.revealed and o.position != q.position
+            ]
             for S, mult in sprint_groups(post, None, x, q.position, ctx.deadline, known=known, fits=fits):
+                if S and any(ys.issubset(S) for ys in others):
+                    continue
                 child = _add_hit(hits, x, q.position, S)
                 child_facts = facts.with_reveal(q.position, x, S)
                 n = ctx.count(child, child_facts) * mult
@@ -410,6 +436,13 @@ def _node(hits: tuple, facts: Facts, ctx: _Ctx, depth: int = 0,
         res = (p0, p0, x0, {x: (p, p) for p, x in probs}, {"guess": x0, "value": p0})
         ctx.memo[key] = res
         return res
+    if m == 2 and PAIR_VALUES:
+        res = _pair_node(hits, facts, post, ctx)
+        if res is not None:
+            ctx.memo[key] = res
+            if not ctx.build_tree:
+                _remember(ctx, key, res)
+            return res
     known = facts.marshal_cards | facts.known_cards
     values: dict[int, tuple[Fraction, Fraction]] = {x: (ZERO, p) for p, x in probs}
     best_lo, best_x = ZERO, probs[0][1]
@@ -459,11 +492,134 @@ def _node(hits: tuple, facts: Facts, ctx: _Ctx, depth: int = 0,
         raise _Partial(res)
     ctx.memo[key] = res
     if not ctx.build_tree and lo_all == hi_all:
-        if len(_EXACT) > 50000:
-            _EXACT.clear()
-            _PREFIXES.clear()
-        _EXACT[(ctx.prefix_key, key)] = res
+        _remember(ctx, key, res)
     return res
+
+
+def _remember(ctx: _Ctx, key: tuple, res: tuple) -> None:
+    """Keep an exact node's result for later calls (see ``_EXACT``)."""
+    if len(_EXACT) > 50000:
+        _EXACT.clear()
+        _PREFIXES.clear()
+    _EXACT[(ctx.prefix_key, key)] = res
+
+
+def _pair_node(hits: tuple, facts: Facts, post: Posterior, ctx: _Ctx) -> tuple | None:
+    """The exact value of a node with two face-down hideouts, from its own count alone.
+
+    A guess x that hits at position p over the sprint set S leaves one face-down
+    hideout, and the Marshal then guesses its most likely number y, so x is worth
+    ``sum over (p, S) of max_y n(x at p over S, y at the other) / N``. The counter
+    gives these counts by the class composition of S (``Counter.pair_counts``), and
+    a set S of that composition not holding y has ``1 / sets(composition | x, y)`` of
+    them: sprint cards of one class are interchangeable once the hideouts are fixed.
+    The sets are grouped as in :func:`sprint_groups`. ``None`` when the node is not of
+    this shape (the planner then searches it).
+    """
+    try:
+        got = ctx.counter(hits, facts).pair_counts()
+    except OutOfTime:
+        raise _OutOfBudget from None
+    if got is None:
+        return None
+    a, b, first, second = got
+    N = post.histories
+    pool = ctx.counter(hits, facts).pool
+    known = facts.marshal_cards | facts.known_cards
+    by_guess: dict = {}  # x -> [(position, {class increment: {y: count}})]
+    for p, table in ((a, first), (b, second)):
+        for (x, inc), row in table.items():
+            by_guess.setdefault(x, {}).setdefault(p, {})[inc] = row
+    values: dict[int, tuple[Fraction, Fraction]] = {}
+    trees: dict[int, list] = {}
+    for x, where in by_guess.items():
+        caught = 0
+        branches = []
+        for p, rows in sorted(where.items()):
+            if not ctx.build_tree:
+                caught += sum(_caught_over_sets(pool, inc, x, row) for inc, row in rows.items())
+                continue
+            covered = 0
+            for S, mult in sprint_groups(post, None, x, p, ctx.deadline, known=known, fits=set(rows)):
+                inc = sum(CLASS_BIT[c] for c in S)
+                best_y, best_n, all_n = 0, 0, 0
+                for y, n in rows.get(inc, {}).items():
+                    if not n or y in S:
+                        continue
+                    q, rem = divmod(n, _sets_of(pool, inc, x, y))
+                    assert rem == 0, "sprint sets of one class composition must count alike"
+                    all_n += q
+                    if q > best_n or (q == best_n and y < best_y):
+                        best_y, best_n = y, q
+                if not all_n:
+                    continue
+                covered += mult * all_n
+                caught += mult * best_n
+                v = Fraction(best_n, all_n)
+                branches.append({"position": p, "sprint_cards": list(S), "sets": mult,
+                                 "probability": Fraction(mult * all_n, N), "value": (v, v),
+                                 "next": {"guess": best_y, "value": v}})
+            target = post.positions[p - 1].counts.get(x, 0)
+            if covered != target:
+                raise AssertionError(f"sprint groups of {x} at {p} cover {covered} of {target} histories")
+        v = Fraction(caught, N)
+        values[x] = (v, v)
+        trees[x] = branches
+    best_x = max(values, key=lambda x: (values[x][0], -x))
+    v = values[best_x][0]
+    tree = {"guess": best_x, "value": (v, v), "outcomes": trees[best_x]} if ctx.build_tree else None
+    return v, v, best_x, values, tree
+
+
+def _caught_over_sets(pool: list[int], inc: int, x: int, row: dict[int, int]) -> int:
+    """Sum over every sprint set S of class increment ``inc`` under x of the histories
+    the best second guess catches: ``max over y not in S of row[y] / sets(inc | x, y)``.
+
+    No set is made: with the y ranked by their share per set, y is the best guess of
+    exactly the sets that hold every better y and not y itself, and those are counted
+    class by class.
+    """
+    ranked = []
+    for y, n in row.items():
+        if n:
+            q, rem = divmod(n, _sets_of(pool, inc, x, y))
+            assert rem == 0, "sprint sets of one class composition must count alike"
+            ranked.append((q, y))
+    ranked.sort(reverse=True)
+    need = [(inc >> (BITS * c)) & MASK for c in range(N_CLASSES)]
+    held = [0] * N_CLASSES  # classes of the better y, which the sets hold
+    cx = CLASS_OF[x]
+    total = 0
+    for q, y in ranked:
+        cy = CLASS_OF[y]
+        n_sets = 1
+        for c in range(N_CLASSES):
+            m, a = need[c], held[c]
+            if a > m:
+                n_sets = 0
+                break
+            if m:
+                free = pool[c] - (c == cx) - (c == cy) - a
+                n_sets *= comb(free, m - a) if free >= m - a else 0
+        total += q * n_sets
+        held[cy] += 1
+        if held[cy] > need[cy]:
+            break  # no set holds every better y any more
+    return total
+
+
+def _sets_of(pool: list[int], inc: int, x: int, y: int) -> int:
+    """How many sprint sets of class increment ``inc`` the free cards allow besides the
+    hideouts x and y (``pool``: the free cards of each class)."""
+    n = 1
+    cx, cy = CLASS_OF[x], CLASS_OF[y]
+    while inc:
+        c = (inc & -inc).bit_length() - 1
+        c //= BITS
+        m = (inc >> (BITS * c)) & MASK
+        n *= comb(pool[c] - (c == cx) - (c == cy), m)
+        inc &= ~(MASK << (BITS * c))
+    return n
 
 
 class _Partial(_OutOfBudget):

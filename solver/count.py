@@ -87,6 +87,9 @@ CLASS_OF: tuple[int, ...] = tuple(card_class(c) for c in range(43))
 
 DECK_OF: tuple[int, ...] = (0,) + tuple(deck_of(c) for c in range(1, 42))
 
+#: card -> its class increment in a usage number G (1 << BITS * class)
+CLASS_BIT: tuple[int, ...] = tuple(1 << (BITS * CLASS_OF[c]) for c in range(43))
+
 CLASS_MEMBERS: tuple[tuple[int, ...], ...] = tuple(
     tuple(c for c in range(1, 42) if card_class(c) == k) for k in range(N_CLASSES)
 )
@@ -952,6 +955,104 @@ class Counter:
                     if beta.get((x, G2 + x_inc, H2)):
                         out.setdefault(x, set()).add(inc)
         return out
+
+    def pair_counts(self) -> tuple[int, int, dict, dict] | None:
+        """For a record with exactly two face-down positions a < b, neither the last,
+        the face-up positions before a (a Manhunt node two hits from the end):
+        ``(a, b, first, second)`` with
+
+        * ``first[(x, inc)][y]``: histories with hideout x at a over sprint cards of
+          class increment ``inc`` (see ``_sprint_options``) and hideout y at b;
+        * ``second[(x, inc)][y]``: the same with x at b over ``inc`` and y at a.
+
+        ``None`` for any other record. Made from the stored forward and backward
+        values: the layer before a is one state, so a state after a names its
+        (hideout, sprint classes); each is followed on its own over the face-up
+        positions to b (one successor each), and b is crossed once per state there.
+        """
+        fd = [p.index for p in self.facts.positions if p.face_down]
+        if len(fd) != 2 or fd[1] >= self.n:
+            return None
+        a, b = fd
+        if any(not self._revealed(i) for i in range(a + 1, b)):
+            return None
+        self.marginals()
+        before = self._layers[a - 1]
+        first: dict = {}
+        second: dict = {}
+        if len(before) != 1:
+            return None if before else (a, b, first, second)
+        ((_, G0, _),) = before
+        # state before b -> [(state after a, weight of its paths)]
+        cur: dict = {s: [(s, w)] for s, w in self._layers[a].items() if w}
+        for i in range(a + 1, b):
+            self._check_time()
+            nxt: dict = {}
+            for s, s2, wt, div in self._revealed_moves(i, cur):
+                if s2 is None:
+                    continue
+                got = nxt.setdefault(s2, [])
+                for tag, w in cur[s]:
+                    got.append((tag, w * wt // div if div != 1 else w * wt))
+            cur = nxt
+        self._check_time()
+        beta = self._betas[b]
+        D = self._D
+        k = self.facts.positions[b - 1].sprints
+        cap, low = self.hi[b], self.lo[b]
+        flag_low, clear = self._flag_low[b], self._flag_clear[b]
+        for (h, G, H), tags in cur.items():
+            # b crossed from this state alone, per unit of weight: for each successor
+            # with a backward value, (y, class increment at b) -> completions, kept as
+            # the parts that stay in the open deck and that leave it (those are divided
+            # by the deck's closing, exactly once they meet a real path weight)
+            r_open = DECK_OF[h]
+            parts: dict = {}
+            for inc, evens, wo in self._sprint_options(b, G):
+                G2 = G + inc
+                reach = min(h + 3 + k + evens, cap)
+                for y, y_inc, bit, r, wt in self._hideout_options(b, G2):
+                    if y > reach:
+                        break
+                    if y <= h or y < low:
+                        continue
+                    H2 = bit + (H & ~COUNTS) if r != r_open else H + bit
+                    if H >= FLAG_ONE and (y >= flag_low or clear):
+                        H2 = self._flags_after(b, h, y, H, H2)
+                        if H2 < 0:
+                            continue
+                    bv = beta.get((y, G2 + y_inc, H2))
+                    if bv:
+                        got = parts.get((y, inc))
+                        if got is None:
+                            got = parts[(y, inc)] = [0, 0]
+                        got[r != r_open] += wo * wt * bv
+            if not parts:
+                continue
+            div = self._closing(r_open, H)
+            scale = div * D
+            ends: dict = {}  # y -> completions through y at b, times div
+            ext = []
+            for (y, inc), (stay, leave) in parts.items():
+                e = stay * div + leave
+                ends[y] = ends.get(y, 0) + e
+                ext.append((y, inc, e))
+            by_x: dict = {}  # x at a -> summed weight of its tags
+            for tag, w in tags:
+                x = tag[0]
+                by_x[x] = by_x.get(x, 0) + w
+                row = first.setdefault((x, tag[1] - G0 - CLASS_BIT[x]), {})
+                for y, e in ends.items():
+                    q, rem = divmod(w * e, scale)
+                    assert rem == 0
+                    row[y] = row.get(y, 0) + q
+            for y, inc, e in ext:
+                row = second.setdefault((y, inc), {})
+                for x, w in by_x.items():
+                    q, rem = divmod(w * e, scale)
+                    assert rem == 0
+                    row[x] = row.get(x, 0) + q
+        return a, b, first, second
 
     def stored_states(self) -> int:
         """How many states this counter keeps (layers, backward values, marked passes):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from typing import Any
 
 from engine.record import Record, RecordFormatError, load_record, record_from_dict
@@ -113,11 +114,21 @@ def posterior_of(facts: Facts, deadline: float | None = None, joints: bool = Tru
     inconsistent event that :func:`solve` adds. ``joints=False`` drops the counter that
     joint probabilities need, so the posterior holds only its counts.
     """
+    post, counter = counted(facts, deadline)
+    if joints and post.consistent:
+        return replace(post, _joint=counter.through)
+    return post
+
+
+def counted(facts: Facts, deadline: float | None = None) -> tuple[Posterior, Counter]:
+    """The posterior of facts (without joints) and the counter that made it, which
+    keeps its forward and backward values for further questions
+    (``Counter.through``, ``Counter.pair_counts``, ``Counter.sprint_classes``)."""
     counter = Counter(facts, deadline)
     total, marg = counter.marginals()
     counter.deadline = None  # joints asked later have no deadline
     if total == 0:
-        return Posterior(consistent=False, reason="no hidden history fits")
+        return Posterior(consistent=False, reason="no hidden history fits"), counter
     positions = []
     number_counts: dict[int, int] = {}
     for p in facts.positions:
@@ -128,7 +139,7 @@ def posterior_of(facts: Facts, deadline: float | None = None, joints: bool = Tru
                 number_counts[x] = number_counts.get(x, 0) + c
         else:
             positions.append(PositionPosterior(p.index, True, p.sprints, p.hideout))
-    return Posterior(True, total, tuple(positions), number_counts, _joint=counter.through if joints else None)
+    return Posterior(True, total, tuple(positions), number_counts), counter
 
 
-__all__ = ["solve", "posterior_of", "count_histories", "InvalidRecord", "as_record"]
+__all__ = ["solve", "posterior_of", "counted", "count_histories", "InvalidRecord", "as_record"]

@@ -19,6 +19,7 @@ from advisor.bots import (
 )
 from advisor.draws import advise_draw
 from advisor.guesses import advise_guesses, single_information
+from advisor import manhunt
 from advisor.manhunt import plan_manhunt, sprint_groups
 from advisor.tournament import run_tournament, table, wilson, write_csv
 
@@ -134,14 +135,68 @@ def _brute_value(record: Record) -> Fraction:
     return best
 
 
-def test_manhunt_planner_matches_brute_force():
-    r = Record.from_json((HERE / "manhunt_small.json").read_text())
+@pytest.mark.parametrize("pairs", [True, False], ids=["pair-values", "search-only"])
+@pytest.mark.parametrize("name, face_down", [("manhunt_small", 2), ("manhunt_three_a", 3), ("manhunt_three_b", 3)])
+def test_manhunt_planner_matches_brute_force(monkeypatch, name, face_down, pairs):
+    # two face-down hideouts: valued from one count (pairs) or searched; three: searched
+    # down to nodes of two
+    monkeypatch.setattr(manhunt, "PAIR_VALUES", pairs)
+    manhunt._EXACT.clear()
+    r = Record.from_json((HERE / f"{name}.json").read_text())
+    assert solve(r).face_down_count == face_down
     plan = plan_manhunt(r, tree=True)
     assert plan.exact
-    assert plan.value == _brute_value(r) == Fraction(3, 5)
+    assert plan.value == _brute_value(r)
     assert plan.first_guesses[plan.best_guess] == (plan.value, plan.value)
     assert all(hi <= plan.value for _, hi in plan.first_guesses.values())
     assert "exact" in plan.summary()
+    # the tree's outcomes add up: probabilities to the value's hit chance, values to it
+    tree = plan.tree
+    assert tree["guess"] == plan.best_guess
+    assert sum(o["probability"] * o["value"][0] for o in tree["outcomes"]) == plan.value
+    assert sum(o["probability"] for o in tree["outcomes"]) == solve(r).probability(plan.best_guess)
+
+
+def test_pair_values_equal_the_search_on_game_nodes(monkeypatch):
+    """Every first guess of nodes with two (and three) face-down hideouts from seeded
+    games: the same exact values from one count as from the search."""
+    import random
+
+    from advisor.tournament import play_pairing
+    from engine import marshal_view
+    from engine.record import Place
+
+    rng = random.Random(7)
+    seen = {2: 0, 3: 0}
+    for seed in range(6):
+        for m, f in (("random", "random"), ("notepad", "random"), ("random", "heuristic")):
+            game = marshal_view(play_pairing(m, f, seed)).record
+            events = game.events
+            ends = [k for k, e in enumerate(events) if isinstance(e, Place) and e.hideout == 42 and k + 1 < len(events)]
+            if not ends:
+                continue
+            r = Record(events[: ends[0] + 1], game.ruleset)
+            nodes = []
+            while True:  # random hits down to three face-down hideouts, then one more
+                post = solve(r, validate=False)
+                if 2 <= post.face_down_count <= 3:
+                    nodes.append(r)
+                if post.face_down_count <= 2:
+                    break
+                p, x = rng.choice([(q.position, x) for q in post.positions if not q.revealed for x in q.counts])
+                S = rng.choice([S for S, _ in sprint_groups(post, r, x, p) if count_histories(_hit(r, x, p, S))])
+                r = _hit(r, x, p, S)
+            for node in nodes:
+                plans = []
+                for pairs in (True, False):
+                    monkeypatch.setattr(manhunt, "PAIR_VALUES", pairs)
+                    manhunt._EXACT.clear()
+                    plans.append(plan_manhunt(node, time_budget=60))
+                a, b = plans
+                assert a.exact and b.exact
+                assert a.value == b.value and a.first_guesses == b.first_guesses
+                seen[solve(node, validate=False).face_down_count] += 1
+    assert seen[2] >= 5 and seen[3] >= 5
 
 
 def test_sprint_groups_cover_every_history():
@@ -161,14 +216,17 @@ def _hit_guess(r, x, p, S):
 
 
 def test_manhunt_out_of_budget_gives_rigorous_bounds():
-    r = Record.from_json((HERE / "manhunt_small.json").read_text())
-    plan = plan_manhunt(r, max_solves=1)
-    assert not plan.exact and plan.lower <= Fraction(3, 5) <= plan.upper
+    r = Record.from_json((HERE / "manhunt_three_b.json").read_text())
+    manhunt._EXACT.clear()
+    value = plan_manhunt(r).value
+    manhunt._EXACT.clear()
+    plan = plan_manhunt(r, max_solves=2)
+    assert not plan.exact and plan.lower <= value <= plan.upper
     # the floor of a fixed guess set: a real strategy's value, so between 0 and the optimum
     from advisor.manhunt import _fixed_set_floor
 
     floor, fixed = _fixed_set_floor(solve(r))
-    assert 0 < floor <= Fraction(3, 5) and plan.lower >= floor
+    assert 0 < floor <= value and plan.lower >= floor
     assert len(fixed) == solve(r).face_down_count
     assert "between" in plan.summary()
     with pytest.raises(ValueError):
