@@ -190,6 +190,17 @@ class Counter:
             self._flag_low = [99] * (self.n + 1)
             self._flag_clear = [False] * (self.n + 1)
         self._flag_cache: dict[tuple[int, int, int, int], int] = {}
+        # the row as steps (first, last position, kind): a face-down position or the
+        # escape alone, a run of face-up positions together (see _run_moves)
+        self._steps: list[tuple[int, int, str]] = []
+        for i in range(1, self.n + 1):
+            kind = ("regular" if self._regular(i) else "last" if self._regular_last(i)
+                    else "face-up" if self._revealed(i) else "escape")
+            if kind == "face-up" and self._steps and self._steps[-1][2] == "face-up":
+                self._steps[-1] = (self._steps[-1][0], i, kind)
+            else:
+                self._steps.append((i, i, kind))
+        self._runs: dict[int, tuple] = {}
         self._layers: list[dict[tuple[int, int, int], int]] | None = None
         self._inters: list[dict] | None = None  # between the half-steps, for the backward pass
         self._last_betas: dict = {}  # backward values of the layer before a face-down last position
@@ -355,22 +366,84 @@ class Counter:
                     continue
             yield s, (x, G, H2), wt, div
 
-    def _push_revealed(self, i: int, layer: dict) -> dict:
+    def _push_revealed(self, i: int, j: int, layer: dict) -> dict:
+        """Forward over the face-up positions i..j."""
         out: dict = {}
         get = out.get
-        for s, s2, wt, div in self._revealed_moves(i, layer):
+        for s, s2, wt, div in self._face_up_moves(i, j, layer):
             if s2 is not None:
                 v = layer[s] * wt
                 out[s2] = get(s2, 0) + (v // div if div != 1 else v)
         return out
 
-    def _pull_revealed(self, i: int, layer: dict, after: dict) -> dict:
+    def _pull_revealed(self, i: int, j: int, layer: dict, after: dict) -> dict:
+        """Backward over the face-up positions i..j."""
         out: dict = {}
         get = after.get
-        for s, s2, wt, div in self._revealed_moves(i, layer):
+        for s, s2, wt, div in self._face_up_moves(i, j, layer):
             b = get(s2, 0) if s2 is not None else 0
             out[s] = (wt * b // div if div != 1 else wt * b) if b else 0
         return out
+
+    def _run_moves(self, i: int, j: int, layer: dict):
+        """``_revealed_moves`` over the face-up positions i..j (i < j) at once.
+
+        Along a run of face-up positions the usage G does not change (face-up cards are
+        not drawn from the pool) and each number reaches the next or never does, so a
+        state's successor is fixed by its first step: the weight is the product of the
+        positions' draw slots (per G), the divisor the closing of the open deck if the
+        run leaves it (later closings find no face-down hideout in the new deck). A
+        state with missed-set flags goes position by position.
+        """
+        static = self._runs.get(i)
+        if static is None:
+            pos = self.facts.positions
+            xs = [pos[t - 1].hideout for t in range(i, j + 1)]
+            lows = [x - 3 - sum(1 if c % 2 else 2 for c in pos[t - 1].sprint_cards) for t, x in zip(range(i, j + 1), xs)]
+            ok = all(xs[k - 1] < xs[k] and xs[k - 1] >= lows[k] for k in range(1, len(xs)))
+            flagged = any(self._flag_low[t] <= x or self._flag_clear[t] for t, x in zip(range(i, j + 1), xs))
+            static = self._runs[i] = (ok, xs[0], lows[0], xs[-1], DECK_OF[xs[-1]], flagged)
+        ok, x_first, lowest, x_last, r_last, flagged = static
+        closing = self._closing
+        weights: dict[int, int] = {}
+        for s in layer:
+            h, G, H = s
+            if not ok or h >= x_first or h < lowest:
+                yield s, None, 0, 1
+                continue
+            if H >= FLAG_ONE and flagged:
+                yield self._chain(i, j, s)
+                continue
+            wt = weights.get(G)
+            if wt is None:
+                wt = 1
+                for t in range(i, j + 1):
+                    wt *= self._revealed_weight(t, G)
+                    if not wt:
+                        break
+                weights[G] = wt
+            if not wt:
+                yield s, None, 0, 1
+                continue
+            r_open = DECK_OF[h]
+            if r_open != r_last:
+                yield s, (x_last, G, H & ~COUNTS), wt, closing(r_open, H)
+            else:
+                yield s, (x_last, G, H), wt, 1
+
+    def _chain(self, i: int, j: int, s: tuple) -> tuple:
+        """One state over the face-up positions i..j, position by position."""
+        cur, wt, div = s, 1, 1
+        for t in range(i, j + 1):
+            ((_, cur, w, d),) = self._revealed_moves(t, (cur,))
+            if cur is None:
+                return s, None, 0, 1
+            wt *= w
+            div *= d
+        return s, cur, wt, div
+
+    def _face_up_moves(self, i: int, j: int, layer: dict):
+        return self._revealed_moves(i, layer) if i == j else self._run_moves(i, j, layer)
 
     def _escape_moves(self, i: int, layer: dict):
         """(state, weight of its completions) for the escape at the last position: its
@@ -880,27 +953,31 @@ class Counter:
             return self._layers
         layers: list[dict[tuple[int, int, int], int]] = [{(0, 0, self._all_flags << FLAG_SHIFT): 1}]
         inters: list[dict[tuple[int, int, int, int], int]] = [{}]
-        for i in range(1, self.n + 1):
+        for i, j, kind in self._steps:
             self._check_time()
-            if self._regular_last(i):  # with the backward values of the layer before
+            if kind == "last":  # with the backward values of the layer before
                 inter, (nxt, self._last_betas) = {}, self._finish(i, layers[-1], backward=backward)
             else:
-                inter, nxt = self._cross(i, layers[-1])
+                inter, nxt = self._cross(i, j, kind, layers[-1])
+            for _ in range(i, j):  # inside a run of face-up positions: nothing kept
+                inters.append({})
+                layers.append({})
             inters.append(inter if backward else {})
             layers.append(nxt)
         self._layers = layers
         self._inters = inters if backward else None
         return layers
 
-    def _cross(self, i: int, layer: dict) -> tuple[dict, dict]:
-        """Forward over position i: (the states between its half-steps, the next layer)."""
-        if self._regular(i):
+    def _cross(self, i: int, j: int, kind: str, layer: dict) -> tuple[dict, dict]:
+        """Forward over the step of positions i..j: (the states between its half-steps,
+        the layer after it)."""
+        if kind == "regular":
             inter = self._push_sprints(i, layer)
             return inter, self._push_hideouts(i, inter)
-        if self._regular_last(i):
+        if kind == "last":
             return {}, self._finish(i, layer, backward=False)[0]
-        if self._revealed(i):
-            return {}, self._push_revealed(i, layer)
+        if kind == "face-up":
+            return {}, self._push_revealed(i, j, layer)
         # the one position left: the escape (42), last, its sprint cards face down
         return {}, self._push_escape(i, layer)
 
@@ -985,10 +1062,9 @@ class Counter:
         ((_, G0, _),) = before
         # state before b -> [(state after a, weight of its paths)]
         cur: dict = {s: [(s, w)] for s, w in self._layers[a].items() if w}
-        for i in range(a + 1, b):
-            self._check_time()
+        if b > a + 1:
             nxt: dict = {}
-            for s, s2, wt, div in self._revealed_moves(i, cur):
+            for s, s2, wt, div in self._face_up_moves(a + 1, b - 1, cur):
                 if s2 is None:
                     continue
                 got = nxt.setdefault(s2, [])
@@ -1097,9 +1173,10 @@ class Counter:
         mark = prefix[-1]
         out: list[dict] = [{}]
         cur: dict = {}
-        for i in range(1, self.n + 1):
-            nxt = self._cross(i, cur)[1] if cur else {}
-            for s, w in before[i].items():  # paths whose hideout i is the mark
+        for i, j, kind in self._steps:
+            nxt = self._cross(i, j, kind, cur)[1] if cur else {}
+            out.extend({} for _ in range(i, j))
+            for s, w in before[j].items():  # paths whose hideout j is the mark
                 if s[0] == mark:
                     nxt[s] = nxt.get(s, 0) + w
             out.append(nxt)
@@ -1151,18 +1228,21 @@ class Counter:
         # the layers before the first face-down position count nothing the posterior or
         # a joint asks for (their numbers are face up), so the pass stops there
         first = next((p.index for p in self.facts.positions if p.face_down), n)
-        for i in range(n - 1, first - 1, -1):
+        for start, j, kind in reversed(self._steps):
+            i = start - 1  # the layer before the step, from the one after it (j)
+            if i < first:
+                break
             self._check_time()
-            # the half-steps of position i + 1, in reverse
-            if self._regular(i + 1):
-                b_inter = self._pull_hideouts(i + 1, self._inters[i + 1], b_next)
-                b_cur = self._pull_sprints(i + 1, layers[i], b_inter)
-            elif self._regular_last(i + 1):
+            # the half-steps of the step, in reverse
+            if kind == "regular":
+                b_inter = self._pull_hideouts(j, self._inters[j], b_next)
+                b_cur = self._pull_sprints(j, layers[i], b_inter)
+            elif kind == "last":
                 b_cur = self._last_betas
-            elif self._revealed(i + 1):
-                b_cur = self._pull_revealed(i + 1, layers[i], b_next)
+            elif kind == "face-up":
+                b_cur = self._pull_revealed(start, j, layers[i], b_next)
             else:
-                b_cur = self._pull_escape(i + 1, layers[i], b_next)
+                b_cur = self._pull_escape(j, layers[i], b_next)
             for s, w in layers[i].items():
                 v = w * b_cur[s]
                 if v:
