@@ -72,6 +72,9 @@ class ManhuntPlan:
     #: the decision tree (when exact): {"guess": x, "value": v, "outcomes": [...]}
     tree: dict[str, Any] | None = None
     note: str = ""
+    #: when the value (or its final bounds) was known; the rest of ``seconds`` went to
+    #: the other first guesses
+    value_seconds: float = 0.0
 
     @property
     def exact(self) -> bool:
@@ -343,6 +346,12 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
     N = post.histories
     lo, hi = ZERO, px
     branches: list = []
+    if PAIR_VALUES and not ctx.build_tree and post.face_down_count == 3:
+        try:
+            v = _value_by_compositions(hits, facts, post, known, x, ctx)
+        except _OutOfBudget:
+            return lo, hi, branches, True
+        return v, v, branches, False
     try:
         outcomes = []
         for q in post.positions:
@@ -398,6 +407,94 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
     except _OutOfBudget:
         return lo, hi, branches, True
     return lo, hi, branches, False
+
+
+def _value_by_compositions(hits: tuple, facts: Facts, post: Posterior, known: frozenset[int], x: int,
+                           ctx: _Ctx) -> Fraction:
+    """The exact value of guessing x at a node with three face-down hideouts, from a
+    few counts per class composition of the sprint cards under x rather than one per
+    set.
+
+    A hit of x at p over S leaves two face-down hideouts, valued as in
+    :func:`_pair_node` from the counts n(x' at p' over a composition, y at the other).
+    Sprint cards of a class are interchangeable once the hideouts are fixed, so two
+    sets of one composition have the same counts except for the numbers one of them
+    holds (those can no longer be hideouts). The counts of S are therefore those of
+    any set of its composition that holds only numbers S holds, less the numbers S
+    holds: one count serves every set that holds the same fewest possible numbers
+    (none when the composition leaves room for cards no other position can take).
+    """
+    caught = 0
+    for q in post.positions:
+        if q.revealed or not q.counts.get(x):
+            continue
+        p = q.position
+        others = [o for o in post.positions if not o.revealed and o.position != p]
+        cand = {y for o in others for y, c in o.counts.items() if c}
+        fits = ctx.sprint_classes(hits, facts, p).get(x, set()) if q.sprints else None
+        by_inc: dict[int, list] = {}
+        for S, mult in sprint_groups(post, None, x, p, ctx.deadline, known=known, fits=fits):
+            by_inc.setdefault(sum(CLASS_BIT[c] for c in S), []).append((S, mult))
+        for inc, groups in by_inc.items():
+            # class -> (its cards that no other position can take, as many as a set of
+            # the composition can hold; how many possible numbers it must hold besides)
+            need = {}
+            for c in range(N_CLASSES):
+                m = (inc >> (BITS * c)) & MASK
+                if m:
+                    free = [y for y in CLASS_MEMBERS[c] if y not in known and y != x and y not in cand]
+                    need[c] = (free[: m], max(0, m - len(free)))
+            tables: dict = {}  # the possible numbers a counted set holds -> its child's counts
+            for S, mult in groups:
+                if time.perf_counter() > ctx.deadline:
+                    raise _OutOfBudget
+                held = set(S)
+                # a set of this composition holding only possible numbers S holds: its
+                # counts are S's, but for the numbers S holds besides
+                key = tuple(sorted(y for c, (_, k) in need.items() if k
+                                   for y in sorted(z for z in held if z in cand and CLASS_OF[z] == c)[:k]))
+                got = tables.get(key)
+                if got is None:
+                    rep = tuple(sorted(key + tuple(y for free, _ in need.values() for y in free)))
+                    got = tables[key] = _child_counts(hits, facts, ctx, x, p, rep)
+                if got is None:
+                    continue  # no history: no set of this composition with these numbers
+                rows, pool = got
+                best = 0
+                for x2, parts in rows.items():
+                    if x2 in held:
+                        continue
+                    got2 = 0
+                    for inc2, row in parts:
+                        if held:
+                            row = {y: n for y, n in row.items() if y not in held}
+                        got2 += _caught_over_sets(pool, inc2, x2, row)
+                    if got2 > best:
+                        best = got2
+                caught += mult * best
+    return Fraction(caught, post.histories)
+
+
+def _child_counts(hits: tuple, facts: Facts, ctx: _Ctx, x: int, p: int, S: tuple[int, ...]) -> tuple | None:
+    """The pair counts of the node after a hit of x at p over S, by guess: (x' ->
+    [(class increment, {y: count})], the child's free cards by class); ``None`` when
+    no history has it."""
+    child = _add_hit(hits, x, p, S)
+    child_facts = facts.with_reveal(p, x, S)
+    if not ctx.posterior(child, child_facts).consistent:
+        return None
+    counter = ctx.counter(child, child_facts)
+    try:
+        got = counter.pair_counts()
+    except OutOfTime:
+        raise _OutOfBudget from None
+    if got is None:
+        raise AssertionError("a hit at a node with three face-down hideouts leaves two")
+    rows: dict = {}
+    for table in got[2:]:
+        for (x2, inc2), row in table.items():
+            rows.setdefault(x2, []).append((inc2, row))
+    return rows, counter.pool
 
 
 def _add_hit(hits: tuple, x: int, p: int, S: tuple[int, ...]) -> tuple:
@@ -533,6 +630,8 @@ def _pair_node(hits: tuple, facts: Facts, post: Posterior, ctx: _Ctx) -> tuple |
     values: dict[int, tuple[Fraction, Fraction]] = {}
     trees: dict[int, list] = {}
     for x, where in by_guess.items():
+        if time.perf_counter() > ctx.deadline:
+            raise _OutOfBudget
         caught = 0
         branches = []
         for p, rows in sorted(where.items()):
@@ -659,13 +758,16 @@ def plan_manhunt(
         # first the value (first guesses that cannot beat the best one found are left
         # at their bounds), then, in the time left, the exact value of every first guess
         lo, hi, bx, values, t = _node(hits, facts, ctx, post=root_post)
+        value_seconds = time.perf_counter() - start
         note = ""
         if all_first_guesses:
             _value_first_guesses(hits, facts, root_post, values, ctx)
     except _Partial as part:
+        value_seconds = 0.0
         lo, hi, bx, values, t = part.res
         note = f"budget of {time_budget:g} s / {max_solves} solver calls reached"
     except _OutOfBudget:
+        value_seconds = 0.0
         post = solve_cached(record)
         probs = {x: post.probability(x) for x, c in post.number_counts.items() if c}
         bx = max(probs, key=lambda x: (probs[x], -x))
@@ -679,7 +781,10 @@ def plan_manhunt(
                     values[x] = (floor, values[x][1])
             bx = max(values, key=lambda x: (values[x][0], values[x][1], -x))
             note += "; lower bound from guessing the most likely set"
-    return ManhuntPlan(bx, lo, hi, values, ctx.solves, time.perf_counter() - start, t, note)
+    seconds = time.perf_counter() - start
+    if lo != hi or not value_seconds:
+        value_seconds = seconds
+    return ManhuntPlan(bx, lo, hi, values, ctx.solves, seconds, t, note, value_seconds)
 
 
 def _value_first_guesses(hits: tuple, facts: Facts, post: Posterior, values: dict, ctx: _Ctx) -> None:

@@ -1078,6 +1078,7 @@ class Counter:
         cap, low = self.hi[b], self.lo[b]
         flag_low, clear = self._flag_low[b], self._flag_clear[b]
         for (h, G, H), tags in cur.items():
+            self._check_time()
             # b crossed from this state alone, per unit of weight: for each successor
             # with a backward value, (y, class increment at b) -> completions, kept as
             # the parts that stay in the open deck and that leave it (those are divided
