@@ -348,10 +348,11 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
     branches: list = []
     if PAIR_VALUES and not ctx.build_tree and post.face_down_count == 3:
         try:
-            v = _value_by_compositions(hits, facts, post, known, x, ctx)
+            v = _value_by_tags(hits, facts, post, known, x, ctx)
         except _OutOfBudget:
             return lo, hi, branches, True
-        return v, v, branches, False
+        if v is not None:
+            return v, v, branches, False
     try:
         outcomes = []
         for q in post.positions:
@@ -409,57 +410,58 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
     return lo, hi, branches, False
 
 
-def _value_by_compositions(hits: tuple, facts: Facts, post: Posterior, known: frozenset[int], x: int,
-                           ctx: _Ctx) -> Fraction:
-    """The exact value of guessing x at a node with three face-down hideouts, from a
-    few counts per class composition of the sprint cards under x rather than one per
-    set.
+def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[int], x: int,
+                   ctx: _Ctx) -> Fraction | None:
+    """The exact value of guessing x at a node with three face-down hideouts, from the
+    node's own count; no child is counted or searched.
 
     A hit of x at p over S leaves two face-down hideouts, valued as in
-    :func:`_pair_node` from the counts n(x' at p' over a composition, y at the other).
-    Sprint cards of a class are interchangeable once the hideouts are fixed, so two
-    sets of one composition have the same counts except for the numbers one of them
-    holds (those can no longer be hideouts). The counts of S are therefore those of
-    any set of its composition that holds only numbers S holds, less the numbers S
-    holds: one count serves every set that holds the same fewest possible numbers
-    (none when the composition leaves room for cards no other position can take).
+    :func:`_pair_node` from the counts n(x' at p' over a class composition, y at the
+    other). ``Counter.fixed_pair_counts`` gives these counts with x at p, by the class
+    composition of p's sprint cards, summed over the sets of that composition. Sprint
+    cards of a class are interchangeable once the hideouts are fixed, so each set of
+    the composition that avoids x, x' and y has an equal share, and a set S has none
+    where it holds x' or y. ``None`` when the node is not of this shape.
     """
+    counter = ctx.counter(hits, facts)
+    pool = counter.pool
+    cx = CLASS_OF[x]
     caught = 0
     for q in post.positions:
         if q.revealed or not q.counts.get(x):
             continue
         p = q.position
-        others = [o for o in post.positions if not o.revealed and o.position != p]
-        cand = {y for o in others for y, c in o.counts.items() if c}
-        fits = ctx.sprint_classes(hits, facts, p).get(x, set()) if q.sprints else None
-        by_inc: dict[int, list] = {}
+        try:
+            got = counter.fixed_pair_counts(p, x)
+        except OutOfTime:
+            raise _OutOfBudget from None
+        if got is None:
+            return None
+        by_inc = got[2]
+        fits = set(by_inc) if q.sprints else None
+        groups: dict[int, list] = {}
         for S, mult in sprint_groups(post, None, x, p, ctx.deadline, known=known, fits=fits):
-            by_inc.setdefault(sum(CLASS_BIT[c] for c in S), []).append((S, mult))
-        for inc, groups in by_inc.items():
-            # class -> (its cards that no other position can take, as many as a set of
-            # the composition can hold; how many possible numbers it must hold besides)
-            need = {}
-            for c in range(N_CLASSES):
-                m = (inc >> (BITS * c)) & MASK
-                if m:
-                    free = [y for y in CLASS_MEMBERS[c] if y not in known and y != x and y not in cand]
-                    need[c] = (free[: m], max(0, m - len(free)))
-            tables: dict = {}  # the possible numbers a counted set holds -> its child's counts
-            for S, mult in groups:
+            groups.setdefault(sum(CLASS_BIT[c] for c in S), []).append((S, mult))
+        for inc, glist in groups.items():
+            tables = by_inc.get(inc)
+            if tables is None:
+                continue
+            # the child's free cards: less x and the sprint cards
+            child_pool = [pool[c] - (c == cx) - ((inc >> (BITS * c)) & MASK) for c in range(N_CLASSES)]
+            rows: dict = {}  # x' -> [(class increment, {y: histories per set S})]
+            for table in tables:
+                for (x2, inc2), row in table.items():
+                    per_set = {}
+                    for y, n in row.items():
+                        if n:
+                            k, rem = divmod(n, _sets_of3(pool, inc, x, x2, y))
+                            assert rem == 0, "sprint sets of one class composition must count alike"
+                            per_set[y] = k
+                    rows.setdefault(x2, []).append((inc2, per_set))
+            for S, mult in glist:
                 if time.perf_counter() > ctx.deadline:
                     raise _OutOfBudget
                 held = set(S)
-                # a set of this composition holding only possible numbers S holds: its
-                # counts are S's, but for the numbers S holds besides
-                key = tuple(sorted(y for c, (_, k) in need.items() if k
-                                   for y in sorted(z for z in held if z in cand and CLASS_OF[z] == c)[:k]))
-                got = tables.get(key)
-                if got is None:
-                    rep = tuple(sorted(key + tuple(y for free, _ in need.values() for y in free)))
-                    got = tables[key] = _child_counts(hits, facts, ctx, x, p, rep)
-                if got is None:
-                    continue  # no history: no set of this composition with these numbers
-                rows, pool = got
                 best = 0
                 for x2, parts in rows.items():
                     if x2 in held:
@@ -468,33 +470,21 @@ def _value_by_compositions(hits: tuple, facts: Facts, post: Posterior, known: fr
                     for inc2, row in parts:
                         if held:
                             row = {y: n for y, n in row.items() if y not in held}
-                        got2 += _caught_over_sets(pool, inc2, x2, row)
+                        got2 += _caught_over_sets(child_pool, inc2, x2, row)
                     if got2 > best:
                         best = got2
                 caught += mult * best
     return Fraction(caught, post.histories)
 
 
-def _child_counts(hits: tuple, facts: Facts, ctx: _Ctx, x: int, p: int, S: tuple[int, ...]) -> tuple | None:
-    """The pair counts of the node after a hit of x at p over S, by guess: (x' ->
-    [(class increment, {y: count})], the child's free cards by class); ``None`` when
-    no history has it."""
-    child = _add_hit(hits, x, p, S)
-    child_facts = facts.with_reveal(p, x, S)
-    if not ctx.posterior(child, child_facts).consistent:
-        return None
-    counter = ctx.counter(child, child_facts)
-    try:
-        got = counter.pair_counts()
-    except OutOfTime:
-        raise _OutOfBudget from None
-    if got is None:
-        raise AssertionError("a hit at a node with three face-down hideouts leaves two")
-    rows: dict = {}
-    for table in got[2:]:
-        for (x2, inc2), row in table.items():
-            rows.setdefault(x2, []).append((inc2, row))
-    return rows, counter.pool
+def _sets_of3(pool: list[int], inc: int, x: int, x2: int, y: int) -> int:
+    """How many sprint sets of class increment ``inc`` avoid the hideouts x, x2, y."""
+    n = 1
+    for c in range(N_CLASSES):
+        m = (inc >> (BITS * c)) & MASK
+        if m:
+            n *= comb(pool[c] - (c == CLASS_OF[x]) - (c == CLASS_OF[x2]) - (c == CLASS_OF[y]), m)
+    return n
 
 
 def _add_hit(hits: tuple, x: int, p: int, S: tuple[int, ...]) -> tuple:

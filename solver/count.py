@@ -1131,6 +1131,108 @@ class Counter:
                     row[x] = row.get(x, 0) + q
         return a, b, first, second
 
+    def fixed_pair_counts(self, p: int, x: int) -> tuple[int, int, dict] | None:
+        """For a record with exactly three face-down positions, none the last, the
+        face-up positions before the first: with hideout x at the face-down position
+        p, the counts of :meth:`pair_counts` for the other two positions a < b, by the
+        class increment of p's sprint cards: ``(a, b, {inc: (first, second)})``.
+        ``None`` for any other record.
+
+        Two passes with tags (see ``_tagged``): one keeps the sprint classes of a and
+        the hideout of b, the other the hideout of a and the sprint classes of b.
+        """
+        fd = [q.index for q in self.facts.positions if q.face_down]
+        if len(fd) != 3 or fd[-1] >= self.n or p not in fd:
+            return None
+        if any(not self._revealed(i) for i in range(fd[0] + 1, fd[-1]) if i not in fd):
+            return None
+        a, b = [q for q in fd if q != p]
+        self.marginals()
+        if len(self._layers[fd[0] - 1]) > 1:
+            return None
+        out: dict = {}
+        for keep_a, keep_b, which in ((True, False, 0), (False, True, 1)):
+            keep = {p: (False, True), a: (True, keep_a), b: (True, keep_b)}
+            for key, n in self._tagged(fd, p, x, keep).items():
+                by_pos = dict(zip(fd, key))
+                inc_p = by_pos[p][0]
+                (ha, *ia), (hb, *ib) = by_pos[a], by_pos[b]
+                tables = out.get(inc_p)
+                if tables is None:
+                    tables = out[inc_p] = ({}, {})
+                row_key, y = ((ha, ia[0]), hb) if which == 0 else ((hb, ib[0]), ha)
+                row = tables[which].setdefault(row_key, {})
+                row[y] = row.get(y, 0) + n
+        return a, b, out
+
+    def _tagged(self, fd: list[int], p: int, x: int, keep: dict) -> dict[tuple, int]:
+        """Counts of histories with hideout x at p by tag: for each face-down position in
+        ``fd`` (in order) the part ``keep`` asks for, (hideout if keep[i][0]) + (class
+        increment of its sprint cards if keep[i][1]).
+
+        A forward pass over the face-down positions from the one state before the
+        first, each state carrying the summed weights of its tags; the last position
+        is crossed against the stored backward values.
+        """
+        ((s0, w0),) = self._layers[fd[0] - 1].items()
+        cur: dict = {s0: {(): w0}}
+        beta = self._betas[fd[-1]]
+        out: dict = {}
+        closing = self._closing
+        for t, i in enumerate(fd):
+            last = t == len(fd) - 1
+            if t and i > fd[t - 1] + 1:  # the face-up positions between
+                nxt: dict = {}
+                for s, s2, wt, div in self._face_up_moves(fd[t - 1] + 1, i - 1, cur):
+                    if s2 is not None:
+                        got = nxt.setdefault(s2, {})
+                        for tag, w in cur[s].items():
+                            v = w * wt // div if div != 1 else w * wt
+                            got[tag] = got.get(tag, 0) + v
+                cur = nxt
+            k = self.facts.positions[i - 1].sprints
+            cap, low = self.hi[i], self.lo[i]
+            flag_low, clear = self._flag_low[i], self._flag_clear[i]
+            keep_h, keep_inc = keep[i]
+            nxt = {}
+            for (h, G, H), tags in cur.items():
+                self._check_time()
+                r_open = DECK_OF[h]
+                for inc, evens, wo in self._sprint_options(i, G):
+                    G2 = G + inc
+                    reach = min(h + 3 + k + evens, cap)
+                    for y, y_inc, bit, r, wt in self._hideout_options(i, G2):
+                        if y > reach:
+                            break
+                        if y <= h or y < low or (i == p and y != x):
+                            continue
+                        H2 = bit + (H & ~COUNTS) if r != r_open else H + bit
+                        if H >= FLAG_ONE and (y >= flag_low or clear):
+                            H2 = self._flags_after(i, h, y, H, H2)
+                            if H2 < 0:
+                                continue
+                        s2 = (y, G2 + y_inc, H2)
+                        f = wo * wt
+                        if last:
+                            bv = beta.get(s2)
+                            if not bv:
+                                continue
+                            f *= bv
+                        div = closing(r_open, H) if r != r_open else 1
+                        part = ((y,) if keep_h else ()) + ((inc,) if keep_inc else ())
+                        into = out if last else nxt.setdefault(s2, {})
+                        for tag, w in tags.items():
+                            key = tag + (part,)
+                            v = w * f // div if div != 1 else w * f
+                            into[key] = into.get(key, 0) + v
+            cur = nxt
+        D = self._D
+        for key, v in out.items():
+            q, rem = divmod(v, D)
+            assert rem == 0
+            out[key] = q
+        return out
+
     def stored_states(self) -> int:
         """How many states this counter keeps (layers, backward values, marked passes):
         what a cache of solved counters should weigh them by."""

@@ -138,15 +138,19 @@ def _brute_value(record: Record) -> Fraction:
 @pytest.mark.parametrize("pairs", [True, False], ids=["pair-values", "search-only"])
 @pytest.mark.parametrize("name, face_down", [("manhunt_small", 2), ("manhunt_three_a", 3), ("manhunt_three_b", 3)])
 def test_manhunt_planner_matches_brute_force(monkeypatch, name, face_down, pairs):
-    # two face-down hideouts: valued from one count (pairs) or searched; three: searched
-    # down to nodes of two
+    # pairs: a node with two face-down hideouts is valued from its own count, and a guess
+    # at a node with three from the node's tagged count (without a tree; a tree is
+    # searched); else every node is searched
     monkeypatch.setattr(manhunt, "PAIR_VALUES", pairs)
     manhunt._EXACT.clear()
     r = Record.from_json((HERE / f"{name}.json").read_text())
     assert solve(r).face_down_count == face_down
+    brute = _brute_value(r)
+    assert plan_manhunt(r).value == brute
+    manhunt._EXACT.clear()
     plan = plan_manhunt(r, tree=True)
     assert plan.exact
-    assert plan.value == _brute_value(r)
+    assert plan.value == brute
     assert plan.first_guesses[plan.best_guess] == (plan.value, plan.value)
     assert all(hi <= plan.value for _, hi in plan.first_guesses.values())
     assert "exact" in plan.summary()
@@ -158,8 +162,8 @@ def test_manhunt_planner_matches_brute_force(monkeypatch, name, face_down, pairs
 
 
 def test_pair_values_equal_the_search_on_game_nodes(monkeypatch):
-    """Every first guess of nodes with two (and three) face-down hideouts from seeded
-    games: the same exact values from one count as from the search."""
+    """Every first guess of nodes with two, three and four face-down hideouts from
+    seeded games: the same exact values from the nodes' own counts as from the search."""
     import random
 
     from advisor.tournament import play_pairing
@@ -197,6 +201,15 @@ def test_pair_values_equal_the_search_on_game_nodes(monkeypatch):
                 assert a.value == b.value and a.first_guesses == b.first_guesses
                 seen[solve(node, validate=False).face_down_count] += 1
     assert seen[2] >= 5 and seen[3] >= 5
+    # and a node with four, whose guesses lead to nodes of three
+    r = Record.from_json((HERE / "manhunt_four.json").read_text())
+    plans = []
+    for pairs in (True, False):
+        monkeypatch.setattr(manhunt, "PAIR_VALUES", pairs)
+        manhunt._EXACT.clear()
+        plans.append(plan_manhunt(r, time_budget=60))
+    assert plans[0].exact and plans[1].exact
+    assert plans[0].value == plans[1].value and plans[0].first_guesses == plans[1].first_guesses
 
 
 def test_sprint_groups_cover_every_history():
@@ -216,11 +229,12 @@ def _hit_guess(r, x, p, S):
 
 
 def test_manhunt_out_of_budget_gives_rigorous_bounds():
-    r = Record.from_json((HERE / "manhunt_three_b.json").read_text())
+    r = Record.from_json((HERE / "manhunt_four.json").read_text())
+    assert solve(r).face_down_count == 4
     manhunt._EXACT.clear()
     value = plan_manhunt(r).value
     manhunt._EXACT.clear()
-    plan = plan_manhunt(r, max_solves=2)
+    plan = plan_manhunt(r, max_solves=3)
     assert not plan.exact and plan.lower <= value <= plan.upper
     # the floor of a fixed guess set: a real strategy's value, so between 0 and the optimum
     from advisor.manhunt import _fixed_set_floor
