@@ -42,6 +42,7 @@ from typing import Any
 from engine.record import ManhuntGuess, Record
 from solver.count import BITS, CLASS_BIT, CLASS_MEMBERS, CLASS_OF, MASK, N_CLASSES, Counter, OutOfTime
 from solver.facts import Facts, extract
+from solver.gcpause import no_cycle_collection
 from solver.posterior import Posterior
 from solver.solve import counted
 
@@ -731,6 +732,11 @@ def plan_manhunt(
     valuing every other first guess exactly (else they keep the bounds the search
     left them, which never exceed the value; ``first_guesses`` has both kinds).
     """
+    with no_cycle_collection():
+        return _plan(record, time_budget, max_solves, tree, all_first_guesses)
+
+
+def _plan(record: Record, time_budget: float, max_solves: int, tree: bool, all_first_guesses: bool) -> ManhuntPlan:
     record = record.marshal_view()
     start = time.perf_counter()
     # a rigorous floor that needs no tree, taken first so the budget covers it: guessing

@@ -67,6 +67,7 @@ from math import comb, factorial
 
 from engine.cards import DECKS, ESCAPE, deck_of
 from .facts import Facts
+from .gcpause import no_cycle_collection
 
 N_CLASSES = 8
 BITS = 4
@@ -1254,7 +1255,8 @@ class Counter:
         if not nums:
             return self.marginals()[0]
         self.marginals()
-        marked = self._marked(tuple(nums[:-1]))
+        with no_cycle_collection():
+            marked = self._marked(tuple(nums[:-1]))
         last = nums[-1]
         z = 0
         for i in range(1, self.n + 1):

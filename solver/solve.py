@@ -9,6 +9,7 @@ from typing import Any
 from engine.record import Record, RecordFormatError, load_record, record_from_dict
 from .count import Counter
 from .facts import Facts, extract
+from .gcpause import no_cycle_collection
 from .model import has_route
 from .posterior import Posterior, PositionPosterior
 
@@ -46,7 +47,8 @@ def _validate(record: Record) -> None:
 
 def count_histories(record: Record) -> int:
     """The exact number of consistent hidden histories (no marginals)."""
-    return Counter(extract(record)).total()
+    with no_cycle_collection():
+        return Counter(extract(record)).total()
 
 
 def _first_inconsistent(record: Record) -> int:
@@ -125,7 +127,8 @@ def counted(facts: Facts, deadline: float | None = None) -> tuple[Posterior, Cou
     keeps its forward and backward values for further questions
     (``Counter.through``, ``Counter.pair_counts``, ``Counter.sprint_classes``)."""
     counter = Counter(facts, deadline)
-    total, marg = counter.marginals()
+    with no_cycle_collection():
+        total, marg = counter.marginals()
     counter.deadline = None  # joints asked later have no deadline
     if total == 0:
         return Posterior(consistent=False, reason="no hidden history fits"), counter
