@@ -43,7 +43,7 @@ from engine.record import ManhuntGuess, Record
 from solver.count import BITS, CLASS_BIT, CLASS_MEMBERS, CLASS_OF, MASK, N_CLASSES, Counter, OutOfTime
 from solver.facts import Facts, extract
 from solver.gcpause import no_cycle_collection
-from solver.posterior import Posterior
+from solver.posterior import Posterior, PositionPosterior
 from solver.solve import counted
 
 from .cache import record_key, solve_cached
@@ -121,6 +121,10 @@ class _Ctx:
     #: the counters of nodes with two face-down hideouts or more (their stored passes
     #: answer ``sprint_classes`` and ``pair_counts`` without counting again)
     counters: dict = field(default_factory=dict)
+    #: nodes whose posterior came from another node's count (``_proxy_child``): node ->
+    #: (that node, the numbers this node's last sprint cards hold)
+    proxies: dict = field(default_factory=dict)
+    joints: dict = field(default_factory=dict)
 
     def charge(self) -> None:
         if time.perf_counter() > self.deadline or self.solves >= self.max_solves:
@@ -156,6 +160,17 @@ class _Ctx:
             counter = self.counters[hits] = Counter(facts)
         counter.deadline = self.deadline
         return counter
+
+    def tag_counter(self, hits: tuple, facts: Facts) -> tuple[Counter, frozenset[int]]:
+        """The counter whose tagged passes answer for a node, and the numbers to leave
+        out of them: a proxied node's representative (``_proxy_child``), else its own."""
+        got = self.proxies.get(hits)
+        if got is not None:
+            rep, held = got
+            counter = self.counters[rep]
+            counter.deadline = self.deadline
+            return counter, held
+        return self.counter(hits, facts), frozenset()
 
     def sprint_classes(self, hits: tuple, facts: Facts, position: int) -> dict[int, set[int]]:
         """``Counter.sprint_classes`` of a node's position (one more count of the node,
@@ -371,11 +386,15 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
                 {y for y, c in o.counts.items() if c and (y < x) == (o.position < q.position)}
                 for o in post.positions if not o.revealed and o.position != q.position
             ]
+            reps: dict = {}
             for S, mult in sprint_groups(post, None, x, q.position, ctx.deadline, known=known, fits=fits):
                 if S and any(ys.issubset(S) for ys in others):
                     continue
                 child = _add_hit(hits, x, q.position, S)
                 child_facts = facts.with_reveal(q.position, x, S)
+                if (PAIR_VALUES and not ctx.build_tree and post.face_down_count == 4 and S
+                        and child not in ctx.posteriors and ctx.known_value(child) is None):
+                    _proxy_child(ctx, hits, facts, post, known, x, q.position, S, reps)
                 n = ctx.count(child, child_facts) * mult
                 if not n:
                     continue
@@ -424,7 +443,7 @@ def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
     the composition that avoids x, x' and y has an equal share, and a set S has none
     where it holds x' or y. ``None`` when the node is not of this shape.
     """
-    counter = ctx.counter(hits, facts)
+    counter, gone = ctx.tag_counter(hits, facts)
     pool = counter.pool
     cx = CLASS_OF[x]
     caught = 0
@@ -452,9 +471,11 @@ def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
             rows: dict = {}  # x' -> [(class increment, {y: histories per set S})]
             for table in tables:
                 for (x2, inc2), row in table.items():
+                    if x2 in gone:
+                        continue
                     per_set = {}
                     for y, n in row.items():
-                        if n:
+                        if n and y not in gone:
                             k, rem = divmod(n, _sets_of3(pool, inc, x, x2, y))
                             assert rem == 0, "sprint sets of one class composition must count alike"
                             per_set[y] = k
@@ -476,6 +497,80 @@ def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
                         best = got2
                 caught += mult * best
     return Fraction(caught, post.histories)
+
+
+def _proxy_child(ctx: _Ctx, hits: tuple, facts: Facts, post: Posterior, known: frozenset[int], x: int,
+                 p: int, S: tuple[int, ...], reps: dict) -> None:
+    """The posterior of the node after a hit of x at p over S (three face-down hideouts
+    left) from the count of a representative: a set of S's class composition that
+    holds only numbers S holds, and as few as the composition allows.
+
+    Sprint cards of a class are interchangeable once the hideouts are fixed, so the two
+    nodes have the same number of histories for every tuple of hideouts that avoids
+    S, and the node has none for the others: its posterior is the representative's
+    joint of hideouts (``Counter.hideout_joint``) without the tuples that meet S. Its
+    guesses are valued from the representative's tagged passes the same way
+    (``_Ctx.tag_counter``). One count serves every set with the same fewest numbers.
+    ``reps``: this outcome's representatives, by class composition and the numbers
+    they hold.
+    """
+    cand = {y for o in post.positions if not o.revealed and o.position != p for y, c in o.counts.items() if c}
+    holds = []
+    plain = []
+    for c in range(N_CLASSES):
+        m = sum(1 for z in S if CLASS_OF[z] == c)
+        if m:
+            free = [y for y in CLASS_MEMBERS[c] if y not in known and y != x and y not in cand][:m]
+            holds.extend(sorted(z for z in S if z in cand and CLASS_OF[z] == c)[: m - len(free)])
+            plain.extend(free)
+    key = (sum(CLASS_BIT[c] for c in S), tuple(holds))
+    got = reps.get(key)
+    if got is None:
+        rep_S = tuple(sorted(holds + plain))
+        rep = _add_hit(hits, x, p, rep_S)
+        rep_post = ctx.posterior(rep, facts.with_reveal(p, x, rep_S))
+        joint = None
+        if rep_post.consistent:
+            joint = ctx.joints.get(rep)
+            if joint is None:
+                try:
+                    joint = ctx.joints[rep] = ctx.counter(rep, facts.with_reveal(p, x, rep_S)).hideout_joint()
+                except OutOfTime:
+                    raise _OutOfBudget from None
+        got = reps[key] = (rep, rep_post, joint)
+    rep, rep_post, joint = got
+    if rep_post.consistent and joint is None:
+        return  # not of this shape: the node is counted itself
+    child = _add_hit(hits, x, p, S)
+    if child == rep:
+        return
+    gone = frozenset(S)
+    total = 0
+    fd = [q for q in rep_post.positions if not q.revealed]
+    counts: list[dict[int, int]] = [{} for _ in fd]
+    for key_h, n in (joint or {}).items():
+        if n and gone.isdisjoint(key_h):
+            total += n
+            for t, h in enumerate(key_h):
+                counts[t][h] = counts[t].get(h, 0) + n
+    if not total:
+        ctx.posteriors[child] = Posterior(consistent=False, reason="no hidden history fits")
+        ctx.counts[child] = 0
+        return
+    positions = []
+    number_counts: dict[int, int] = {}
+    t = 0
+    for q in rep_post.positions:
+        if q.revealed:
+            positions.append(q)
+            continue
+        positions.append(PositionPosterior(q.position, False, q.sprints, None, counts[t], total))
+        for h, n in counts[t].items():
+            number_counts[h] = number_counts.get(h, 0) + n
+        t += 1
+    ctx.posteriors[child] = Posterior(True, total, tuple(positions), number_counts)
+    ctx.counts[child] = total
+    ctx.proxies[child] = (rep, gone)
 
 
 def _sets_of3(pool: list[int], inc: int, x: int, x2: int, y: int) -> int:

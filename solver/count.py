@@ -1166,8 +1166,23 @@ class Counter:
                 row[y] = row.get(y, 0) + n
         return a, b, out
 
+    def hideout_joint(self) -> dict[tuple[int, ...], int] | None:
+        """For a record whose face-down positions are none the last and come after
+        face-up ones only (a Manhunt node): the count of histories of each tuple of
+        face-down hideouts, in position order. ``None`` for any other record."""
+        fd = [q.index for q in self.facts.positions if q.face_down]
+        if not fd or fd[-1] >= self.n:
+            return None
+        if any(not self._revealed(i) for i in range(fd[0] + 1, fd[-1]) if i not in fd):
+            return None
+        self.marginals()
+        if len(self._layers[fd[0] - 1]) != 1:
+            return None
+        keep = {i: (True, False) for i in fd}
+        return {tuple(part[0] for part in key): n for key, n in self._tagged(fd, 0, 0, keep).items()}
+
     def _tagged(self, fd: list[int], p: int, x: int, keep: dict) -> dict[tuple, int]:
-        """Counts of histories with hideout x at p by tag: for each face-down position in
+        """Counts of histories with hideout x at p (any, for p = 0) by tag: for each face-down position in
         ``fd`` (in order) the part ``keep`` asks for, (hideout if keep[i][0]) + (class
         increment of its sprint cards if keep[i][1]).
 
