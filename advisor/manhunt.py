@@ -476,7 +476,7 @@ def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
                     per_set = {}
                     for y, n in row.items():
                         if n and y not in gone:
-                            k, rem = divmod(n, _sets_of3(pool, inc, x, x2, y))
+                            k, rem = divmod(n, _sets_of(pool, inc, x, x2, y))
                             assert rem == 0, "sprint sets of one class composition must count alike"
                             per_set[y] = k
                     rows.setdefault(x2, []).append((inc2, per_set))
@@ -484,18 +484,8 @@ def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
                 if time.perf_counter() > ctx.deadline:
                     raise _OutOfBudget
                 held = set(S)
-                best = 0
-                for x2, parts in rows.items():
-                    if x2 in held:
-                        continue
-                    got2 = 0
-                    for inc2, row in parts:
-                        if held:
-                            row = {y: n for y, n in row.items() if y not in held}
-                        got2 += _caught_over_sets(child_pool, inc2, x2, row)
-                    if got2 > best:
-                        best = got2
-                caught += mult * best
+                caught += mult * max((_catches(child_pool, x2, parts, held)
+                                      for x2, parts in rows.items() if x2 not in held), default=0)
     return Fraction(caught, post.histories)
 
 
@@ -571,16 +561,6 @@ def _proxy_child(ctx: _Ctx, hits: tuple, facts: Facts, post: Posterior, known: f
     ctx.posteriors[child] = Posterior(True, total, tuple(positions), number_counts)
     ctx.counts[child] = total
     ctx.proxies[child] = (rep, gone)
-
-
-def _sets_of3(pool: list[int], inc: int, x: int, x2: int, y: int) -> int:
-    """How many sprint sets of class increment ``inc`` avoid the hideouts x, x2, y."""
-    n = 1
-    for c in range(N_CLASSES):
-        m = (inc >> (BITS * c)) & MASK
-        if m:
-            n *= comb(pool[c] - (c == CLASS_OF[x]) - (c == CLASS_OF[x2]) - (c == CLASS_OF[y]), m)
-    return n
 
 
 def _add_hit(hits: tuple, x: int, p: int, S: tuple[int, ...]) -> tuple:
@@ -722,7 +702,7 @@ def _pair_node(hits: tuple, facts: Facts, post: Posterior, ctx: _Ctx) -> tuple |
         branches = []
         for p, rows in sorted(where.items()):
             if not ctx.build_tree:
-                caught += sum(_caught_over_sets(pool, inc, x, row) for inc, row in rows.items())
+                caught += _catches(pool, x, rows.items())
                 continue
             covered = 0
             for S, mult in sprint_groups(post, None, x, p, ctx.deadline, known=known, fits=set(rows)):
@@ -754,6 +734,18 @@ def _pair_node(hits: tuple, facts: Facts, post: Posterior, ctx: _Ctx) -> tuple |
     v = values[best_x][0]
     tree = {"guess": best_x, "value": (v, v), "outcomes": trees[best_x]} if ctx.build_tree else None
     return v, v, best_x, values, tree
+
+
+def _catches(pool: list[int], x: int, parts, held: frozenset[int] | set[int] = frozenset()) -> int:
+    """The histories a hit of x catches with the best next guess, summed over every
+    sprint set of each class composition of ``parts`` ((class increment, {y: count})),
+    leaving out the numbers in ``held`` (no longer possible)."""
+    total = 0
+    for inc, row in parts:
+        if held:
+            row = {y: n for y, n in row.items() if y not in held}
+        total += _caught_over_sets(pool, inc, x, row)
+    return total
 
 
 def _caught_over_sets(pool: list[int], inc: int, x: int, row: dict[int, int]) -> int:
@@ -793,17 +785,18 @@ def _caught_over_sets(pool: list[int], inc: int, x: int, row: dict[int, int]) ->
     return total
 
 
-def _sets_of(pool: list[int], inc: int, x: int, y: int) -> int:
+def _sets_of(pool: list[int], inc: int, *hideouts: int) -> int:
     """How many sprint sets of class increment ``inc`` the free cards allow besides the
-    hideouts x and y (``pool``: the free cards of each class)."""
+    given hideouts (``pool``: the free cards of each class)."""
     n = 1
-    cx, cy = CLASS_OF[x], CLASS_OF[y]
-    while inc:
-        c = (inc & -inc).bit_length() - 1
-        c //= BITS
+    for c in range(N_CLASSES):
         m = (inc >> (BITS * c)) & MASK
-        n *= comb(pool[c] - (c == cx) - (c == cy), m)
-        inc &= ~(MASK << (BITS * c))
+        if m:
+            free = pool[c]
+            for h in hideouts:
+                if CLASS_OF[h] == c:
+                    free -= 1
+            n *= comb(free, m)
     return n
 
 
