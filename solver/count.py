@@ -208,6 +208,7 @@ class Counter:
         self._betas: list[dict] = []  # backward values by layer, once the marginals are made
         self._marginals: tuple[int, list[dict[int, int]]] | None = None
         self._marked_cache: dict[tuple[int, ...], list[dict]] = {}
+        self._fixed_cache: dict[tuple[int, int], tuple | None] = {}  # fixed_pair_counts
         # backward values are scaled by D = prod_c P_c! to stay integers (see marginals)
         self._D = 1
         for p in self.pool:
@@ -1141,7 +1142,14 @@ class Counter:
 
         Two passes with tags (see ``_tagged``): one keeps the sprint classes of a and
         the hideout of b, the other the hideout of a and the sprint classes of b.
+        Kept: the Manhunt planner asks again for nodes that share this count.
         """
+        got = self._fixed_cache.get((p, x))
+        if got is None:
+            got = self._fixed_cache[(p, x)] = self._fixed_pair_counts(p, x)
+        return got
+
+    def _fixed_pair_counts(self, p: int, x: int) -> tuple[int, int, dict] | None:
         fd = [q.index for q in self.facts.positions if q.face_down]
         if len(fd) != 3 or fd[-1] >= self.n or p not in fd:
             return None
