@@ -995,6 +995,32 @@ class Counter:
                       self._end_cache, self._flag_cache):
             cache.clear()
 
+    def _moves_from(self, i: int, h: int, G: int, H: int):
+        """Every way one state crosses the face-down position i (not the last):
+        ``(class increment of the sprint cards, hideout y, successor, weight, whether it
+        leaves the open deck)``; a move that leaves it is still to be divided by the
+        deck's closing. For the questions that follow single states (the per-state
+        loops below), not for whole layers (the grouped half-steps)."""
+        k = self.facts.positions[i - 1].sprints
+        cap, low = self.hi[i], self.lo[i]
+        flagged = H >= FLAG_ONE
+        flag_low, clear = self._flag_low[i], self._flag_clear[i]
+        r_open = DECK_OF[h]
+        for inc, evens, wo in self._sprint_options(i, G):
+            G2 = G + inc
+            reach = min(h + 3 + k + evens, cap)
+            for y, y_inc, bit, r, wt in self._hideout_options(i, G2):
+                if y > reach:
+                    break
+                if y <= h or y < low:
+                    continue
+                H2 = bit + (H & ~COUNTS) if r != r_open else H + bit
+                if flagged and (y >= flag_low or clear):
+                    H2 = self._flags_after(i, h, y, H, H2)
+                    if H2 < 0:
+                        continue
+                yield inc, y, (y, G2 + y_inc, H2), wo * wt, r != r_open
+
     def sprint_classes(self, i: int) -> dict[int, set[int]]:
         """For a face-down position i with hidden sprint cards (not the last position):
         number x -> the class increments (see ``_sprint_options``) of the sprint sets
@@ -1009,30 +1035,14 @@ class Counter:
             raise ValueError(f"position {i} is not a face-down position before the last")
         self.marginals()
         layer, beta = self._layers[i - 1], self._betas[i]
-        k = self.facts.positions[i - 1].sprints
-        cap, low = self.hi[i], self.lo[i]
-        flag_low, clear = self._flag_low[i], self._flag_clear[i]
         out: dict[int, set[int]] = {}
         for (h, G, H), a in layer.items():
             if not a:
                 continue
             self._check_time()
-            r_open = DECK_OF[h]
-            for inc, evens, _ in self._sprint_options(i, G):
-                G2 = G + inc
-                reach = min(h + 3 + k + evens, cap)
-                for x, x_inc, bit, r, _ in self._hideout_options(i, G2):
-                    if x > reach:
-                        break
-                    if x <= h or x < low or inc in out.get(x, ()):
-                        continue
-                    H2 = bit + (H & ~COUNTS) if r != r_open else H + bit
-                    if H >= FLAG_ONE and (x >= flag_low or clear):
-                        H2 = self._flags_after(i, h, x, H, H2)
-                        if H2 < 0:
-                            continue
-                    if beta.get((x, G2 + x_inc, H2)):
-                        out.setdefault(x, set()).add(inc)
+            for inc, x, s2, _, _ in self._moves_from(i, h, G, H):
+                if beta.get(s2):
+                    out.setdefault(x, set()).add(inc)
         return out
 
     def pair_counts(self) -> tuple[int, int, dict, dict] | None:
@@ -1076,39 +1086,23 @@ class Counter:
         self._check_time()
         beta = self._betas[b]
         D = self._D
-        k = self.facts.positions[b - 1].sprints
-        cap, low = self.hi[b], self.lo[b]
-        flag_low, clear = self._flag_low[b], self._flag_clear[b]
         for (h, G, H), tags in cur.items():
             self._check_time()
             # b crossed from this state alone, per unit of weight: for each successor
             # with a backward value, (y, class increment at b) -> completions, kept as
             # the parts that stay in the open deck and that leave it (those are divided
             # by the deck's closing, exactly once they meet a real path weight)
-            r_open = DECK_OF[h]
             parts: dict = {}
-            for inc, evens, wo in self._sprint_options(b, G):
-                G2 = G + inc
-                reach = min(h + 3 + k + evens, cap)
-                for y, y_inc, bit, r, wt in self._hideout_options(b, G2):
-                    if y > reach:
-                        break
-                    if y <= h or y < low:
-                        continue
-                    H2 = bit + (H & ~COUNTS) if r != r_open else H + bit
-                    if H >= FLAG_ONE and (y >= flag_low or clear):
-                        H2 = self._flags_after(b, h, y, H, H2)
-                        if H2 < 0:
-                            continue
-                    bv = beta.get((y, G2 + y_inc, H2))
-                    if bv:
-                        got = parts.get((y, inc))
-                        if got is None:
-                            got = parts[(y, inc)] = [0, 0]
-                        got[r != r_open] += wo * wt * bv
+            for inc, y, s2, f, leaves in self._moves_from(b, h, G, H):
+                bv = beta.get(s2)
+                if bv:
+                    got = parts.get((y, inc))
+                    if got is None:
+                        got = parts[(y, inc)] = [0, 0]
+                    got[leaves] += f * bv
             if not parts:
                 continue
-            div = self._closing(r_open, H)
+            div = self._closing(DECK_OF[h], H)
             scale = div * D
             ends: dict = {}  # y -> completions through y at b, times div
             ext = []
@@ -1214,41 +1208,25 @@ class Counter:
                             v = w * wt // div if div != 1 else w * wt
                             got[tag] = got.get(tag, 0) + v
                 cur = nxt
-            k = self.facts.positions[i - 1].sprints
-            cap, low = self.hi[i], self.lo[i]
-            flag_low, clear = self._flag_low[i], self._flag_clear[i]
             keep_h, keep_inc = keep[i]
             nxt = {}
             for (h, G, H), tags in cur.items():
                 self._check_time()
-                r_open = DECK_OF[h]
-                for inc, evens, wo in self._sprint_options(i, G):
-                    G2 = G + inc
-                    reach = min(h + 3 + k + evens, cap)
-                    for y, y_inc, bit, r, wt in self._hideout_options(i, G2):
-                        if y > reach:
-                            break
-                        if y <= h or y < low or (i == p and y != x):
+                for inc, y, s2, f, leaves in self._moves_from(i, h, G, H):
+                    if i == p and y != x:
+                        continue
+                    if last:
+                        bv = beta.get(s2)
+                        if not bv:
                             continue
-                        H2 = bit + (H & ~COUNTS) if r != r_open else H + bit
-                        if H >= FLAG_ONE and (y >= flag_low or clear):
-                            H2 = self._flags_after(i, h, y, H, H2)
-                            if H2 < 0:
-                                continue
-                        s2 = (y, G2 + y_inc, H2)
-                        f = wo * wt
-                        if last:
-                            bv = beta.get(s2)
-                            if not bv:
-                                continue
-                            f *= bv
-                        div = closing(r_open, H) if r != r_open else 1
-                        part = ((y,) if keep_h else ()) + ((inc,) if keep_inc else ())
-                        into = out if last else nxt.setdefault(s2, {})
-                        for tag, w in tags.items():
-                            key = tag + (part,)
-                            v = w * f // div if div != 1 else w * f
-                            into[key] = into.get(key, 0) + v
+                        f *= bv
+                    div = closing(DECK_OF[h], H) if leaves else 1
+                    part = ((y,) if keep_h else ()) + ((inc,) if keep_inc else ())
+                    into = out if last else nxt.setdefault(s2, {})
+                    for tag, w in tags.items():
+                        key = tag + (part,)
+                        v = w * f // div if div != 1 else w * f
+                        into[key] = into.get(key, 0) + v
             cur = nxt
         D = self._D
         for key, v in out.items():
