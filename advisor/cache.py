@@ -34,12 +34,6 @@ def record_key(record: Record) -> tuple:
     return (r.ruleset, r.events)
 
 
-def _size(post: Posterior) -> int:
-    """The states a posterior's counter holds (1 for a posterior without one)."""
-    counter = getattr(post._joint, "__self__", None)
-    return max(1, counter.stored_states()) if counter is not None else 1
-
-
 def _put_posterior(key: tuple, post: Posterior) -> None:
     """Cache a posterior; the least recently used go first, by count and by size."""
     if key in _posteriors:
@@ -47,7 +41,7 @@ def _put_posterior(key: tuple, post: Posterior) -> None:
     _posteriors[key] = post
     _posteriors.move_to_end(key)
     _key_of[id(post)] = key
-    size = _sizes[key] = _size(post)
+    size = _sizes[key] = post.held_states()
     _held[0] += size
     _evict()
 
@@ -65,7 +59,7 @@ def _resize(post: Posterior) -> None:
     key = _key_of.get(id(post))
     if key is None or _posteriors.get(key) is not post:
         return
-    size = _size(post)
+    size = post.held_states()
     _held[0] += size - _sizes.get(key, 0)
     _sizes[key] = size
     _evict()

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 
 
@@ -55,7 +55,9 @@ class Posterior:
     number_counts: dict[int, int] = field(default_factory=dict)
     first_inconsistent_event: int | None = None
     reason: str = ""
-    _joint: Callable[[frozenset[int]], int] | None = field(default=None, repr=False, compare=False)
+    #: the solver's counter, kept for joint probabilities (``Counter.through``); None
+    #: for a posterior made without it
+    _counter: Any = field(default=None, repr=False, compare=False)
 
     # ---------------------------------------------------------------- numbers
     def probability(self, number: int) -> Fraction:
@@ -96,11 +98,17 @@ class Posterior:
             return Fraction(1)
         if len(want) == 1:
             return self.probability(next(iter(want)))
-        if not self.consistent or self._joint is None:
+        if not self.consistent or self._counter is None:
             raise ValueError("the record is inconsistent: no hidden history fits")
         if any(not self.number_counts.get(x) for x in want):
             return Fraction(0)
-        return Fraction(self._joint(want), self.histories)
+        return Fraction(self._counter.through(want), self.histories)
+
+    def held_states(self) -> int:
+        """How many states the kept counter holds (forward and backward values, marked
+        passes of joints asked so far): what a cache of posteriors should weigh this one
+        by. 1 without a counter."""
+        return max(1, self._counter.stored_states()) if self._counter is not None else 1
 
     # ---------------------------------------------------------------- output
     def to_dict(self) -> dict[str, Any]:

@@ -118,7 +118,7 @@ def posterior_of(facts: Facts, deadline: float | None = None, joints: bool = Tru
     """
     post, counter = counted(facts, deadline)
     if joints and post.consistent:
-        return replace(post, _joint=counter.through)
+        return replace(post, _counter=counter)
     return post
 
 
