@@ -25,6 +25,14 @@ guess stops once its upper bound cannot beat the best guess found. Sprint sets o
 class composition that no history has under x at p are never made
 (``Counter.sprint_classes``).
 
+The last levels are not searched. Once the hideouts are fixed, sprint cards of one
+class are interchangeable, so the histories of a sprint set are those of its class
+composition shared equally among the sets that avoid the hideouts. Hence: a node with
+two face-down hideouts is valued from its own count (``_pair_node``); a guess at a node
+with three from the node's tagged count (``_value_by_tags``); and a child of a node
+with four takes its posterior from one representative count per composition and
+fewest held numbers (``_proxy_child``).
+
 Budget: a time limit and a limit on solver calls. When either runs out the planner
 does not guess: it returns rigorous bounds. Lower bounds come from exact values of
 finished branches (and a fixed guess set's exact chance), upper bounds from the bounds
