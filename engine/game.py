@@ -11,7 +11,7 @@ from typing import Iterator
 
 from . import rules
 from .cards import DECKS, ESCAPE, SETUP_DRAWS, STARTING_HAND
-from .errors import IllegalMove
+from .errors import IllegalMove, move_text
 from .moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
 from .record import FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Reveal, Ruleset
 from .state import _FIELDS, GameState, Hideout, MarshalDrewFrom, Phase, PublicHideout
@@ -147,28 +147,24 @@ def legal_moves(state: GameState) -> list[Move]:
 
 
 # --------------------------------------------------------------------------- apply
-_DOING = {
-    Phase.FUGITIVE_OPENING: "the Fugitive's first turn (place 1 or 2 hideouts)",
-    Phase.FUGITIVE_DRAW: "the Fugitive's draw",
-    Phase.FUGITIVE_PLACE: "the Fugitive's turn to place a hideout or pass",
-    Phase.FUGITIVE_BONUS_DRAW: "the Fugitive's optional bonus draw after his pass",
-    Phase.MARSHAL_DRAW: "the Marshal's draw",
-    Phase.MARSHAL_GUESS: "the Marshal's guess",
-    Phase.MANHUNT: "the Manhunt (the Marshal guesses one number at a time)",
-}
+# What the game waits for, in the reason of a move at the wrong time (errors.MOVE_PHRASES).
+_DOING = {phase: move_text(f"doing_{phase.value}") for phase in Phase if phase is not Phase.OVER}
 
 
 def _wrong_time(state: GameState, what: str) -> IllegalMove:
+    """A move at the wrong time; ``what`` is the code of what it tried (``act_*``)."""
     if state.phase is Phase.OVER:
-        return IllegalMove(f"the game is over: the {state.winner.capitalize() if state.winner else 'nobody'} won")
-    return IllegalMove(f"cannot {what} now: it is {_DOING[state.phase]}")
+        if not state.winner:
+            return IllegalMove.because("game_over_no_winner")
+        return IllegalMove.because("game_over", winner=move_text(f"winner_{state.winner}"))
+    return IllegalMove.because("wrong_time", what=move_text(what), doing=_DOING[state.phase])
 
 
 def apply(state: GameState, move: Move) -> GameState:
     """The state after ``move``; raises IllegalMove (leaving ``state`` as it was)."""
     handler = _HANDLERS.get(type(move))
     if handler is None:
-        raise IllegalMove(f"{move!r} is not a move")
+        raise IllegalMove.because("not_a_move", move=repr(move))
     return handler(state, move)
 
 
@@ -196,10 +192,10 @@ def _draw(state: GameState, move: Draw) -> GameState:
     (ruleset, phase, row, public_row, decks, fhand, mhand, setup,
      events, public_events, fugitive_events, winner, draws_left, placed, up, down) = state
     if phase is not Phase.FUGITIVE_DRAW and phase is not Phase.MARSHAL_DRAW and phase is not Phase.FUGITIVE_BONUS_DRAW:
-        raise _wrong_time(state, "draw")
+        raise _wrong_time(state, "act_draw")
     d = move.deck
     if d not in (1, 2, 3):
-        raise IllegalMove(f"there is no deck {d!r}: the decks are 1, 2 and 3")
+        raise IllegalMove.because("no_such_deck", deck=d)
     d1, d2, d3 = decks
     if d == 1:
         deck = d1
@@ -211,7 +207,7 @@ def _draw(state: GameState, move: Draw) -> GameState:
         deck = d3
         new_decks = (d1, d2, d3[1:])
     if not deck:
-        raise IllegalMove(f"deck {d} is empty")
+        raise IllegalMove.because("deck_empty", deck=d)
     card = deck[0]
     if phase is Phase.MARSHAL_DRAW:
         ev = _MARSHAL_DRAW[card]
@@ -226,7 +222,7 @@ def _draw(state: GameState, move: Draw) -> GameState:
     if phase is Phase.FUGITIVE_BONUS_DRAW:
         lowest = 1 if d1 else 2 if d2 else 3
         if d != lowest:
-            raise IllegalMove(f"the bonus draw after a pass comes only from the lowest deck that still has cards: deck {lowest}")
+            raise IllegalMove.because("bonus_draw_not_lowest", lowest=lowest)
         next_phase, draws = _marshal_phase(new_decks), 1
     else:
         next_phase, draws = Phase.FUGITIVE_PLACE, 0
@@ -240,7 +236,7 @@ def _draw(state: GameState, move: Draw) -> GameState:
 
 def _place(state: GameState, move: PlaceHideout) -> GameState:
     if not _placing(state):
-        raise _wrong_time(state, "place a hideout")
+        raise _wrong_time(state, "act_place")
     h = move.hideout
     sprints = move.sprint_cards
     why = rules.placement_error(state.row[-1].number, state.fugitive_hand, h, sprints, _needs_second(state))
@@ -289,16 +285,15 @@ def _pass(state: GameState, move: PassTurn) -> GameState:
     phase = state.phase
     if phase is Phase.FUGITIVE_OPENING:
         if state.opening_placed == 0:
-            n = "exactly 2" if state.ruleset.opening == "two" else "1 or 2"
-            raise IllegalMove(f"the Fugitive cannot pass on his first turn: he must place {n} hideouts")
+            raise IllegalMove.because("opening_pass_two" if state.ruleset.opening == "two" else "opening_pass")
         if state.ruleset.opening == "two":
-            raise IllegalMove("with the 'two' opening the Fugitive must place a second hideout on his first turn")
+            raise IllegalMove.because("opening_needs_second")
         # Stopping after one opening hideout writes no event (RECORD.md).
         return state._evolve(phase=_marshal_phase(state.decks), draws_left=2)
     if phase is Phase.FUGITIVE_DRAW:
-        raise IllegalMove("the Fugitive must first draw a card (from any deck that has cards), then place or pass")
+        raise IllegalMove.because("fugitive_draw_first")
     if phase is not Phase.FUGITIVE_PLACE:
-        raise _wrong_time(state, "pass")
+        raise _wrong_time(state, "act_pass")
     (ruleset, phase, row, public_row, decks, fhand, mhand, setup,
      events, public_events, fugitive_events, winner, draws_left, placed, up, down) = state
     if ruleset.pass_draw and (decks[0] or decks[1] or decks[2]):
@@ -314,15 +309,15 @@ def _pass(state: GameState, move: PassTurn) -> GameState:
 
 def _decline(state: GameState, move: DeclineDraw) -> GameState:
     if state.phase is not Phase.FUGITIVE_BONUS_DRAW:
-        raise _wrong_time(state, "decline a bonus draw (there is none to decline)")
+        raise _wrong_time(state, "act_decline")
     return state._evolve(phase=_marshal_phase(state.decks), draws_left=1)
 
 
 def _check_number(n: object, up: frozenset[int]) -> None:
     if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 41:
-        raise IllegalMove(f"{n!r} cannot be guessed: guesses are numbers from 1 to 41")
+        raise IllegalMove.because("not_guessable", number=n)
     if n in up:
-        raise IllegalMove(f"{n} is already face up: guess a number that is not")
+        raise IllegalMove.because("guess_face_up", number=n)
 
 
 def _reveal(state: GameState, numbers) -> tuple[list[Reveal], tuple, tuple]:
@@ -350,13 +345,13 @@ def _seen_by_all(state: GameState, ev) -> dict:
 def _guess(state: GameState, move: MakeGuess) -> GameState:
     if state.phase is not Phase.MARSHAL_GUESS:
         if state.phase is Phase.MANHUNT:
-            raise IllegalMove("during the Manhunt the Marshal guesses one number at a time (a Manhunt guess)")
+            raise IllegalMove.because("manhunt_single_guess")
         if state.phase is Phase.MARSHAL_DRAW:
-            raise IllegalMove("the Marshal must draw first (from any deck that has cards), then guess")
-        raise _wrong_time(state, "guess")
+            raise IllegalMove.because("marshal_draw_first")
+        raise _wrong_time(state, "act_guess")
     numbers = move.numbers
     if not numbers:
-        raise IllegalMove("a guess needs at least one number")
+        raise IllegalMove.because("guess_without_numbers")
     up = state.up_numbers
     if len(numbers) == 1:
         (n,) = numbers
@@ -393,8 +388,8 @@ def _guess(state: GameState, move: MakeGuess) -> GameState:
 def _hunt(state: GameState, move: HuntGuess) -> GameState:
     if state.phase is not Phase.MANHUNT:
         if state.phase is Phase.MARSHAL_GUESS:
-            raise IllegalMove("a Manhunt guess is possible only during a Manhunt; this is a normal guess")
-        raise _wrong_time(state, "make a Manhunt guess")
+            raise IllegalMove.because("manhunt_guess_not_now")
+        raise _wrong_time(state, "act_hunt")
     n = move.number
     _check_number(n, state.up_numbers)
     if n not in state.down_numbers:  # the first miss ends the Manhunt: the Fugitive escapes

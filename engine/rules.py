@@ -12,6 +12,7 @@ from itertools import combinations
 from typing import Iterable, Iterator
 
 from .cards import BASE_STEP, ESCAPE, sprint_value
+from .errors import MoveText, move_text
 
 #: Sprint value by card number (0..42), a table because it is read in hot loops.
 SPRINT = tuple(1 if c % 2 else 2 for c in range(ESCAPE + 1))
@@ -84,38 +85,37 @@ def placement_error(
     hideout: object,
     sprint_cards: frozenset,
     needs_second: bool = False,
-) -> str | None:
+) -> MoveText | None:
     """Why placing ``hideout`` over ``sprint_cards`` is illegal, or None when it is legal.
 
-    ``needs_second`` is the "two" opening's condition on the first hideout.
+    ``needs_second`` is the "two" opening's condition on the first hideout. The reason
+    is coded (a key of ``errors.MOVE_MESSAGES``), so the app can say it in Korean.
     """
     if not isinstance(hideout, int) or isinstance(hideout, bool) or not 1 <= hideout <= ESCAPE:
-        return f"{hideout!r} is not a hideout card: hideouts are numbered 1 to 42"
+        return move_text("not_a_hideout_card", hideout=hideout)
     if hideout not in hand:
-        return f"{hideout} is not in the Fugitive's hand"
+        return move_text("hideout_not_held", hideout=hideout)
     if ESCAPE in sprint_cards:
-        return "42 can never be a sprint card: it is the escape card and can only be placed as a hideout"
+        return move_text("escape_as_sprint")
     if hideout in sprint_cards:
-        return f"{hideout} cannot be both the hideout and one of its sprint cards"
+        return move_text("hideout_is_sprint", hideout=hideout)
     missing = sorted(c for c in sprint_cards if c not in hand)
+    if len(missing) == 1:
+        return move_text("sprint_card_not_held", card=missing[0])
     if missing:
-        return f"sprint card{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} not in the Fugitive's hand"
+        return move_text("sprint_cards_not_held", cards=", ".join(map(str, missing)))
     if hideout <= previous:
-        return f"{hideout} is not higher than the previous hideout {previous}"
+        return move_text("hideout_not_higher", hideout=hideout, previous=previous)
     gap = hideout - previous
     sprints = sum(SPRINT[c] for c in sprint_cards)
     if gap > BASE_STEP + sprints:
         if not sprint_cards:
-            return f"{hideout} is more than {BASE_STEP} above {previous} and there are no sprint cards (it needs +{gap - BASE_STEP})"
-        return (
-            f"{hideout} is more than {BASE_STEP} above {previous} and the sprint cards add only "
-            f"+{sprints} (it needs +{gap - BASE_STEP})"
-        )
+            return move_text("out_of_reach_no_sprints", hideout=hideout, step=BASE_STEP, previous=previous,
+                             need=gap - BASE_STEP)
+        return move_text("out_of_reach", hideout=hideout, step=BASE_STEP, previous=previous, sprints=sprints,
+                         need=gap - BASE_STEP)
     if needs_second and not leaves_second(previous, hand, hideout, sprint_cards):
-        return (
-            f"with the 'two' opening the first hideout must leave a legal second placement, "
-            f"and after {hideout} with these sprint cards no card left in the hand can follow"
-        )
+        return move_text("opening_blocks_second", hideout=hideout)
     return None
 
 

@@ -1,5 +1,6 @@
-"""Checks shared by the tests of coded messages: the record reader's, the validator's and
-the store's errors, whose English text is a template (``engine.errors.CodedText``)."""
+"""Checks shared by the tests of coded messages: the record reader's, the validator's,
+the store's and the engine's (illegal moves) errors, whose English text is a template
+(``engine.errors.CodedText``)."""
 from __future__ import annotations
 
 import string
@@ -23,8 +24,9 @@ def nested_codes(text: CodedText) -> set[str]:
 
 def assert_coded(err, index, code: str, english: str, kind: type, messages: dict, phrases: dict) -> None:
     """``err`` has the code and index expected, and its English reason is exactly the
-    template of its code with its params (each coded part the template of a phrase)."""
-    assert (err.index, err.code) == (index, code), str(err)
+    template of its code with its params (each coded part the template of a phrase).
+    An error without an ``index`` (the engine's IllegalMove) is checked with ``index`` None."""
+    assert (getattr(err, "index", None), err.code) == (index, code), str(err)
     assert err.reason == english  # the English reason is unchanged
     assert str(err) == (f"event {index}: {english}" if index is not None else english)
     # the reason is the template with the arguments: nothing else goes into the English text
