@@ -170,7 +170,7 @@ EN: dict[str, str] = {
     # learning
     "learning_intro": "Replay a saved game move by move and see how each guess compared with the best one.",
     "pick_game": "Game",
-    "move_n": "After move {i} of {n}",
+    "after_move_n": "After move {i} of {n}",
     "prev": "◀",
     "next": "▶",
     "grades": "Your guesses, graded",
@@ -504,7 +504,7 @@ KO: dict[str, str] = {
     "your_turn": "내 차례",
     "learning_intro": "저장된 게임을 한 수씩 다시 보고, 각 수사 시도를 최선의 시도와 비교합니다.",
     "pick_game": "게임",
-    "move_n": "{n}수 중 {i}수 후",
+    "after_move_n": "{n}수 중 {i}수 후",
     "prev": "◀",
     "next": "▶",
     "grades": "수사 시도 평가",

@@ -90,7 +90,7 @@ def run() -> None:
     if c[1].button(t("next"), key="l_next", use_container_width=True, disabled=st.session_state[skey] >= n):
         st.session_state[skey] += 1
     if n:
-        st.slider(t("move_n", i=st.session_state[skey], n=n), 0, n, key=skey)
+        st.slider(t("after_move_n", i=st.session_state[skey], n=n), 0, n, key=skey)
     step = st.session_state[skey]
     prefix = record.truncated(step)
     state = validate(prefix).state
