@@ -441,6 +441,56 @@ KO: dict[str, str] = {
     "store_long_title": "제목은 {limit}자 이하여야 합니다",
     "store_metadata_not_object": "메타데이터는 JSON 객체여야 합니다",
     "store_metadata_not_json": "메타데이터는 일반 JSON이어야 합니다: {detail}",
+    # the engine's illegal moves (engine.errors MOVE_MESSAGES, MOVE_PHRASES), said in Korean:
+    # "move_<code>" with the placeholders of the English template (IllegalMove.params)
+    "move_game_over": "게임이 끝났습니다: {winner}의 승리입니다",
+    "move_game_over_no_winner": "게임이 끝났습니다",
+    "move_wrong_time": "지금은 {what} 수 없습니다: {doing}입니다",
+    "move_not_a_move": "{move}은(는) 올바른 수가 아닙니다",
+    "move_no_such_deck": "덱 {deck!r}은(는) 없습니다: 덱은 1, 2, 3입니다",
+    "move_deck_empty": "덱 {deck}은(는) 비어 있습니다",
+    "move_bonus_draw_not_lowest": "패스 후 추가 뽑기는 카드가 남은 가장 낮은 덱인 덱 {lowest}에서만 할 수 있습니다",
+    "move_not_a_hideout_card": "{hideout!r}은(는) 은신처 카드가 아닙니다: 은신처 카드는 1~42입니다",
+    "move_hideout_not_held": "도망자에게는 {hideout}이(가) 없습니다",
+    "move_escape_as_sprint": "42는 도약 카드로 쓸 수 없습니다: 탈출 카드라서 은신처로만 놓을 수 있습니다",
+    "move_hideout_is_sprint": "{hideout}은(는) 은신처이면서 그 아래의 도약 카드일 수 없습니다",
+    "move_sprint_card_not_held": "도망자에게는 도약 카드 {card}이(가) 없습니다",
+    "move_sprint_cards_not_held": "도망자에게는 도약 카드 {cards}이(가) 없습니다",
+    "move_hideout_not_higher": "{hideout}은(는) 이전 은신처 {previous}보다 커야 합니다",
+    "move_out_of_reach_no_sprints":
+        "{hideout}은(는) 이전 은신처 {previous}보다 {step} 넘게 크지만 도약 카드가 없습니다 (+{need} 필요)",
+    "move_out_of_reach":
+        "{hideout}은(는) 이전 은신처 {previous}보다 {step} 넘게 크지만 도약 카드로는 +{sprints}만 늘어납니다 (+{need} 필요)",
+    "move_opening_blocks_second":
+        "은신처 2장 규칙에서는 첫 은신처 뒤에 두 번째 은신처를 놓을 수 있어야 하는데, "
+        "{hideout}을(를) 이 도약 카드로 놓으면 남은 카드 중 어느 것도 그 뒤에 놓을 수 없습니다",
+    "move_opening_pass_two": "도망자는 첫 차례에 패스할 수 없습니다: 은신처를 정확히 2장 놓아야 합니다",
+    "move_opening_pass": "도망자는 첫 차례에 패스할 수 없습니다: 은신처를 1장 또는 2장 놓아야 합니다",
+    "move_opening_needs_second": "은신처 2장 규칙에서는 도망자가 첫 차례에 두 번째 은신처를 놓아야 합니다",
+    "move_fugitive_draw_first": "도망자는 먼저 카드를 뽑고(카드가 남은 덱 어디에서나) 그다음 은신처를 놓거나 패스합니다",
+    "move_not_guessable": "{number!r}(으)로는 수사 시도를 할 수 없습니다: 1~41의 숫자만 말할 수 있습니다",
+    "move_guess_face_up": "{number}은(는) 이미 공개되어 있습니다: 공개되지 않은 숫자를 말하세요",
+    "move_manhunt_single_guess": "마지막 추적에서는 수사관이 숫자를 하나씩 말합니다 (마지막 추적의 수사 시도)",
+    "move_marshal_draw_first": "수사관은 먼저 카드를 뽑고(카드가 남은 덱 어디에서나) 그다음 수사 시도를 합니다",
+    "move_guess_without_numbers": "수사 시도에는 숫자가 하나 이상 필요합니다",
+    "move_manhunt_guess_not_now": "마지막 추적의 수사 시도는 마지막 추적 중에만 할 수 있습니다: 지금은 일반 수사 시도입니다",
+    # parts of the messages above: who won, what the move tried ("지금은 ... 수 없습니다"),
+    # what the game waits for ("...입니다")
+    "move_winner_fugitive": "도망자",
+    "move_winner_marshal": "수사관",
+    "move_act_draw": "카드를 뽑을",
+    "move_act_place": "은신처를 놓을",
+    "move_act_pass": "패스할",
+    "move_act_decline": "추가 뽑기를 거절할",
+    "move_act_guess": "수사 시도를 할",
+    "move_act_hunt": "마지막 추적의 수사 시도를 할",
+    "move_doing_fugitive_opening": "도망자의 첫 차례(은신처 1장 또는 2장 놓기)",
+    "move_doing_fugitive_draw": "도망자가 카드를 뽑을 차례",
+    "move_doing_fugitive_place": "도망자가 은신처를 놓거나 패스할 차례",
+    "move_doing_fugitive_bonus_draw": "패스한 도망자가 원하면 카드를 1장 더 뽑을 차례",
+    "move_doing_marshal_draw": "수사관이 카드를 뽑을 차례",
+    "move_doing_marshal_guess": "수사관이 수사 시도를 할 차례",
+    "move_doing_manhunt": "마지막 추적(수사관이 숫자를 하나씩 말함)",
     # a refused entry of a record: where in the record, and the reason (Korean only)
     "entry_reason": "입력 {n}: {reason}",
     "suggest_pair": "모두 뒷면 은신처일 확률 {p} (한 번에 시도)",
@@ -496,7 +546,7 @@ KO: dict[str, str] = {
     "step": "다음 수",
     "play_to_end": "끝까지 진행",
     "ai_thinking": "AI 차례…",
-    "illegal": "할 수 없습니다: {reason}",
+    "illegal": "허용되지 않는 수입니다: {reason}",
     "last_moves": "진행 기록",
     "open_in_learning": "복기에서 열기",
     "new_match": "새 대전",
@@ -643,8 +693,18 @@ def format_text(reason: object) -> str:
     return _coded_text(reason, "format_")
 
 
+def move_text(reason: object) -> str:
+    """The reason of an illegal move (``IllegalMove.reason``) in the current language.
+
+    The same scheme as :func:`rule_text`: ``engine.errors.MoveText`` carries the code
+    and params, and ``move_<code>`` is the template in another language.
+    """
+    return _coded_text(reason, "move_")
+
+
 def error_text(exc: BaseException) -> str:
-    """A refusal of the record reader, the validator or the store in the current language.
+    """A refusal of the record reader, the validator or the store, or an illegal move
+    of the engine, in the current language.
 
     A store refusal is said from ``store_<code>``; a refused record inside it
     (``params["error"]``, a RecordFormatError or RecordRuleError) is said the same
@@ -652,10 +712,13 @@ def error_text(exc: BaseException) -> str:
     without a string of the current language, it is ``str(exc)``: the modules'
     own English tables, so the page reads exactly like the CLI.
     """
+    from engine.errors import IllegalMove
     from engine.record import RecordFormatError
     from notepad.store import StoreError
     from notepad.validator import RecordRuleError
 
+    if isinstance(exc, IllegalMove):
+        return move_text(exc.reason)
     if isinstance(exc, StoreError):
         if not _has_coded_text(exc, "store_"):
             return str(exc)

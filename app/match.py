@@ -18,7 +18,7 @@ from notepad.store import StoreError
 
 from . import match_logic as ml
 from . import services, ui
-from .i18n import t
+from .i18n import error_text, t
 
 KEY = "match"  # session_state: the running match (dict)
 
@@ -95,7 +95,7 @@ def _human(m: dict, move) -> None:
     try:
         m["state"] = apply(m["state"], move)
     except IllegalMove as exc:
-        m["error"] = t("illegal", reason=exc.reason)
+        m["error"] = t("illegal", reason=error_text(exc))
         return
     m["error"] = None
     _save(m)

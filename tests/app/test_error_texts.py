@@ -1,8 +1,10 @@
-"""The record reader's and the store's refusals in the page's language.
+"""The record reader's and the store's refusals, and the engine's illegal moves, in the
+page's language.
 
-English comes from the modules' own tables (``FORMAT_MESSAGES``, ``STORE_MESSAGES``),
-Korean from ``format_<code>`` / ``store_<code>`` in app/i18n.py: every code needs a
-Korean string with the same placeholders, and the page shows it in Korean mode.
+English comes from the modules' own tables (``FORMAT_MESSAGES``, ``STORE_MESSAGES``,
+``MOVE_MESSAGES``), Korean from ``format_<code>`` / ``store_<code>`` / ``move_<code>``
+in app/i18n.py: every code needs a Korean string with the same placeholders, and the
+page shows it in Korean mode.
 """
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from app import i18n
+from engine import errors as E
 from engine import record as R
 from notepad import store as S
 from notepad.store import GameStore
@@ -35,6 +38,7 @@ def korean():
 @pytest.mark.parametrize("prefix, table", [
     ("format_", {**R.FORMAT_MESSAGES, **R.FORMAT_PHRASES}),
     ("store_", S.STORE_MESSAGES),
+    ("move_", {**E.MOVE_MESSAGES, **E.MOVE_PHRASES}),
 ])
 def test_every_code_has_a_korean_string_with_the_same_placeholders(prefix, table):
     missing = [c for c in table if f"{prefix}{c}" not in i18n.KO]
@@ -66,6 +70,44 @@ def test_every_format_fault_reads_in_korean_and_stays_english_in_english():
                     assert value not in ko, (err.code, ko)
     finally:
         i18n.set_lang("en")
+
+
+def test_every_illegal_move_reads_in_korean_and_stays_english_in_english():
+    from tests.engine.test_move_codes import CASES, raise_case
+
+    errors = [raise_case(case[0], case[1]) for case in CASES]
+    try:
+        for err in errors:
+            i18n.set_lang("en")
+            assert i18n.error_text(err) == str(err) == i18n.move_text(err.reason)
+            assert i18n.t("illegal", reason=i18n.error_text(err)) == f"Not allowed: {err}"
+            i18n.set_lang("ko")
+            ko = i18n.error_text(err)
+            assert ko == i18n.move_text(err.reason)
+            assert ko != str(err) and "{" not in ko and "}" not in ko, (err.code, ko)
+            assert hangul(ko), (err.code, ko)
+            # no English part of the message is left in the Korean text
+            for value in err.params.values():
+                if getattr(value, "code", None):
+                    assert value not in ko, (err.code, ko)
+        assert i18n.move_text("plain text") == "plain text"
+    finally:
+        i18n.set_lang("en")
+
+
+def test_korean_texts_of_real_illegal_moves(korean):
+    from engine import Draw, PlaceHideout
+    from tests.engine.test_move_codes import marshal_guess, opening, raise_case
+
+    def say(make, move) -> str:
+        return i18n.t("illegal", reason=i18n.error_text(raise_case(make, move)))
+
+    assert say(marshal_guess, Draw(1)) == (
+        "허용되지 않는 수입니다: 지금은 카드를 뽑을 수 없습니다: 수사관이 수사 시도를 할 차례입니다"
+    )
+    assert say(opening, PlaceHideout(6, {1})) == (
+        "허용되지 않는 수입니다: 6은(는) 이전 은신처 0보다 3 넘게 크지만 도약 카드로는 +1만 늘어납니다 (+3 필요)"
+    )
 
 
 def test_every_store_refusal_reads_in_korean_and_stays_english_in_english(tmp_path):
@@ -163,3 +205,37 @@ def test_a_correction_that_is_not_json_in_korean(make_app, db, korean):
         "올바른 입력이 아닙니다: 올바른 JSON이 아닙니다: ','이(가) 있어야 합니다 (1행 36열, 위치 35)"
     ]
     assert GameStore(db).open(gid).record.events[1].card == 17  # nothing changed
+
+
+def _illegal_opening(at) -> list[str]:
+    """As the Fugitive with the "two" opening, place hideout 1 over every other card:
+    no second hideout can follow, so the engine refuses the move."""
+    at.segmented_control(key="m_mode").set_value("human_fugitive").run()
+    at.segmented_control(key="m_opening").set_value("two").run()
+    at.text_input(key="m_seed").input("11").run()
+    at.button(key="m_start").click().run()
+    no_exception(at)
+    hideout = next(k for k in (w.key for w in at.pills) if k.startswith("mc_h_"))
+    at.pills(key=hideout).set_value(1).run()
+    sprints = next(w for w in at.pills if w.key.startswith("mc_s_") and w.key.endswith("_1"))
+    at.pills(key=sprints.key).set_value(list(sprints.options)).run()
+    place = next(k for k in (w.key for w in at.button) if k.startswith("mc_place_"))
+    at.button(key=place).click().run()
+    no_exception(at)
+    return [e.value for e in at.error]
+
+
+def test_an_illegal_move_of_a_match_in_korean(make_app, db, korean):
+    at = make_app(page="match", lang="ko")
+    assert _illegal_opening(at) == [
+        "허용되지 않는 수입니다: 은신처 2장 규칙에서는 첫 은신처 뒤에 두 번째 은신처를 놓을 수 있어야 하는데, "
+        "1을(를) 이 도약 카드로 놓으면 남은 카드 중 어느 것도 그 뒤에 놓을 수 없습니다"
+    ]
+
+
+def test_an_illegal_move_of_a_match_stays_english_in_english(make_app, db):
+    at = make_app(page="match")
+    assert _illegal_opening(at) == [
+        "Not allowed: with the 'two' opening the first hideout must leave a legal second placement, "
+        "and after 1 with these sprint cards no card left in the hand can follow"
+    ]
