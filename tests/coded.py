@@ -3,6 +3,7 @@ the store's and the engine's (illegal moves) errors, whose English text is a tem
 (``engine.errors.CodedText``)."""
 from __future__ import annotations
 
+import ast
 import string
 
 from engine.errors import CodedText
@@ -37,3 +38,31 @@ def assert_coded(err, index, code: str, english: str, kind: type, messages: dict
     for value in err.params.values():
         if isinstance(value, kind):
             assert value.code in phrases and phrases[value.code].format(**value.params) == value
+
+
+def literal_codes(node) -> list[str] | None:
+    """The codes a source expression can give when they are written out (a string, or
+    a conditional between such): what the tests that read the source check against
+    the message tables. None for a code computed some other way."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.IfExp):
+        a, b = literal_codes(node.body), literal_codes(node.orelse)
+        return a + b if a is not None and b is not None else None
+    return None
+
+
+def check_coded_call(call: ast.Call, code_node, table: dict, dynamic: list[str]) -> None:
+    """A call in the source that makes a coded text: each code it can give is in
+    ``table`` and its keyword arguments are exactly that template's placeholders. A
+    code that is not written out goes to ``dynamic`` (the caller lists those it
+    expects)."""
+    codes = literal_codes(code_node)
+    if codes is None:
+        dynamic.append(ast.unparse(code_node))
+        return
+    names = {k.arg for k in call.keywords}
+    assert None not in names, ast.unparse(call)  # no **kwargs: the names are checked here
+    for code in codes:
+        assert code in table, f"line {call.lineno}: unknown code {code!r}"
+        assert names == placeholders(table[code]), f"line {call.lineno}: {code} wants {placeholders(table[code])}"

@@ -20,7 +20,7 @@ from engine import errors as E
 from engine import game, rules
 from engine.record import Ruleset
 from engine.state import Phase
-from tests.coded import assert_coded, nested_codes, placeholders
+from tests.coded import assert_coded, check_coded_call, literal_codes, nested_codes, placeholders
 
 from .helpers import play, position, start
 from .test_errors import bonus, fugitive_draw, fugitive_place, manhunt, marshal_draw, marshal_guess, opening, over
@@ -209,15 +209,6 @@ def test_unknown_code_is_refused():
 
 
 # --------------------------------------------------------------------------- the source
-def _literal_codes(node) -> list[str] | None:
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return [node.value]
-    if isinstance(node, ast.IfExp):
-        a, b = _literal_codes(node.body), _literal_codes(node.orelse)
-        return a + b if a is not None and b is not None else None
-    return None
-
-
 @pytest.mark.parametrize("module", [game, rules, E], ids=lambda m: m.__name__)
 def test_every_code_in_the_source_is_known_with_its_placeholders(module):
     tree = ast.parse(pathlib.Path(module.__file__).read_text())
@@ -232,20 +223,12 @@ def test_every_code_in_the_source_is_known_with_its_placeholders(module):
             table = E._MOVE_TEMPLATES
         elif isinstance(f, ast.Name) and f.id == "_wrong_time":
             table = E.MOVE_PHRASES  # its ``what``: the code of a phrase
-            codes = _literal_codes(node.args[1])
+            codes = literal_codes(node.args[1])
             assert codes and all(c.startswith("act_") and c in table for c in codes), ast.unparse(node)
             continue
         else:
             continue
-        codes = _literal_codes(node.args[0])
-        if codes is None:
-            dynamic.append(ast.unparse(node.args[0]))
-            continue
-        names = {k.arg for k in node.keywords}
-        assert None not in names, ast.unparse(node)  # no **kwargs: the names are checked here
-        for code in codes:
-            assert code in table, f"line {node.lineno}: unknown code {code!r}"
-            assert names == placeholders(table[code]), f"line {node.lineno}: {code} wants {placeholders(table[code])}"
+        check_coded_call(node, node.args[0], table, dynamic)
     # the codes that are not written out: each is checked by the tests above
     expected = {
         "engine.game": ["f'doing_{phase.value}'", "f'winner_{state.winner}'", "what"],
