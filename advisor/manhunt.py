@@ -487,13 +487,20 @@ def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
                             k, rem = divmod(n, _sets_of(pool, inc, x, x2, y))
                             assert rem == 0, "sprint sets of one class composition must count alike"
                             per_set[y] = k
-                    rows.setdefault(x2, []).append((inc2, per_set))
+                    rows.setdefault(x2, []).append((inc2, _ranked(child_pool, inc2, x2, per_set)))
+            # a set's catches depend only on the numbers of these counts it holds
+            numbers = set(rows).union(*((y for _, y in ranked) for parts in rows.values() for _, ranked in parts))
+            best: dict[frozenset, int] = {}
             for S, mult in glist:
                 if time.perf_counter() > ctx.deadline:
                     raise _OutOfBudget
-                held = set(S)
-                caught += mult * max((_catches(child_pool, x2, parts, held)
-                                      for x2, parts in rows.items() if x2 not in held), default=0)
+                held = numbers.intersection(S)
+                key = frozenset(held)
+                got = best.get(key)
+                if got is None:
+                    got = best[key] = max((_catches(child_pool, x2, parts, held)
+                                           for x2, parts in rows.items() if x2 not in held), default=0)
+                caught += mult * got
     return Fraction(caught, post.histories)
 
 
@@ -710,7 +717,7 @@ def _pair_node(hits: tuple, facts: Facts, post: Posterior, ctx: _Ctx) -> tuple |
         branches = []
         for p, rows in sorted(where.items()):
             if not ctx.build_tree:
-                caught += _catches(pool, x, rows.items())
+                caught += _catches(pool, x, [(inc, _ranked(pool, inc, x, row)) for inc, row in rows.items()])
                 continue
             covered = 0
             for S, mult in sprint_groups(post, None, x, p, ctx.deadline, known=known, fits=set(rows)):
@@ -746,24 +753,19 @@ def _pair_node(hits: tuple, facts: Facts, post: Posterior, ctx: _Ctx) -> tuple |
 
 def _catches(pool: list[int], x: int, parts, held: frozenset[int] | set[int] = frozenset()) -> int:
     """The histories a hit of x catches with the best next guess, summed over every
-    sprint set of each class composition of ``parts`` ((class increment, {y: count})),
-    leaving out the numbers in ``held`` (no longer possible)."""
+    sprint set of each class composition of ``parts`` ((class increment, ranked shares
+    from :func:`_ranked`)), leaving out the numbers in ``held`` (no longer possible)."""
     total = 0
-    for inc, row in parts:
+    for inc, ranked in parts:
         if held:
-            row = {y: n for y, n in row.items() if y not in held}
-        total += _caught_over_sets(pool, inc, x, row)
+            ranked = [qy for qy in ranked if qy[1] not in held]
+        total += _caught_over_sets(pool, inc, x, ranked)
     return total
 
 
-def _caught_over_sets(pool: list[int], inc: int, x: int, row: dict[int, int]) -> int:
-    """Sum over every sprint set S of class increment ``inc`` under x of the histories
-    the best second guess catches: ``max over y not in S of row[y] / sets(inc | x, y)``.
-
-    No set is made: with the y ranked by their share per set, y is the best guess of
-    exactly the sets that hold every better y and not y itself, and those are counted
-    class by class.
-    """
+def _ranked(pool: list[int], inc: int, x: int, row: dict[int, int]) -> list[tuple[int, int]]:
+    """The numbers y of ``row`` ({y: histories of x over sprint cards of class increment
+    ``inc`` with y left}) with the share of one sprint set, best first: (share, y)."""
     ranked = []
     for y, n in row.items():
         if n:
@@ -771,6 +773,16 @@ def _caught_over_sets(pool: list[int], inc: int, x: int, row: dict[int, int]) ->
             assert rem == 0, "sprint sets of one class composition must count alike"
             ranked.append((q, y))
     ranked.sort(reverse=True)
+    return ranked
+
+
+def _caught_over_sets(pool: list[int], inc: int, x: int, ranked: list[tuple[int, int]]) -> int:
+    """Sum over every sprint set S of class increment ``inc`` under x of the histories
+    the best second guess catches: the largest share (``_ranked``) of a y not in S.
+
+    No set is made: y is the best guess of exactly the sets that hold every better y
+    and not y itself, and those are counted class by class.
+    """
     need = [(inc >> (BITS * c)) & MASK for c in range(N_CLASSES)]
     held = [0] * N_CLASSES  # classes of the better y, which the sets hold
     cx = CLASS_OF[x]
