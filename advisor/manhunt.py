@@ -488,18 +488,31 @@ def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
                             assert rem == 0, "sprint sets of one class composition must count alike"
                             per_set[y] = k
                     rows.setdefault(x2, []).append((inc2, _ranked(child_pool, inc2, x2, per_set)))
-            # a set's catches depend only on the numbers of these counts it holds
-            numbers = set(rows).union(*((y for _, y in ranked) for parts in rows.values() for _, ranked in parts))
+            # a set's catches depend only on the numbers of these counts it holds, and
+            # holding numbers only takes catches away: the next guesses go best first
+            # by their catches when the set holds none, and stop at the first that
+            # holds none of the set's numbers (no later one can do better)
+            ys = {x2: {y for _, ranked in parts for _, y in ranked} for x2, parts in rows.items()}
+            full = {x2: _catches(child_pool, x2, parts) for x2, parts in rows.items()}
+            order = sorted(full, key=full.get, reverse=True)
+            numbers = set(rows).union(*ys.values())
             best: dict[frozenset, int] = {}
             for S, mult in glist:
                 if time.perf_counter() > ctx.deadline:
                     raise _OutOfBudget
-                held = numbers.intersection(S)
-                key = frozenset(held)
-                got = best.get(key)
+                held = frozenset(numbers.intersection(S))
+                got = best.get(held)
                 if got is None:
-                    got = best[key] = max((_catches(child_pool, x2, parts, held)
-                                           for x2, parts in rows.items() if x2 not in held), default=0)
+                    got = 0
+                    for x2 in order:
+                        if full[x2] <= got:
+                            break
+                        if x2 in held:
+                            continue
+                        v = full[x2] if ys[x2].isdisjoint(held) else _catches(child_pool, x2, rows[x2], held)
+                        if v > got:
+                            got = v
+                    best[held] = got
                 caught += mult * got
     return Fraction(caught, post.histories)
 
