@@ -995,12 +995,13 @@ class Counter:
                       self._end_cache, self._flag_cache):
             cache.clear()
 
-    def _moves_from(self, i: int, h: int, G: int, H: int):
+    def _moves_from(self, i: int, h: int, G: int, H: int, only: int = 0):
         """Every way one state crosses the face-down position i (not the last):
         ``(class increment of the sprint cards, hideout y, successor, weight, whether it
         leaves the open deck)``; a move that leaves it is still to be divided by the
         deck's closing. For the questions that follow single states (the per-state
-        loops below), not for whole layers (the grouped half-steps)."""
+        loops below), not for whole layers (the grouped half-steps). ``only``: the
+        hideout, when it is fixed."""
         k = self.facts.positions[i - 1].sprints
         cap, low = self.hi[i], self.lo[i]
         flagged = H >= FLAG_ONE
@@ -1009,10 +1010,12 @@ class Counter:
         for inc, evens, wo in self._sprint_options(i, G):
             G2 = G + inc
             reach = min(h + 3 + k + evens, cap)
+            if only and only > reach:
+                continue
             for y, y_inc, bit, r, wt in self._hideout_options(i, G2):
                 if y > reach:
                     break
-                if y <= h or y < low:
+                if y <= h or y < low or (only and y != only):
                     continue
                 H2 = bit + (H & ~COUNTS) if r != r_open else H + bit
                 if flagged and (y >= flag_low or clear):
@@ -1212,9 +1215,7 @@ class Counter:
             nxt = {}
             for (h, G, H), tags in cur.items():
                 self._check_time()
-                for inc, y, s2, f, leaves in self._moves_from(i, h, G, H):
-                    if i == p and y != x:
-                        continue
+                for inc, y, s2, f, leaves in self._moves_from(i, h, G, H, x if i == p else 0):
                     if last:
                         bv = beta.get(s2)
                         if not bv:
