@@ -476,7 +476,8 @@ def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
                 continue
             # the child's free cards: less x and the sprint cards
             child_pool = [pool[c] - (c == cx) - ((inc >> (BITS * c)) & MASK) for c in range(N_CLASSES)]
-            rows: dict = {}  # x' -> [(class increment, {y: histories per set S})]
+            rows: dict = {}  # x' -> [(class increment, ranked shares of the next guesses)]
+            sets: dict = {}  # (class of x', class of y) -> sets of this composition avoiding x, x', y
             for table in tables:
                 for (x2, inc2), row in table.items():
                     if x2 in gone:
@@ -484,9 +485,13 @@ def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
                     per_set = {}
                     for y, n in row.items():
                         if n and y not in gone:
-                            k, rem = divmod(n, _sets_of(pool, inc, x, x2, y))
+                            key = (CLASS_OF[x2], CLASS_OF[y])
+                            k = sets.get(key)
+                            if k is None:
+                                k = sets[key] = _sets_of(pool, inc, x, x2, y)
+                            q, rem = divmod(n, k)
                             assert rem == 0, "sprint sets of one class composition must count alike"
-                            per_set[y] = k
+                            per_set[y] = q
                     rows.setdefault(x2, []).append((inc2, _ranked(child_pool, inc2, x2, per_set)))
             # a set's catches depend only on the numbers of these counts it holds, and
             # holding numbers only takes catches away: the next guesses go best first
