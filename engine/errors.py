@@ -11,7 +11,22 @@ Every reason the engine gives has a ``code`` (a key of :data:`MOVE_MESSAGES`) an
 from __future__ import annotations
 
 
-class IllegalMove(Exception):
+class CodedError:
+    """The part every coded error shares: ``code`` names the kind of fault (a key of
+    its module's message table) and ``params`` the values its template mentions, so
+    that another layer (the app) can say the reason in another language. A reason that
+    is a :class:`CodedText` brings its own; one given as plain text has ``code`` None
+    and empty ``params``."""
+
+    code: str | None
+    params: dict[str, object]
+
+    def _take_code(self, reason: object, code: str | None = None, params: dict[str, object] | None = None) -> None:
+        self.code = code if code is not None else getattr(reason, "code", None)
+        self.params = dict(params if params is not None else getattr(reason, "params", None) or {})
+
+
+class IllegalMove(CodedError, Exception):
     """A move that the rules (RULES.md) do not allow in this state.
 
     ``reason`` is a sentence for a human, e.g. "14 is more than 3 above 9 and the
@@ -26,8 +41,7 @@ class IllegalMove(Exception):
 
     def __init__(self, reason: str):
         self.reason = reason
-        self.code: str | None = getattr(reason, "code", None)
-        self.params: dict[str, object] = dict(getattr(reason, "params", None) or {})
+        self._take_code(reason)
         super().__init__(reason)
 
     @classmethod

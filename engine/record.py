@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Literal, Union
 
 from .cards import ESCAPE
-from .errors import CodedText
+from .errors import CodedError, CodedText
 
 FORMAT = "fugitive-record"
 VERSION = 1
@@ -103,7 +103,7 @@ def format_text(code: str, **params: object) -> FormatText:
     return FormatText(_FORMAT_TEMPLATES[code].format(**params), code, params)
 
 
-class RecordFormatError(ValueError):
+class RecordFormatError(CodedError, ValueError):
     """A record that breaks the format. ``index`` is the event index, if any.
 
     ``reason`` is the fault in words (English); the message reads ``event 7: <reason>``.
@@ -116,8 +116,7 @@ class RecordFormatError(ValueError):
     def __init__(self, message: str, index: int | None = None):
         self.index = index
         self.reason = message
-        self.code: str | None = getattr(message, "code", None)
-        self.params: dict[str, object] = dict(getattr(message, "params", None) or {})
+        self._take_code(message)
         super().__init__(f"event {index}: {message}" if index is not None else message)
 
     def __reduce__(self):

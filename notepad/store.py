@@ -26,6 +26,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterator, Literal
 
+from engine.errors import CodedError
 from engine.record import Record, RecordFormatError, record_from_json
 
 from .notepad import Notepad
@@ -57,7 +58,7 @@ STORE_MESSAGES: dict[str, str] = {
 }
 
 
-class StoreError(ValueError):
+class StoreError(CodedError, ValueError):
     """A storage request that cannot be done (unknown id, bad import, bad title).
 
     ``code`` names the refusal (a key of :data:`STORE_MESSAGES`) and ``params`` holds
@@ -69,8 +70,7 @@ class StoreError(ValueError):
     """
 
     def __init__(self, message: str, code: str | None = None, params: dict[str, object] | None = None):
-        self.code = code
-        self.params = dict(params or {})
+        self._take_code(message, code, params)
         super().__init__(message)
 
     def __reduce__(self):

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from engine.cards import DECKS, ESCAPE, SETUP_DRAWS, STARTING_HAND, deck_of, sprint_value
-from engine.errors import CodedText
+from engine.errors import CodedError, CodedText
 from engine.record import (
     Event,
     FugitiveDraw,
@@ -165,7 +165,7 @@ def rule_text(code: str, **args: object) -> RuleText:
     return RuleText(_TEMPLATES[code].format(**args), code, args)
 
 
-class RecordRuleError(ValueError):
+class RecordRuleError(CodedError, ValueError):
     """A record (or one entry) that breaks a rule of RULES.md.
 
     ``index`` is the 0-based event index (``None`` for the setup), ``reason`` the
@@ -182,11 +182,7 @@ class RecordRuleError(ValueError):
                  params: dict[str, object] | None = None):
         self.index = index
         self.reason = reason
-        if isinstance(reason, RuleText):
-            code = reason.code if code is None else code
-            params = reason.params if params is None else params
-        self.code = code
-        self.params = dict(params or {})
+        self._take_code(reason, code, params)
         super().__init__(f"event {index}: {reason}" if index is not None else reason)
 
     def __reduce__(self):
