@@ -132,7 +132,8 @@ class _Ctx:
     #: nodes whose posterior came from another node's count (``_proxy_child``): node ->
     #: (that node, the numbers this node's last sprint cards hold)
     proxies: dict = field(default_factory=dict)
-    joints: dict = field(default_factory=dict)
+    #: representative -> its joint of hideouts (``Counter.hideout_joint``)
+    hideout_joints: dict = field(default_factory=dict)
 
     def charge(self) -> None:
         if time.perf_counter() > self.deadline or self.solves >= self.max_solves:
@@ -554,10 +555,10 @@ def _proxy_child(ctx: _Ctx, hits: tuple, facts: Facts, post: Posterior, known: f
         rep_post = ctx.posterior(rep, facts.with_reveal(p, x, rep_S))
         joint = None
         if rep_post.consistent:
-            joint = ctx.joints.get(rep)
+            joint = ctx.hideout_joints.get(rep)
             if joint is None:
                 try:
-                    joint = ctx.joints[rep] = ctx.counter(rep, facts.with_reveal(p, x, rep_S)).hideout_joint()
+                    joint = ctx.hideout_joints[rep] = ctx.counter(rep, facts.with_reveal(p, x, rep_S)).hideout_joint()
                 except OutOfTime:
                     raise _OutOfBudget from None
         got = reps[key] = (rep, rep_post, joint)
