@@ -446,7 +446,7 @@ def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
 
     A hit of x at p over S leaves two face-down hideouts, valued as in
     :func:`_pair_node` from the counts n(x' at p' over a class composition, y at the
-    other). ``Counter.fixed_pair_counts`` gives these counts with x at p, by the class
+    other). ``Counter.pair_counts(p, x)`` gives these counts with x at p, by the class
     composition of p's sprint cards, summed over the sets of that composition. Sprint
     cards of a class are interchangeable once the hideouts are fixed, so each set of
     the composition that avoids x, x' and y has an equal share, and a set S has none
@@ -461,7 +461,7 @@ def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
             continue
         p = q.position
         try:
-            got = counter.fixed_pair_counts(p, x)
+            got = counter.pair_counts(p, x)
         except OutOfTime:
             raise _OutOfBudget from None
         if got is None:
@@ -719,7 +719,8 @@ def _pair_node(hits: tuple, facts: Facts, post: Posterior, ctx: _Ctx) -> tuple |
         raise _OutOfBudget from None
     if got is None:
         return None
-    a, b, first, second = got
+    a, b, tables = got
+    first, second = tables.get(0, ({}, {}))
     N = post.histories
     pool = ctx.counter(hits, facts).pool
     known = facts.marshal_cards | facts.known_cards

@@ -208,7 +208,6 @@ class Counter:
         self._betas: list[dict] = []  # backward values by layer, once the marginals are made
         self._marginals: tuple[int, list[dict[int, int]]] | None = None
         self._marked_cache: dict[tuple[int, ...], list[dict]] = {}
-        self._fixed_cache: dict[tuple[int, int], tuple | None] = {}  # fixed_pair_counts
         # backward values are scaled by D = prod_c P_c! to stay integers (see marginals)
         self._D = 1
         for p in self.pool:
@@ -1048,140 +1047,57 @@ class Counter:
                     out.setdefault(x, set()).add(inc)
         return out
 
-    def pair_counts(self) -> tuple[int, int, dict, dict] | None:
-        """For a record with exactly two face-down positions a < b, neither the last,
-        the face-up positions before a (a Manhunt node two hits from the end):
-        ``(a, b, first, second)`` with
-
-        * ``first[(x, inc)][y]``: histories with hideout x at a over sprint cards of
-          class increment ``inc`` (see ``_sprint_options``) and hideout y at b;
-        * ``second[(x, inc)][y]``: the same with x at b over ``inc`` and y at a.
-
-        ``None`` for any other record. Made from the stored forward and backward
-        values: the layer before a is one state, so a state after a names its
-        (hideout, sprint classes); each is followed on its own over the face-up
-        positions to b (one successor each), and b is crossed once per state there.
-        """
-        fd = [p.index for p in self.facts.positions if p.face_down]
-        if len(fd) != 2 or fd[1] >= self.n:
-            return None
-        a, b = fd
-        if any(not self._revealed(i) for i in range(a + 1, b)):
-            return None
-        self.marginals()
-        before = self._layers[a - 1]
-        first: dict = {}
-        second: dict = {}
-        if len(before) != 1:
-            return None if before else (a, b, first, second)
-        ((_, G0, _),) = before
-        # state before b -> [(state after a, weight of its paths)]
-        cur: dict = {s: [(s, w)] for s, w in self._layers[a].items() if w}
-        if b > a + 1:
-            nxt: dict = {}
-            for s, s2, wt, div in self._face_up_moves(a + 1, b - 1, cur):
-                if s2 is None:
-                    continue
-                got = nxt.setdefault(s2, [])
-                for tag, w in cur[s]:
-                    got.append((tag, w * wt // div if div != 1 else w * wt))
-            cur = nxt
-        self._check_time()
-        beta = self._betas[b]
-        D = self._D
-        for (h, G, H), tags in cur.items():
-            self._check_time()
-            # b crossed from this state alone, per unit of weight: for each successor
-            # with a backward value, (y, class increment at b) -> completions, kept as
-            # the parts that stay in the open deck and that leave it (those are divided
-            # by the deck's closing, exactly once they meet a real path weight)
-            parts: dict = {}
-            for inc, y, s2, f, leaves in self._moves_from(b, h, G, H):
-                bv = beta.get(s2)
-                if bv:
-                    got = parts.get((y, inc))
-                    if got is None:
-                        got = parts[(y, inc)] = [0, 0]
-                    got[leaves] += f * bv
-            if not parts:
-                continue
-            div = self._closing(DECK_OF[h], H)
-            scale = div * D
-            ends: dict = {}  # y -> completions through y at b, times div
-            ext = []
-            for (y, inc), (stay, leave) in parts.items():
-                e = stay * div + leave
-                ends[y] = ends.get(y, 0) + e
-                ext.append((y, inc, e))
-            by_x: dict = {}  # x at a -> summed weight of its tags
-            for tag, w in tags:
-                x = tag[0]
-                by_x[x] = by_x.get(x, 0) + w
-                row = first.setdefault((x, tag[1] - G0 - CLASS_BIT[x]), {})
-                for y, e in ends.items():
-                    q, rem = divmod(w * e, scale)
-                    assert rem == 0
-                    row[y] = row.get(y, 0) + q
-            for y, inc, e in ext:
-                row = second.setdefault((y, inc), {})
-                for x, w in by_x.items():
-                    q, rem = divmod(w * e, scale)
-                    assert rem == 0
-                    row[x] = row.get(x, 0) + q
-        return a, b, first, second
-
-    def fixed_pair_counts(self, p: int, x: int) -> tuple[int, int, dict] | None:
-        """For a record with exactly three face-down positions, none the last, the
-        face-up positions before the first: with hideout x at the face-down position
-        p, the counts of :meth:`pair_counts` for the other two positions a < b, by the
-        class increment of p's sprint cards: ``(a, b, {inc: (first, second)})``.
-        ``None`` for any other record.
-
-        Two passes with tags (see ``_tagged``): one keeps the sprint classes of a and
-        the hideout of b, the other the hideout of a and the sprint classes of b.
-        Kept: the Manhunt planner asks again for nodes that share this count.
-        """
-        got = self._fixed_cache.get((p, x))
-        if got is None:
-            got = self._fixed_cache[(p, x)] = self._fixed_pair_counts(p, x)
-        return got
-
-    def _fixed_pair_counts(self, p: int, x: int) -> tuple[int, int, dict] | None:
-        fd = [q.index for q in self.facts.positions if q.face_down]
-        if len(fd) != 3 or fd[-1] >= self.n or p not in fd:
-            return None
-        if any(not self._revealed(i) for i in range(fd[0] + 1, fd[-1]) if i not in fd):
-            return None
-        a, b = [q for q in fd if q != p]
-        self.marginals()
-        if len(self._layers[fd[0] - 1]) > 1:
-            return None
-        out: dict = {}
-        for keep_a, keep_b, which in ((True, False, 0), (False, True, 1)):
-            keep = {p: (False, True), a: (True, keep_a), b: (True, keep_b)}
-            for key, n in self._tagged(fd, p, x, keep).items():
-                by_pos = dict(zip(fd, key))
-                inc_p = by_pos[p][0]
-                (ha, *ia), (hb, *ib) = by_pos[a], by_pos[b]
-                tables = out.get(inc_p)
-                if tables is None:
-                    tables = out[inc_p] = ({}, {})
-                row_key, y = ((ha, ia[0]), hb) if which == 0 else ((hb, ib[0]), ha)
-                row = tables[which].setdefault(row_key, {})
-                row[y] = row.get(y, 0) + n
-        return a, b, out
-
-    def hideout_joint(self) -> dict[tuple[int, ...], int] | None:
-        """For a record whose face-down positions are none the last and come after
-        face-up ones only (a Manhunt node): the count of histories of each tuple of
-        face-down hideouts, in position order. ``None`` for any other record."""
+    def _tag_positions(self) -> list[int] | None:
+        """The face-down positions, when the tagged passes below apply to this record (a
+        Manhunt node): none of them the last, only face-up positions between them, and
+        one state before the first (the positions before it are face up). Else None."""
         fd = [q.index for q in self.facts.positions if q.face_down]
         if not fd or fd[-1] >= self.n:
             return None
         if any(not self._revealed(i) for i in range(fd[0] + 1, fd[-1]) if i not in fd):
             return None
         self.marginals()
-        if len(self._layers[fd[0] - 1]) != 1:
+        return fd if len(self._layers[fd[0] - 1]) == 1 else None
+
+    def pair_counts(self, p: int = 0, x: int = 0) -> tuple[int, int, dict] | None:
+        """For a Manhunt node with two face-down positions a < b, or with three and the
+        hideout x fixed at the third one, p: ``(a, b, {inc: (first, second)})`` with
+
+        * ``first[(y, inc_a)][z]``: histories with hideout y at a over sprint cards of
+          class increment ``inc_a`` (see ``_sprint_options``) and hideout z at b;
+        * ``second[(y, inc_b)][z]``: the same with y at b over ``inc_b`` and z at a;
+
+        and ``inc`` the class increment of p's sprint cards under x (0 without p).
+        ``None`` for any other record (see ``_tag_positions``).
+
+        Two tagged passes (``_tagged``): one keeps the sprint classes of a and the
+        hideout of b, the other the hideout of a and the sprint classes of b.
+        """
+        fd = self._tag_positions()
+        if fd is None or len(fd) != (3 if p else 2) or (p and p not in fd):
+            return None
+        a, b = [q for q in fd if q != p]
+        out: dict = {}
+        for which in (0, 1):
+            keep = {a: (True, which == 0), b: (True, which == 1)}
+            if p:
+                keep[p] = (False, True)
+            for key, n in self._tagged(fd, p, x, keep).items():
+                by_pos = dict(zip(fd, key))
+                (ha, *ia), (hb, *ib) = by_pos[a], by_pos[b]
+                tables = out.get(by_pos[p][0] if p else 0)
+                if tables is None:
+                    tables = out[by_pos[p][0] if p else 0] = ({}, {})
+                row_key, z = ((ha, ia[0]), hb) if which == 0 else ((hb, ib[0]), ha)
+                row = tables[which].setdefault(row_key, {})
+                row[z] = row.get(z, 0) + n
+        return a, b, out
+
+    def hideout_joint(self) -> dict[tuple[int, ...], int] | None:
+        """For a Manhunt node (see ``_tag_positions``): the count of histories of each
+        tuple of face-down hideouts, in position order. ``None`` for any other record."""
+        fd = self._tag_positions()
+        if fd is None:
             return None
         keep = {i: (True, False) for i in fd}
         return {tuple(part[0] for part in key): n for key, n in self._tagged(fd, 0, 0, keep).items()}
