@@ -89,43 +89,31 @@ def solve(source: Any, validate: bool = True, deadline: float | None = None) -> 
         raise InvalidRecord(str(exc)) from None
     if validate:
         _validate(record)
-    facts = extract(record)
-    post = posterior_of(facts, deadline)
-    if not post.consistent:
-        n = _first_inconsistent(record)
-        prefix = extract(record.truncated(n + 1))
-        if has_route(prefix):
-            why = ("the hideout numbers could fit, but no draws could have given the Fugitive "
-                   "the cards (decks drawn from, the Marshal's cards, sprint cards)")
-        else:
-            why = ("no sequence of hideout numbers fits the sprint counts, reveals and "
-                   "missed guesses")
-        return Posterior(
-            consistent=False,
-            first_inconsistent_event=n,
-            reason=f"no hidden history fits after event {n}: {_describe(record.events[n])}; {why}",
-        )
-    return post
-
-
-def posterior_of(facts: Facts, deadline: float | None = None, joints: bool = True) -> Posterior:
-    """The posterior of already extracted facts, for callers that build facts themselves
-    (the Manhunt planner adds a reveal to its parent's facts).
-
-    An inconsistent record gives ``consistent=False`` without the search for the first
-    inconsistent event that :func:`solve` adds. ``joints=False`` drops the counter that
-    joint probabilities need, so the posterior holds only its counts.
-    """
-    post, counter = counted(facts, deadline)
-    if joints and post.consistent:
-        return replace(post, _counter=counter)
-    return post
+    post, counter = counted(extract(record), deadline)
+    if post.consistent:
+        return replace(post, _counter=counter)  # kept for joint probabilities
+    n = _first_inconsistent(record)
+    prefix = extract(record.truncated(n + 1))
+    if has_route(prefix):
+        why = ("the hideout numbers could fit, but no draws could have given the Fugitive "
+               "the cards (decks drawn from, the Marshal's cards, sprint cards)")
+    else:
+        why = ("no sequence of hideout numbers fits the sprint counts, reveals and "
+               "missed guesses")
+    return Posterior(
+        consistent=False,
+        first_inconsistent_event=n,
+        reason=f"no hidden history fits after event {n}: {_describe(record.events[n])}; {why}",
+    )
 
 
 def counted(facts: Facts, deadline: float | None = None) -> tuple[Posterior, Counter]:
-    """The posterior of facts (without joints) and the counter that made it, which
-    keeps its forward and backward values for further questions
-    (``Counter.through``, ``Counter.pair_counts``, ``Counter.sprint_classes``)."""
+    """The posterior of already extracted facts (without joints) and the counter that
+    made it, which keeps its forward and backward values for further questions
+    (``Counter.through``, ``Counter.pair_counts``, ``Counter.sprint_classes``). For
+    callers that build facts themselves (the Manhunt planner adds a reveal to its
+    parent's facts); an inconsistent record gives ``consistent=False`` without the
+    search for the first inconsistent event that :func:`solve` adds."""
     counter = Counter(facts, deadline)
     with no_cycle_collection():
         total, marg = counter.marginals()
@@ -145,4 +133,4 @@ def counted(facts: Facts, deadline: float | None = None) -> tuple[Posterior, Cou
     return Posterior(True, total, tuple(positions), number_counts), counter
 
 
-__all__ = ["solve", "posterior_of", "counted", "count_histories", "InvalidRecord", "as_record"]
+__all__ = ["solve", "counted", "count_histories", "InvalidRecord", "as_record"]
