@@ -47,6 +47,7 @@ from itertools import combinations, count, product
 from math import comb
 from typing import Any
 
+from engine.cards import sprint_value
 from engine.record import ManhuntGuess, Record
 from solver.count import BITS, CLASS_BIT, CLASS_MEMBERS, CLASS_OF, MASK, N_CLASSES, Counter, OutOfTime
 from solver.facts import Facts, extract
@@ -317,7 +318,7 @@ def _fitting_groups(cand_free: list[int], plain: list[list[int]], fits: set[int]
                     if m:
                         S.extend(plain[c][:m])
                         mult *= comb(len(plain[c]), m)
-                if sum(1 if s % 2 else 2 for s in S) >= need:
+                if sum(sprint_value(s) for s in S) >= need:
                     out.append((tuple(sorted(S)), mult))
     return out
 
@@ -490,9 +491,9 @@ def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
                             k = sets.get(key)
                             if k is None:
                                 k = sets[key] = _sets_of(pool, inc, x, x2, y)
-                            q, rem = divmod(n, k)
+                            share, rem = divmod(n, k)
                             assert rem == 0, "sprint sets of one class composition must count alike"
-                            per_set[y] = q
+                            per_set[y] = share
                     rows.setdefault(x2, []).append((inc2, _ranked(child_pool, inc2, x2, per_set)))
             # a set's catches depend only on the numbers of these counts it holds, and
             # holding numbers only takes catches away: the next guesses go best first
@@ -507,19 +508,19 @@ def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
                 if time.perf_counter() > ctx.deadline:
                     raise _OutOfBudget
                 held = frozenset(numbers.intersection(S))
-                got = best.get(held)
-                if got is None:
-                    got = 0
+                top = best.get(held)
+                if top is None:
+                    top = 0
                     for x2 in order:
-                        if full[x2] <= got:
+                        if full[x2] <= top:
                             break
                         if x2 in held:
                             continue
                         v = full[x2] if ys[x2].isdisjoint(held) else _catches(child_pool, x2, rows[x2], held)
-                        if v > got:
-                            got = v
-                    best[held] = got
-                caught += mult * got
+                        if v > top:
+                            top = v
+                    best[held] = top
+                caught += mult * top
     return Fraction(caught, post.histories)
 
 

@@ -65,7 +65,7 @@ import time
 from bisect import bisect_left, bisect_right
 from math import comb, factorial
 
-from engine.cards import DECKS, ESCAPE, deck_of
+from engine.cards import BASE_STEP, DECKS, ESCAPE, deck_of, sprint_value
 from .facts import Facts
 from .gcpause import no_cycle_collection
 
@@ -339,7 +339,7 @@ class Counter:
         """(state, successor, weight, divisor) of every state that can reach position i's number."""
         p = self.facts.positions[i - 1]
         x = p.hideout
-        lowest = x - 3 - sum(1 if c % 2 else 2 for c in p.sprint_cards)  # the smallest h that reaches x
+        lowest = _lowest_before(x, p.sprint_cards)
         r_x = DECK_OF[x] if x != ESCAPE else -1
         flagged = self._flag_low[i] <= x or self._flag_clear[i]
         closing = self._closing
@@ -400,7 +400,7 @@ class Counter:
         if static is None:
             pos = self.facts.positions
             xs = [pos[t - 1].hideout for t in range(i, j + 1)]
-            lows = [x - 3 - sum(1 if c % 2 else 2 for c in pos[t - 1].sprint_cards) for t, x in zip(range(i, j + 1), xs)]
+            lows = [_lowest_before(x, pos[t - 1].sprint_cards) for t, x in zip(range(i, j + 1), xs)]
             ok = all(xs[k - 1] < xs[k] and xs[k - 1] >= lows[k] for k in range(1, len(xs)))
             flagged = any(self._flag_low[t] <= x or self._flag_clear[t] for t, x in zip(range(i, j + 1), xs))
             static = self._runs[i] = (ok, xs[0], lows[0], xs[-1], DECK_OF[xs[-1]], flagged)
@@ -1279,6 +1279,11 @@ class Counter:
         assert z % D == 0
         self._marginals = (z // D, out)
         return self._marginals
+
+
+def _lowest_before(x: int, sprint_cards) -> int:
+    """The smallest previous hideout from which x can be placed over these sprint cards."""
+    return x - BASE_STEP - sum(sprint_value(c) for c in sprint_cards)
 
 
 def _by_usage(states: dict, at: int) -> dict:
