@@ -668,11 +668,6 @@ def _coded_text(reason: object, prefix: str) -> str:
     return t(f"{prefix}{reason.code}", **args)
 
 
-def has_rule_text(reason: object) -> bool:
-    """Whether the current language says this validator message itself (``rule_<code>``)."""
-    return _has_coded_text(reason, "rule_")
-
-
 def rule_text(reason: object) -> str:
     """A message of the notepad validator in the current language.
 
