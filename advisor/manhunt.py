@@ -90,6 +90,11 @@ class ManhuntPlan:
     def exact(self) -> bool:
         return self.lower == self.upper
 
+    def exact_within(self, seconds: float) -> bool:
+        """Whether the value was exact within ``seconds`` (the time the other first
+        guesses took after it does not count)."""
+        return self.exact and self.value_seconds <= seconds
+
     @property
     def value(self) -> Fraction:
         if not self.exact:

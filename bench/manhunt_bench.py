@@ -48,7 +48,7 @@ def play_and_plan(task: tuple[str, str, int]) -> dict | None:
             face_down = cache.solve_cached(record).face_down_count  # solved by the planner already
             return {
                 "marshal": m, "fugitive": f, "seed": seed, "events": k + 1, "face_down": face_down,
-                "exact": plan.exact and plan.value_seconds <= BUDGET, "exact_late": plan.exact and plan.value_seconds > BUDGET,
+                "exact": plan.exact_within(BUDGET), "exact_late": plan.exact and not plan.exact_within(BUDGET),
                 "seconds": plan.seconds, "value_seconds": plan.value_seconds, "solves": plan.solves,
                 "lower": float(plan.lower), "upper": float(plan.upper), "best_guess": plan.best_guess,
                 "winner": state.winner,

@@ -151,6 +151,8 @@ def test_manhunt_planner_matches_brute_force(monkeypatch, name, face_down, pairs
     plan = plan_manhunt(r, tree=True)
     assert plan.exact
     assert plan.value == brute
+    assert 0 < plan.value_seconds <= plan.seconds
+    assert plan.exact_within(plan.value_seconds) and not plan.exact_within(plan.value_seconds / 2)
     assert plan.first_guesses[plan.best_guess] == (plan.value, plan.value)
     assert all(hi <= plan.value for _, hi in plan.first_guesses.values())
     assert "exact" in plan.summary()
@@ -236,6 +238,7 @@ def test_manhunt_out_of_budget_gives_rigorous_bounds():
     manhunt._EXACT.clear()
     plan = plan_manhunt(r, max_solves=3)
     assert not plan.exact and plan.lower <= value <= plan.upper
+    assert not plan.exact_within(60.0)
     # the floor of a fixed guess set: a real strategy's value, so between 0 and the optimum
     from advisor.manhunt import _fixed_set_floor
 
