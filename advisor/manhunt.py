@@ -234,23 +234,6 @@ class _Ctx:
         return n
 
 
-def _known_cards(post: Posterior, record: Record) -> set[int]:
-    out: set[int] = set()
-    from engine.record import Guess, MarshalDraw
-
-    for e in record.events:
-        if isinstance(e, MarshalDraw):
-            out.add(e.card)
-        elif isinstance(e, Guess) and e.hit:
-            for r in e.reveals:
-                out.add(r.hideout)
-                out.update(r.sprint_cards)
-        elif isinstance(e, ManhuntGuess) and e.hit:
-            out.add(e.number)
-            out.update(e.sprint_cards or ())
-    return out
-
-
 def sprint_groups(
     post: Posterior, record: Record | None, x: int, p: int, deadline: float | None = None,
     known: set[int] | frozenset[int] | None = None, fits: set[int] | None = None,
@@ -269,7 +252,8 @@ def sprint_groups(
     if k == 0:
         return [((), 1)]
     if known is None:
-        known = _known_cards(post, record)
+        facts = extract(record.marshal_view())
+        known = facts.marshal_cards | facts.known_cards
     free = [c for c in range(1, 42) if c not in known and c != x]
     cand = set()
     for q in post.positions:

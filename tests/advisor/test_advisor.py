@@ -116,9 +116,10 @@ def _brute_value(record: Record) -> Fraction:
     probs = {x: post.probability(x) for x, c in post.number_counts.items() if c}
     if m == 1:
         return max(probs.values())
-    from advisor.manhunt import _known_cards
+    from solver.facts import extract
 
-    known = _known_cards(post, record)
+    facts = extract(record)
+    known = facts.marshal_cards | facts.known_cards  # their places are public
     best = Fraction(0)
     for x in probs:
         v = Fraction(0)
