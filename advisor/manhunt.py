@@ -346,7 +346,7 @@ def _split_hits(record: Record) -> tuple[Record, tuple]:
 
 
 def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[int], x: int, px: Fraction,
-                 ctx: _Ctx, depth: int, beat: Fraction | None = None) -> tuple[Fraction, Fraction, list, bool]:
+                 ctx: _Ctx, beat: Fraction | None = None) -> tuple[Fraction, Fraction, list, bool]:
     """(lower, upper, outcome branches, out of budget) of guessing x first at a node.
 
     Its value is the sum over x's outcomes (position, sprint group) of the outcome's
@@ -412,7 +412,7 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
         for w, child, child_facts, p, S, mult, clo, chi in sorted(outcomes, key=lambda o: -o[0] * (o[7] - o[6])):
             if clo != chi or ctx.build_tree:
                 try:
-                    nlo, nhi, _, _, ctree = _node(child, child_facts, ctx, depth + 1)
+                    nlo, nhi, _, _, ctree = _node(child, child_facts, ctx)
                 except _Partial as part:  # the child's bounds, rigorous though not met
                     lo += w * (part.res[0] - clo)
                     hi += w * (min(part.res[1], chi) - chi)
@@ -591,7 +591,7 @@ def _add_hit(hits: tuple, x: int, p: int, S: tuple[int, ...]) -> tuple:
     return tuple(sorted(hits + ((p, x, tuple(S)),)))
 
 
-def _node(hits: tuple, facts: Facts, ctx: _Ctx, depth: int = 0,
+def _node(hits: tuple, facts: Facts, ctx: _Ctx,
           post: Posterior | None = None) -> tuple[Fraction, Fraction, int | None, dict, dict | None]:
     """(lower, upper, best first guess, {x: (lo, hi)}, tree) for the record with these
     Manhunt hits (``facts`` are its facts)."""
@@ -646,7 +646,7 @@ def _node(hits: tuple, facts: Facts, ctx: _Ctx, depth: int = 0,
         if settled is not None and px == 1:
             continue  # valued with the first certain number
         beat = best_lo if best_lo > 0 and px < 1 else None  # a certain number is valued exactly
-        lo, hi, branches, out_of_budget = _value_guess(hits, facts, post, known, x, px, ctx, depth, beat)
+        lo, hi, branches, out_of_budget = _value_guess(hits, facts, post, known, x, px, ctx, beat)
         values[x] = (lo, hi if settled is None or hi < settled else settled)
         trees[x] = branches
         if lo > best_lo or (lo == best_lo and best_x is None):
@@ -910,7 +910,7 @@ def _value_first_guesses(hits: tuple, facts: Facts, post: Posterior, values: dic
         lo0, hi0 = values[x]
         if lo0 == hi0:
             continue
-        lo, hi, _, out_of_budget = _value_guess(hits, facts, post, known, x, post.probability(x), ctx, 0)
+        lo, hi, _, out_of_budget = _value_guess(hits, facts, post, known, x, post.probability(x), ctx)
         values[x] = (max(lo, lo0), min(hi, hi0))
         if out_of_budget:
             return
