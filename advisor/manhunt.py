@@ -30,8 +30,9 @@ class are interchangeable, so the histories of a sprint set are those of its cla
 composition shared equally among the sets that avoid the hideouts. Hence: a node with
 two face-down hideouts is valued from its own count (``_pair_node``); a guess at a node
 with three from the node's tagged count (``_value_by_tags``); and a child of a node
-with four takes its posterior from one representative count per composition and
-fewest held numbers (``_proxy_child``).
+with four takes its posterior from one representative per composition and fewest
+held numbers (``_proxy_child``), whose joint of hideouts comes from a tagged pass
+alone (no full count of the representative).
 
 Budget: a time limit and a limit on solver calls. When either runs out the planner
 does not guess: it returns rigorous bounds. Lower bounds come from exact values of
@@ -165,6 +166,32 @@ class _Ctx:
             if post.consistent and post.face_down_count > 1:
                 self.counters[hits] = counter
         return post
+
+    def joint(self, hits: tuple, facts: Facts) -> dict[tuple[int, ...], int] | None:
+        """A node's joint of face-down hideouts (``Counter.hideout_joint``), its
+        posterior made from it (one tagged pass instead of the full backward pass);
+        None when the node is not of that shape (then only its posterior is made)."""
+        if hits in self.hideout_joints:
+            return self.hideout_joints[hits]
+        counter = self.counters.get(hits)
+        if counter is None:
+            self.charge()
+            counter = Counter(facts, self.deadline)
+        counter.deadline = self.deadline
+        try:
+            with no_cycle_collection():
+                joint = counter.hideout_joint()
+        except OutOfTime:
+            raise _OutOfBudget from None
+        if joint is None:
+            self.posterior(hits, facts)
+        else:
+            if hits not in self.posteriors:
+                post = self.posteriors[hits] = _joint_posterior(facts, joint)
+                self.counts[hits] = post.histories
+            self.counters[hits] = counter
+        self.hideout_joints[hits] = joint
+        return joint
 
     def counter(self, hits: tuple, facts: Facts) -> Counter:
         """A node's counter with its forward and backward values (counted again only
@@ -542,49 +569,46 @@ def _proxy_child(ctx: _Ctx, hits: tuple, facts: Facts, post: Posterior, known: f
     if got is None:
         rep_S = tuple(sorted(holds + plain))
         rep = _add_hit(hits, x, p, rep_S)
-        rep_post = ctx.posterior(rep, facts.with_reveal(p, x, rep_S))
-        joint = None
-        if rep_post.consistent:
-            joint = ctx.hideout_joints.get(rep)
-            if joint is None:
-                try:
-                    joint = ctx.hideout_joints[rep] = ctx.counter(rep, facts.with_reveal(p, x, rep_S)).hideout_joint()
-                except OutOfTime:
-                    raise _OutOfBudget from None
-        got = reps[key] = (rep, rep_post, joint)
-    rep, rep_post, joint = got
-    if rep_post.consistent and joint is None:
+        got = reps[key] = (rep, ctx.joint(rep, facts.with_reveal(p, x, rep_S)))
+    rep, joint = got
+    if joint is None:
         return  # not of this shape: the node is counted itself
     child = _add_hit(hits, x, p, S)
     if child == rep:
         return
     gone = frozenset(S)
-    total = 0
-    fd = [q for q in rep_post.positions if not q.revealed]
+    post = _joint_posterior(facts.with_reveal(p, x, S), joint, gone)
+    ctx.posteriors[child] = post
+    ctx.counts[child] = post.histories
+    if post.consistent:
+        ctx.proxies[child] = (rep, gone)
+
+
+def _joint_posterior(facts: Facts, joint: dict[tuple[int, ...], int], gone: frozenset[int] = frozenset()) -> Posterior:
+    """The posterior of a Manhunt node from a joint of its face-down hideouts
+    (``Counter.hideout_joint``), leaving out the tuples that meet ``gone``."""
+    fd = [q for q in facts.positions if q.face_down]
     counts: list[dict[int, int]] = [{} for _ in fd]
-    for key_h, n in (joint or {}).items():
+    total = 0
+    for key_h, n in joint.items():
         if n and gone.isdisjoint(key_h):
             total += n
             for t, h in enumerate(key_h):
                 counts[t][h] = counts[t].get(h, 0) + n
     if not total:
-        ctx.posteriors[child] = Posterior(consistent=False, reason="no hidden history fits")
-        ctx.counts[child] = 0
-        return
+        return Posterior(consistent=False, reason="no hidden history fits")
     positions = []
     number_counts: dict[int, int] = {}
     t = 0
-    for q in rep_post.positions:
-        if q.revealed:
-            positions.append(q)
+    for q in facts.positions:
+        if not q.face_down:
+            positions.append(PositionPosterior(q.index, True, q.sprints, q.hideout))
             continue
-        positions.append(PositionPosterior(q.position, False, q.sprints, None, counts[t], total))
+        positions.append(PositionPosterior(q.index, False, q.sprints, None, counts[t], total))
         for h, n in counts[t].items():
             number_counts[h] = number_counts.get(h, 0) + n
         t += 1
-    ctx.posteriors[child] = Posterior(True, total, tuple(positions), number_counts)
-    ctx.counts[child] = total
-    ctx.proxies[child] = (rep, gone)
+    return Posterior(True, total, tuple(positions), number_counts)
 
 
 def _add_hit(hits: tuple, x: int, p: int, S: tuple[int, ...]) -> tuple:

@@ -208,6 +208,10 @@ class Counter:
         self._betas: list[dict] = []  # backward values by layer, once the marginals are made
         self._marginals: tuple[int, list[dict[int, int]]] | None = None
         self._marked_cache: dict[tuple[int, ...], list[dict]] = {}
+        self._pair_cache: dict[tuple[int, int], tuple[int, int, dict] | None] = {}
+        # what the tagged passes of a Manhunt node need instead of the full passes
+        self._prefixes: dict[int, dict] = {}  # see _prefix_layer
+        self._tag_betas: dict[tuple[int, int, int], int] = {}  # see _suffix_beta
         # backward values are scaled by D = prod_c P_c! to stay integers (see marginals)
         self._D = 1
         for p in self.pool:
@@ -1056,8 +1060,22 @@ class Counter:
             return None
         if any(not self._revealed(i) for i in range(fd[0] + 1, fd[-1]) if i not in fd):
             return None
-        self.marginals()
-        return fd if len(self._layers[fd[0] - 1]) == 1 else None
+        return fd if len(self._prefix_layer(fd[0])) == 1 else None
+
+    def _prefix_layer(self, first: int) -> dict:
+        """The layer before position ``first``, crossing only the steps before it (a
+        tagged pass starts there and needs nothing else of the forward pass)."""
+        if self._layers is not None:
+            return self._layers[first - 1]
+        layer = self._prefixes.get(first)
+        if layer is None:
+            layer = {(0, 0, self._all_flags << FLAG_SHIFT): 1}
+            for i, j, kind in self._steps:
+                if j >= first:
+                    break
+                layer = self._cross(i, j, kind, layer)[1]
+            self._prefixes[first] = layer
+        return layer
 
     def pair_counts(self, p: int = 0, x: int = 0) -> tuple[int, int, dict] | None:
         """For a Manhunt node with two face-down positions a < b, or with three and the
@@ -1073,6 +1091,13 @@ class Counter:
         Two tagged passes (``_tagged``): one keeps the sprint classes of a and the
         hideout of b, the other the hideout of a and the sprint classes of b.
         """
+        got = self._pair_cache.get((p, x), False)
+        if got is not False:
+            return got
+        got = self._pair_cache[(p, x)] = self._pair_counts(p, x)
+        return got
+
+    def _pair_counts(self, p: int, x: int) -> tuple[int, int, dict] | None:
         fd = self._tag_positions()
         if fd is None or len(fd) != (3 if p else 2) or (p and p not in fd):
             return None
@@ -1109,11 +1134,12 @@ class Counter:
 
         A forward pass over the face-down positions from the one state before the
         first, each state carrying the summed weights of its tags; the last position
-        is crossed against the stored backward values.
+        is crossed against the backward values of the states after it
+        (``_suffix_beta``). It needs no other pass.
         """
-        ((s0, w0),) = self._layers[fd[0] - 1].items()
+        ((s0, w0),) = self._prefix_layer(fd[0]).items()
         cur: dict = {s0: {(): w0}}
-        beta = self._betas[fd[-1]]
+        betas = self._tag_betas
         out: dict = {}
         closing = self._closing
         for t, i in enumerate(fd):
@@ -1133,7 +1159,9 @@ class Counter:
                 self._check_time()
                 for inc, y, s2, f, leaves in self._moves_from(i, h, G, H, x if i == p else 0):
                     if last:
-                        bv = beta.get(s2)
+                        bv = betas.get(s2)
+                        if bv is None:
+                            bv = betas[s2] = self._suffix_beta(i, s2)
                         if not bv:
                             continue
                         f *= bv
@@ -1151,6 +1179,33 @@ class Counter:
             assert rem == 0
             out[key] = q
         return out
+
+    def _suffix_beta(self, last: int, s: tuple[int, int, int]) -> int:
+        """The backward value (scaled by D, as in ``marginals``) of a state after the
+        last face-down position ``last``: one path over the face-up positions after it
+        (one successor each), then the escape's sprint cards and the end."""
+        chain = []
+        for i, j, kind in self._steps:
+            if i <= last:
+                continue
+            if kind == "face-up":
+                ((_, s2, wt, div),) = self._face_up_moves(i, j, (s,))
+                if s2 is None:
+                    return 0
+                chain.append((wt, div))
+                s = s2
+                continue
+            if kind != "escape":
+                raise ValueError(f"position {i} after the last face-down position is face down")
+            ((_, phi, div),) = self._escape_moves(i, (s,))
+            b = phi * self._D // div
+            break
+        else:  # the row ends face up
+            num, div = self._end(s)
+            b = num * (self._D // div)
+        for wt, div in reversed(chain):
+            b = wt * b // div
+        return b
 
     def stored_states(self) -> int:
         """How many states this counter keeps (layers, backward values, marked passes):

@@ -164,18 +164,14 @@ def test_manhunt_planner_matches_brute_force(monkeypatch, name, face_down, pairs
     assert sum(o["probability"] for o in tree["outcomes"]) == solve(r).probability(plan.best_guess)
 
 
-def test_pair_values_equal_the_search_on_game_nodes(monkeypatch):
-    """Every first guess of nodes with two, three and four face-down hideouts from
-    seeded games: the same exact values from the nodes' own counts as from the search."""
-    import random
-
+def _game_nodes(seeds, rng, lowest: int, highest: int):
+    """Manhunt nodes of seeded games: each escape record, then random hits (a random
+    outcome of a random number) down to ``lowest`` face-down hideouts; yields the
+    records on the way with ``lowest``..``highest`` face-down hideouts."""
     from advisor.tournament import play_pairing
-    from engine import marshal_view
     from engine.record import Place
 
-    rng = random.Random(7)
-    seen = {2: 0, 3: 0}
-    for seed in range(6):
+    for seed in seeds:
         for m, f in (("random", "random"), ("notepad", "random"), ("random", "heuristic")):
             game = marshal_view(play_pairing(m, f, seed)).record
             events = game.events
@@ -183,26 +179,33 @@ def test_pair_values_equal_the_search_on_game_nodes(monkeypatch):
             if not ends:
                 continue
             r = Record(events[: ends[0] + 1], game.ruleset)
-            nodes = []
-            while True:  # random hits down to three face-down hideouts, then one more
+            while True:
                 post = solve(r, validate=False)
-                if 2 <= post.face_down_count <= 3:
-                    nodes.append(r)
-                if post.face_down_count <= 2:
+                if lowest <= post.face_down_count <= highest:
+                    yield r
+                if post.face_down_count <= lowest:
                     break
                 p, x = rng.choice([(q.position, x) for q in post.positions if not q.revealed for x in q.counts])
                 S = rng.choice([S for S, _ in sprint_groups(post, r, x, p) if count_histories(_hit(r, x, p, S))])
                 r = _hit(r, x, p, S)
-            for node in nodes:
-                plans = []
-                for pairs in (True, False):
-                    monkeypatch.setattr(manhunt, "PAIR_VALUES", pairs)
-                    manhunt._EXACT.clear()
-                    plans.append(plan_manhunt(node, time_budget=60))
-                a, b = plans
-                assert a.exact and b.exact
-                assert a.value == b.value and a.first_guesses == b.first_guesses
-                seen[solve(node, validate=False).face_down_count] += 1
+
+
+def test_pair_values_equal_the_search_on_game_nodes(monkeypatch):
+    """Every first guess of nodes with two, three and four face-down hideouts from
+    seeded games: the same exact values from the nodes' own counts as from the search."""
+    import random
+
+    seen = {2: 0, 3: 0}
+    for node in _game_nodes(range(6), random.Random(7), 2, 3):
+        plans = []
+        for pairs in (True, False):
+            monkeypatch.setattr(manhunt, "PAIR_VALUES", pairs)
+            manhunt._EXACT.clear()
+            plans.append(plan_manhunt(node, time_budget=60))
+        a, b = plans
+        assert a.exact and b.exact
+        assert a.value == b.value and a.first_guesses == b.first_guesses
+        seen[solve(node, validate=False).face_down_count] += 1
     assert seen[2] >= 5 and seen[3] >= 5
     # and a node with four, whose guesses lead to nodes of three
     r = Record.from_json((HERE / "manhunt_four.json").read_text())
@@ -213,6 +216,46 @@ def test_pair_values_equal_the_search_on_game_nodes(monkeypatch):
         plans.append(plan_manhunt(r, time_budget=60))
     assert plans[0].exact and plans[1].exact
     assert plans[0].value == plans[1].value and plans[0].first_guesses == plans[1].first_guesses
+
+
+def test_tagged_passes_of_a_fresh_counter_match_the_marked_counts():
+    """A Manhunt node's joint of hideouts and pair counts come from tagged passes alone
+    (no full forward or backward pass): each tuple's count equals the marked passes'
+    count of histories through its numbers, and they add up to the posterior."""
+    import random
+
+    from solver.count import Counter
+    from solver.facts import extract
+
+    checked = {2: 0, 3: 0, 4: 0}
+    for node in _game_nodes(range(4), random.Random(11), 2, 4):
+        facts = extract(node.marshal_view())
+        fresh = Counter(facts)
+        joint = fresh.hideout_joint()
+        assert fresh._layers is None and not fresh._betas  # neither pass was made
+        post = solve(node, validate=False)
+        assert sum(joint.values()) == post.histories
+        full = Counter(facts)
+        for hideouts, n in joint.items():
+            assert n == full.through(hideouts)
+        fd = [q for q in post.positions if not q.revealed]
+        for t, q in enumerate(fd):
+            by_number: dict[int, int] = {}
+            for hideouts, n in joint.items():
+                by_number[hideouts[t]] = by_number.get(hideouts[t], 0) + n
+            assert {y: n for y, n in by_number.items() if n} == {y: n for y, n in q.counts.items() if n}
+        if len(fd) == 2:  # both tables of the pair counts hold every history
+            a, b, tables = fresh.pair_counts()
+            first, second = tables[0]
+            assert sum(sum(row.values()) for row in first.values()) == post.histories
+            assert sum(sum(row.values()) for row in second.values()) == post.histories
+        if len(fd) == 3:  # with x fixed at p: every history with x there
+            q = fd[-1]
+            x = max(q.counts, key=q.counts.get)
+            a, b, tables = fresh.pair_counts(q.position, x)
+            assert sum(sum(row.values()) for first, _ in tables.values() for row in first.values()) == q.counts[x]
+        checked[len(fd)] += 1
+    assert min(checked.values()) >= 3, checked
 
 
 def test_sprint_groups_cover_every_history():
