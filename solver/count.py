@@ -169,7 +169,7 @@ class Counter:
         self._hideout_cache: dict[int, dict[int, tuple[list, list[int]]]] = {}  # position -> usage -> entry
         self._candidate_cache: dict[int, list[tuple[int, int, int, int, int]]] = {}
         self._closing_cache: dict[tuple[int, int], int] = {}
-        self._end_cache: dict[tuple[int, int], list[int]] = {}
+        self._end_cache: dict[int, list[int]] = {}  # usage -> _end_weights of the last position
         self._slots_cache: dict[int, int] = {}
         self.lo, self.hi = self._bounds()
         # multi-number misses: "not all of these were hideouts among the first k",
@@ -687,11 +687,11 @@ class Counter:
         k = self.facts.positions[i - 1].sprints
         base, most = 3 + k, 3 + 2 * k
         flag_low, clear = self._flag_low[i], self._flag_clear[i]
+        end_cache = self._end_cache
+        end_weights = self._end_weights
         for G, members in _by_usage(layer, 1).items():
-            options = self._hideout_options(i, G)
-            xs = [o[0] for o in options]
-            ends = [self._end_weights_cached(i, G + o[1]) for o in options]
-            entering = [closing(o[3], o[2]) for o in options]  # closing of x's deck if x opens it
+            options, _, xs, entering = self._hideout_entry(i, G)
+            ends = [None] * len(options)  # made when first reached
             for h, H, w in members:
                 r_open = DECK_OF[h]
                 top = h + most if h + most < cap else cap
@@ -704,6 +704,11 @@ class Counter:
                         break
                     need = x - h - base
                     vec = ends[j]
+                    if vec is None:
+                        vec = end_cache.get(G + inc)
+                        if vec is None:
+                            vec = end_cache[G + inc] = end_weights(i, G + inc)
+                        ends[j] = vec
                     if need >= len(vec):
                         continue
                     phi = vec[need if need > 0 else 0]
@@ -739,9 +744,10 @@ class Counter:
     # deck-level outputs once per usage; the last layer is usually the largest.
 
     def _end_weights_cached(self, i: int, G: int) -> list[int]:
-        vec = self._end_cache.get((i, G))
+        """``_end_weights`` by usage (only the last position asks, so i is always n)."""
+        vec = self._end_cache.get(G)
         if vec is None:
-            vec = self._end_cache[(i, G)] = self._end_weights(i, G)
+            vec = self._end_cache[G] = self._end_weights(i, G)
         return vec
 
     def _unused_slots(self, G: int) -> int:
@@ -765,6 +771,8 @@ class Counter:
         Decks 0-1 and 2-3 are joined (and cached) in pairs, then the pairs with m = k.
         """
         k = self.facts.positions[i - 1].sprints
+        if not k:  # no sprint cards: the unused draw slots alone
+            return [self._unused_slots(G), 0]
         slots = self.slots[i]
         before = self.revealed_before[i - 1]
         after = self.revealed_before[self.n]
@@ -898,7 +906,9 @@ class Counter:
                     table += [best] * (x - len(table))
                     best = x
             table += [best] * (43 - len(table))
-            got = (options, table)
+            # the numbers, and the closing each pays when it opens its deck (the free
+            # cards of its class: see _closing), for the last position's loop
+            got = (options, table, [o[0] for o in options], [self.pool[CLASS_OF[o[0]]] for o in options])
             if len(_HIDEOUT_ENTRIES) >= _HIDEOUT_MAX:
                 _HIDEOUT_ENTRIES.clear()
             _HIDEOUT_ENTRIES[key] = got
