@@ -689,8 +689,14 @@ class Counter:
         flag_low, clear = self._flag_low[i], self._flag_clear[i]
         end_cache = self._end_cache
         end_weights = self._end_weights
+        shared: dict = {}  # id of an options list (all alive in the hideout cache) -> its numbers, closings
         for G, members in _by_usage(layer, 1).items():
-            options, _, xs, entering = self._hideout_entry(i, G)
+            options = self._hideout_options(i, G)
+            got = shared.get(id(options))
+            if got is None:
+                # the numbers, and the closing each pays when it opens its deck
+                got = shared[id(options)] = ([o[0] for o in options], [closing(o[3], o[2]) for o in options])
+            xs, entering = got
             ends = [None] * len(options)  # made when first reached
             for h, H, w in members:
                 r_open = DECK_OF[h]
@@ -906,9 +912,7 @@ class Counter:
                     table += [best] * (x - len(table))
                     best = x
             table += [best] * (43 - len(table))
-            # the numbers, and the closing each pays when it opens its deck (the free
-            # cards of its class: see _closing), for the last position's loop
-            got = (options, table, [o[0] for o in options], [self.pool[CLASS_OF[o[0]]] for o in options])
+            got = (options, table)
             if len(_HIDEOUT_ENTRIES) >= _HIDEOUT_MAX:
                 _HIDEOUT_ENTRIES.clear()
             _HIDEOUT_ENTRIES[key] = got
