@@ -30,9 +30,8 @@ class are interchangeable, so the histories of a sprint set are those of its cla
 composition shared equally among the sets that avoid the hideouts. Hence: a node with
 two face-down hideouts is valued from its own count (``_pair_node``); a guess at a node
 with three from the node's tagged count (``_value_by_tags``); and a child of a node
-with four takes its posterior from one representative per composition and fewest
-held numbers (``_proxy_child``), whose joint of hideouts comes from a tagged pass
-alone (no full count of the representative).
+with four is not counted at all: its posterior and its guesses' pair counts come from
+its parent's tagged passes with its hit fixed (``_derive_child``).
 
 Budget: a time limit and a limit on solver calls. When either runs out the planner
 does not guess: it returns rigorous bounds. Lower bounds come from exact values of
@@ -136,11 +135,14 @@ class _Ctx:
     #: the counters of nodes with two face-down hideouts or more (their stored passes
     #: answer ``sprint_classes`` and ``pair_counts`` without counting again)
     counters: dict = field(default_factory=dict)
-    #: nodes whose posterior came from another node's count (``_proxy_child``): node ->
-    #: (that node, the numbers this node's last sprint cards hold)
-    proxies: dict = field(default_factory=dict)
-    #: representative -> its joint of hideouts (``Counter.hideout_joint``)
-    hideout_joints: dict = field(default_factory=dict)
+    #: nodes whose posterior and pair counts come from their parent's tagged passes
+    #: (``_derive_child``): node -> (parent, (position, hideout) of the hit, class
+    #: increment of its sprint cards, the numbers they hold, the node's free cards)
+    derived: dict = field(default_factory=dict)
+    #: (parent, position, hideout) -> the parent's ``Counter.fixed_joint``
+    fixed_joints: dict = field(default_factory=dict)
+    #: (parent, hit, class increment, position, hideout) -> a derived node's pair counts
+    derived_pairs: dict = field(default_factory=dict)
 
     def charge(self) -> None:
         if time.perf_counter() > self.deadline or self.solves >= self.max_solves:
@@ -167,32 +169,6 @@ class _Ctx:
                 self.counters[hits] = counter
         return post
 
-    def joint(self, hits: tuple, facts: Facts) -> dict[tuple[int, ...], int] | None:
-        """A node's joint of face-down hideouts (``Counter.hideout_joint``), its
-        posterior made from it (one tagged pass instead of the full backward pass);
-        None when the node is not of that shape (then only its posterior is made)."""
-        if hits in self.hideout_joints:
-            return self.hideout_joints[hits]
-        counter = self.counters.get(hits)
-        if counter is None:
-            self.charge()
-            counter = Counter(facts, self.deadline)
-        counter.deadline = self.deadline
-        try:
-            with no_cycle_collection():
-                joint = counter.hideout_joint()
-        except OutOfTime:
-            raise _OutOfBudget from None
-        if joint is None:
-            self.posterior(hits, facts)
-        else:
-            if hits not in self.posteriors:
-                post = self.posteriors[hits] = _joint_posterior(facts, joint)
-                self.counts[hits] = post.histories
-            self.counters[hits] = counter
-        self.hideout_joints[hits] = joint
-        return joint
-
     def counter(self, hits: tuple, facts: Facts) -> Counter:
         """A node's counter with its forward and backward values (counted again only
         for a node whose posterior came from elsewhere, the root)."""
@@ -203,16 +179,53 @@ class _Ctx:
         counter.deadline = self.deadline
         return counter
 
-    def tag_counter(self, hits: tuple, facts: Facts) -> tuple[Counter, frozenset[int]]:
-        """The counter whose tagged passes answer for a node, and the numbers to leave
-        out of them: a proxied node's representative (``_proxy_child``), else its own."""
-        got = self.proxies.get(hits)
-        if got is not None:
-            rep, held = got
-            counter = self.counters[rep]
-            counter.deadline = self.deadline
-            return counter, held
-        return self.counter(hits, facts), frozenset()
+    def pair_tables(self, hits: tuple, facts: Facts, p: int, x: int) -> tuple[list[int], dict, frozenset[int]] | None:
+        """A node's pair counts with x fixed at p (``Counter.pair_counts``), by the class
+        increment under x, with the node's free cards per class and the numbers to leave
+        out (held by the sprint cards of a derived node's last hit). From the node's own
+        counter, or for a derived node (``_derive_child``) from its parent's passes with
+        both hideouts fixed: the parent's counts sum over every set of the hit's
+        composition that avoids the four hideouts, each with an equal share. None when
+        the node is not of the shape the tagged passes need."""
+        got = self.derived.get(hits)
+        try:
+            if got is None:
+                counter = self.counter(hits, facts)
+                pairs = counter.pair_counts((p, x))
+                if pairs is None:
+                    return None
+                return counter.pool, {incs[0]: t for incs, t in pairs[2].items()}, frozenset()
+            parent, (p0, x0), inc0, gone, pool = got
+            key = (parent, (p0, x0), inc0, p, x)
+            by_inc = self.derived_pairs.get(key)
+            if by_inc is None:
+                counter = self.counters[parent]
+                counter.deadline = self.deadline
+                pairs = counter.pair_counts((p0, x0), (p, x))
+                if pairs is None:
+                    return None
+                shares: dict = {}  # (class of x', class of y) -> sets of the hit's composition
+                by_inc = {}
+                for (inc_hit, inc), tables in pairs[2].items():
+                    if inc_hit != inc0:
+                        continue
+                    out: tuple[dict, dict] = ({}, {})
+                    for which, table in enumerate(tables):
+                        for row_key, row in table.items():
+                            x2 = row_key[0]
+                            mine = out[which][row_key] = {}
+                            for y, n in row.items():
+                                k = shares.get((CLASS_OF[x2], CLASS_OF[y]))
+                                if k is None:
+                                    k = shares[(CLASS_OF[x2], CLASS_OF[y])] = _sets_of(counter.pool, inc0, x0, x, x2, y)
+                                q, rem = divmod(n, k)
+                                assert rem == 0, "sprint sets of one class composition must count alike"
+                                mine[y] = q
+                    by_inc[inc] = out
+                self.derived_pairs[key] = by_inc
+            return pool, by_inc, gone
+        except OutOfTime:
+            raise _OutOfBudget from None
 
     def sprint_classes(self, hits: tuple, facts: Facts, position: int) -> dict[int, set[int]]:
         """``Counter.sprint_classes`` of a node's position (one more count of the node,
@@ -412,15 +425,14 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
                 {y for y, c in o.counts.items() if c and (y < x) == (o.position < q.position)}
                 for o in post.positions if not o.revealed and o.position != q.position
             ]
-            reps: dict = {}
             for S, mult in sprint_groups(post, None, x, q.position, ctx.deadline, known=known, fits=fits):
                 if S and any(ys.issubset(S) for ys in others):
                     continue
                 child = _add_hit(hits, x, q.position, S)
                 child_facts = facts.with_reveal(q.position, x, S)
-                if (PAIR_VALUES and not ctx.build_tree and post.face_down_count == 4 and S
+                if (PAIR_VALUES and not ctx.build_tree and post.face_down_count == 4
                         and child not in ctx.posteriors and ctx.known_value(child) is None):
-                    _proxy_child(ctx, hits, facts, post, known, x, q.position, S, reps)
+                    _derive_child(ctx, hits, facts, x, q.position, S, child, child_facts)
                 n = ctx.count(child, child_facts) * mult
                 if not n:
                     continue
@@ -469,21 +481,16 @@ def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
     the composition that avoids x, x' and y has an equal share, and a set S has none
     where it holds x' or y. ``None`` when the node is not of this shape.
     """
-    counter, gone = ctx.tag_counter(hits, facts)
-    pool = counter.pool
     cx = CLASS_OF[x]
     caught = 0
     for q in post.positions:
         if q.revealed or not q.counts.get(x):
             continue
         p = q.position
-        try:
-            got = counter.pair_counts(p, x)
-        except OutOfTime:
-            raise _OutOfBudget from None
+        got = ctx.pair_tables(hits, facts, p, x)
         if got is None:
             return None
-        by_inc = got[2]
+        pool, by_inc, gone = got
         fits = set(by_inc) if q.sprints else None
         groups: dict[int, list] = {}
         for S, mult in sprint_groups(post, None, x, p, ctx.deadline, known=known, fits=fits):
@@ -540,58 +547,58 @@ def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
     return Fraction(caught, post.histories)
 
 
-def _proxy_child(ctx: _Ctx, hits: tuple, facts: Facts, post: Posterior, known: frozenset[int], x: int,
-                 p: int, S: tuple[int, ...], reps: dict) -> None:
+def _derive_child(ctx: _Ctx, hits: tuple, facts: Facts, x: int, p: int, S: tuple[int, ...],
+                  child: tuple, child_facts: Facts) -> None:
     """The posterior of the node after a hit of x at p over S (three face-down hideouts
-    left) from the count of a representative: a set of S's class composition that
-    holds only numbers S holds, and as few as the composition allows.
+    left) from its parent's count, without a count of its own.
 
-    Sprint cards of a class are interchangeable once the hideouts are fixed, so the two
-    nodes have the same number of histories for every tuple of hideouts that avoids
-    S, and the node has none for the others: its posterior is the representative's
-    joint of hideouts (``Counter.hideout_joint``) without the tuples that meet S. Its
-    guesses are valued from the representative's tagged passes the same way
-    (``_Ctx.tag_counter``). One count serves every set with the same fewest numbers.
-    ``reps``: this outcome's representatives, by class composition and the numbers
-    they hold.
+    ``Counter.fixed_joint(p, x)`` gives the parent's histories with x at p by the class
+    composition of p's sprint cards and the tuple of the other hideouts. Sprint cards
+    of a class are interchangeable once the hideouts are fixed, so every set of S's
+    composition that avoids x and the tuple has the same share of them, and S has none
+    of a tuple it meets. The node's guesses are valued from its parent's passes the
+    same way (``_Ctx.pair_tables``). One pass serves every sprint set of the hit.
     """
-    cand = {y for o in post.positions if not o.revealed and o.position != p for y, c in o.counts.items() if c}
-    holds = []
-    plain = []
-    for c in range(N_CLASSES):
-        m = sum(1 for z in S if CLASS_OF[z] == c)
-        if m:
-            free = [y for y in CLASS_MEMBERS[c] if y not in known and y != x and y not in cand][:m]
-            holds.extend(sorted(z for z in S if z in cand and CLASS_OF[z] == c)[: m - len(free)])
-            plain.extend(free)
-    key = (sum(CLASS_BIT[c] for c in S), tuple(holds))
-    got = reps.get(key)
-    if got is None:
-        rep_S = tuple(sorted(holds + plain))
-        rep = _add_hit(hits, x, p, rep_S)
-        got = reps[key] = (rep, ctx.joint(rep, facts.with_reveal(p, x, rep_S)))
-    rep, joint = got
+    key = (hits, p, x)
+    joint = ctx.fixed_joints.get(key, False)
+    if joint is False:
+        ctx.charge()  # a pass over the parent's count: a solver call of the budget
+        try:
+            joint = ctx.fixed_joints[key] = ctx.counter(hits, facts).fixed_joint(p, x)
+        except OutOfTime:
+            raise _OutOfBudget from None
     if joint is None:
         return  # not of this shape: the node is counted itself
-    child = _add_hit(hits, x, p, S)
-    if child == rep:
-        return
+    inc = sum(CLASS_BIT[c] for c in S)
+    pool = ctx.counters[hits].pool
     gone = frozenset(S)
-    post = _joint_posterior(facts.with_reveal(p, x, S), joint, gone)
+    shares: dict = {}
+    mine: dict[tuple[int, ...], int] = {}
+    for hideouts, n in joint.get(inc, {}).items():
+        if n and gone.isdisjoint(hideouts):
+            classes = tuple(sorted(CLASS_OF[h] for h in hideouts))
+            k = shares.get(classes)
+            if k is None:
+                k = shares[classes] = _sets_of(pool, inc, x, *hideouts)
+            q, rem = divmod(n, k)
+            assert rem == 0, "sprint sets of one class composition must count alike"
+            mine[hideouts] = q
+    post = _joint_posterior(child_facts, mine)
     ctx.posteriors[child] = post
     ctx.counts[child] = post.histories
     if post.consistent:
-        ctx.proxies[child] = (rep, gone)
+        child_pool = [pool[c] - (c == CLASS_OF[x]) - ((inc >> (BITS * c)) & MASK) for c in range(N_CLASSES)]
+        ctx.derived[child] = (hits, (p, x), inc, gone, child_pool)
 
 
-def _joint_posterior(facts: Facts, joint: dict[tuple[int, ...], int], gone: frozenset[int] = frozenset()) -> Posterior:
-    """The posterior of a Manhunt node from a joint of its face-down hideouts
-    (``Counter.hideout_joint``), leaving out the tuples that meet ``gone``."""
+def _joint_posterior(facts: Facts, joint: dict[tuple[int, ...], int]) -> Posterior:
+    """The posterior of a Manhunt node from the joint of its face-down hideouts (tuple
+    of hideouts in position order -> histories)."""
     fd = [q for q in facts.positions if q.face_down]
     counts: list[dict[int, int]] = [{} for _ in fd]
     total = 0
     for key_h, n in joint.items():
-        if n and gone.isdisjoint(key_h):
+        if n:
             total += n
             for t, h in enumerate(key_h):
                 counts[t][h] = counts[t].get(h, 0) + n
@@ -734,7 +741,7 @@ def _pair_node(hits: tuple, facts: Facts, post: Posterior, ctx: _Ctx) -> tuple |
     if got is None:
         return None
     a, b, tables = got
-    first, second = tables.get(0, ({}, {}))
+    first, second = tables.get((), ({}, {}))
     N = post.histories
     pool = ctx.counter(hits, facts).pool
     known = facts.marshal_cards | facts.known_cards
@@ -801,9 +808,13 @@ def _ranked(pool: list[int], inc: int, x: int, row: dict[int, int]) -> list[tupl
     """The numbers y of ``row`` ({y: histories of x over sprint cards of class increment
     ``inc`` with y left}) with the share of one sprint set, best first: (share, y)."""
     ranked = []
+    sets: dict[int, int] = {}  # class of y -> sets of the composition avoiding x and y
     for y, n in row.items():
         if n:
-            q, rem = divmod(n, _sets_of(pool, inc, x, y))
+            k = sets.get(CLASS_OF[y])
+            if k is None:
+                k = sets[CLASS_OF[y]] = _sets_of(pool, inc, x, y)
+            q, rem = divmod(n, k)
             assert rem == 0, "sprint sets of one class composition must count alike"
             ranked.append((q, y))
     ranked.sort(reverse=True)
@@ -818,20 +829,20 @@ def _caught_over_sets(pool: list[int], inc: int, x: int, ranked: list[tuple[int,
     and not y itself, and those are counted class by class.
     """
     need = [(inc >> (BITS * c)) & MASK for c in range(N_CLASSES)]
-    held = [0] * N_CLASSES  # classes of the better y, which the sets hold
+    active = [c for c in range(N_CLASSES) if need[c]]
+    held = [0] * N_CLASSES  # classes of the better y, which the sets hold (never more than need)
     cx = CLASS_OF[x]
     total = 0
     for q, y in ranked:
         cy = CLASS_OF[y]
         n_sets = 1
-        for c in range(N_CLASSES):
-            m, a = need[c], held[c]
-            if a > m:
+        for c in active:
+            a = held[c]
+            free = pool[c] - (c == cx) - (c == cy) - a
+            if free < need[c] - a:
                 n_sets = 0
                 break
-            if m:
-                free = pool[c] - (c == cx) - (c == cy) - a
-                n_sets *= comb(free, m - a) if free >= m - a else 0
+            n_sets *= comb(free, need[c] - a)
         total += q * n_sets
         held[cy] += 1
         if held[cy] > need[cy]:

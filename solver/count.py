@@ -208,7 +208,7 @@ class Counter:
         self._betas: list[dict] = []  # backward values by layer, once the marginals are made
         self._marginals: tuple[int, list[dict[int, int]]] | None = None
         self._marked_cache: dict[tuple[int, ...], list[dict]] = {}
-        self._pair_cache: dict[tuple[int, int], tuple[int, int, dict] | None] = {}
+        self._pair_cache: dict[tuple, tuple[int, int, dict] | None] = {}
         # what the tagged passes of a Manhunt node need instead of the full passes
         self._prefixes: dict[int, dict] = {}  # see _prefix_layer
         self._tag_betas: dict[tuple[int, int, int], int] = {}  # see _suffix_beta
@@ -1091,60 +1091,75 @@ class Counter:
             self._prefixes[first] = layer
         return layer
 
-    def pair_counts(self, p: int = 0, x: int = 0) -> tuple[int, int, dict] | None:
-        """For a Manhunt node with two face-down positions a < b, or with three and the
-        hideout x fixed at the third one, p: ``(a, b, {inc: (first, second)})`` with
+    def pair_counts(self, *fixed: tuple[int, int]) -> tuple[int, int, dict] | None:
+        """For a Manhunt node with two face-down positions a < b besides the ``fixed``
+        ones ((position, hideout) pairs): ``(a, b, {incs: (first, second)})`` with
 
         * ``first[(y, inc_a)][z]``: histories with hideout y at a over sprint cards of
           class increment ``inc_a`` (see ``_sprint_options``) and hideout z at b;
         * ``second[(y, inc_b)][z]``: the same with y at b over ``inc_b`` and z at a;
 
-        and ``inc`` the class increment of p's sprint cards under x (0 without p).
-        ``None`` for any other record (see ``_tag_positions``).
+        and ``incs`` the class increments of the sprint cards under the fixed hideouts,
+        in the order given (``()`` with none fixed). ``None`` for any other record (see
+        ``_tag_positions``).
 
         Two tagged passes (``_tagged``): one keeps the sprint classes of a and the
         hideout of b, the other the hideout of a and the sprint classes of b.
         """
-        got = self._pair_cache.get((p, x), False)
+        got = self._pair_cache.get(fixed, False)
         if got is not False:
             return got
-        got = self._pair_cache[(p, x)] = self._pair_counts(p, x)
+        got = self._pair_cache[fixed] = self._pair_counts(dict(fixed))
         return got
 
-    def _pair_counts(self, p: int, x: int) -> tuple[int, int, dict] | None:
+    def _pair_counts(self, fixed: dict[int, int]) -> tuple[int, int, dict] | None:
         fd = self._tag_positions()
-        if fd is None or len(fd) != (3 if p else 2) or (p and p not in fd):
+        if fd is None or len(fd) != len(fixed) + 2 or not fixed.keys() <= set(fd):
             return None
-        a, b = [q for q in fd if q != p]
+        a, b = [q for q in fd if q not in fixed]
+        at = [fd.index(q) for q in fixed]  # where the fixed positions' tags are in a key
+        ia, ib = fd.index(a), fd.index(b)
         out: dict = {}
         for which in (0, 1):
             keep = {a: (True, which == 0), b: (True, which == 1)}
-            if p:
-                keep[p] = (False, True)
-            for key, n in self._tagged(fd, p, x, keep).items():
-                by_pos = dict(zip(fd, key))
-                (ha, *ia), (hb, *ib) = by_pos[a], by_pos[b]
-                tables = out.get(by_pos[p][0] if p else 0)
+            for q in fixed:
+                keep[q] = (False, True)
+            for key, n in self._tagged(fd, fixed, keep).items():
+                incs = tuple(key[t][0] for t in at)
+                tables = out.get(incs)
                 if tables is None:
-                    tables = out[by_pos[p][0] if p else 0] = ({}, {})
-                row_key, z = ((ha, ia[0]), hb) if which == 0 else ((hb, ib[0]), ha)
+                    tables = out[incs] = ({}, {})
+                if which == 0:
+                    (ha, inc_a), (hb,) = key[ia], key[ib]
+                    row_key, z = (ha, inc_a), hb
+                else:
+                    (ha,), (hb, inc_b) = key[ia], key[ib]
+                    row_key, z = (hb, inc_b), ha
                 row = tables[which].setdefault(row_key, {})
                 row[z] = row.get(z, 0) + n
         return a, b, out
 
-    def hideout_joint(self) -> dict[tuple[int, ...], int] | None:
-        """For a Manhunt node (see ``_tag_positions``): the count of histories of each
-        tuple of face-down hideouts, in position order. ``None`` for any other record."""
+    def fixed_joint(self, p: int, x: int) -> dict[int, dict[tuple[int, ...], int]] | None:
+        """For a Manhunt node (see ``_tag_positions``) and hideout x at its face-down
+        position p: class increment of p's sprint cards -> tuple of the other face-down
+        hideouts (in position order) -> histories. ``None`` for any other record."""
         fd = self._tag_positions()
-        if fd is None:
+        if fd is None or p not in fd:
             return None
         keep = {i: (True, False) for i in fd}
-        return {tuple(part[0] for part in key): n for key, n in self._tagged(fd, 0, 0, keep).items()}
+        keep[p] = (False, True)
+        t = fd.index(p)
+        out: dict = {}
+        for key, n in self._tagged(fd, {p: x}, keep).items():
+            row = out.setdefault(key[t][0], {})
+            hideouts = tuple(part[0] for u, part in enumerate(key) if u != t)
+            row[hideouts] = row.get(hideouts, 0) + n
+        return out
 
-    def _tagged(self, fd: list[int], p: int, x: int, keep: dict) -> dict[tuple, int]:
-        """Counts of histories with hideout x at p (any, for p = 0) by tag: for each face-down position in
-        ``fd`` (in order) the part ``keep`` asks for, (hideout if keep[i][0]) + (class
-        increment of its sprint cards if keep[i][1]).
+    def _tagged(self, fd: list[int], fixed: dict[int, int], keep: dict) -> dict[tuple, int]:
+        """Counts of histories with the hideouts ``fixed`` asks for (position -> hideout)
+        by tag: for each face-down position in ``fd`` (in order) the part ``keep`` asks
+        for, (hideout if keep[i][0]) + (class increment of its sprint cards if keep[i][1]).
 
         A forward pass over the face-down positions from the one state before the
         first, each state carrying the summed weights of its tags; the last position
@@ -1168,10 +1183,11 @@ class Counter:
                             got[tag] = got.get(tag, 0) + v
                 cur = nxt
             keep_h, keep_inc = keep[i]
+            only = fixed.get(i, 0)
             nxt = {}
             for (h, G, H), tags in cur.items():
                 self._check_time()
-                for inc, y, s2, f, leaves in self._moves_from(i, h, G, H, x if i == p else 0):
+                for inc, y, s2, f, leaves in self._moves_from(i, h, G, H, only):
                     if last:
                         bv = betas.get(s2)
                         if bv is None:

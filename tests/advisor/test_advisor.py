@@ -219,9 +219,10 @@ def test_pair_values_equal_the_search_on_game_nodes(monkeypatch):
 
 
 def test_tagged_passes_of_a_fresh_counter_match_the_marked_counts():
-    """A Manhunt node's joint of hideouts and pair counts come from tagged passes alone
-    (no full forward or backward pass): each tuple's count equals the marked passes'
-    count of histories through its numbers, and they add up to the posterior."""
+    """A Manhunt node's joint of hideouts (``fixed_joint`` of every number at its first
+    face-down position) and pair counts come from tagged passes alone (no full forward
+    or backward pass): each tuple's count equals the marked passes' count of histories
+    through its numbers, and they add up to the posterior."""
     import random
 
     from solver.count import Counter
@@ -231,9 +232,16 @@ def test_tagged_passes_of_a_fresh_counter_match_the_marked_counts():
     for node in _game_nodes(range(4), random.Random(11), 2, 4):
         facts = extract(node.marshal_view())
         fresh = Counter(facts)
-        joint = fresh.hideout_joint()
-        assert fresh._layers is None and not fresh._betas  # neither pass was made
         post = solve(node, validate=False)
+        first = next(q for q in post.positions if not q.revealed)
+        joint: dict[tuple[int, ...], int] = {}
+        for x in first.counts:
+            by_inc = fresh.fixed_joint(first.position, x)
+            assert sum(sum(row.values()) for row in by_inc.values()) == first.counts[x]
+            for row in by_inc.values():
+                for rest, n in row.items():
+                    joint[(x,) + rest] = joint.get((x,) + rest, 0) + n
+        assert fresh._layers is None and not fresh._betas  # neither pass was made
         assert sum(joint.values()) == post.histories
         full = Counter(facts)
         for hideouts, n in joint.items():
@@ -246,16 +254,64 @@ def test_tagged_passes_of_a_fresh_counter_match_the_marked_counts():
             assert {y: n for y, n in by_number.items() if n} == {y: n for y, n in q.counts.items() if n}
         if len(fd) == 2:  # both tables of the pair counts hold every history
             a, b, tables = fresh.pair_counts()
-            first, second = tables[0]
+            first, second = tables[()]
             assert sum(sum(row.values()) for row in first.values()) == post.histories
             assert sum(sum(row.values()) for row in second.values()) == post.histories
         if len(fd) == 3:  # with x fixed at p: every history with x there
             q = fd[-1]
             x = max(q.counts, key=q.counts.get)
-            a, b, tables = fresh.pair_counts(q.position, x)
+            a, b, tables = fresh.pair_counts((q.position, x))
             assert sum(sum(row.values()) for first, _ in tables.values() for row in first.values()) == q.counts[x]
         checked[len(fd)] += 1
     assert min(checked.values()) >= 3, checked
+
+
+def test_children_derived_from_the_parents_passes_match_their_own_counts():
+    """A child of a node with four face-down hideouts is not counted: its posterior
+    comes from the parent's fixed joint and its pair counts from the parent's passes
+    with both hideouts fixed. Both equal the child's own count, sprint set by set."""
+    import random
+    import time
+
+    from solver.count import Counter
+    from solver.facts import extract
+
+    rng = random.Random(5)
+    checked = 0
+    for node in _game_nodes(range(8), rng, 4, 4):
+        ctx = manhunt._Ctx(deadline=time.perf_counter() + 600, max_solves=10**9)
+        facts = extract(node.marshal_view())
+        post = ctx.posterior((), facts)
+        q = rng.choice([q for q in post.positions if not q.revealed])
+        x = rng.choice(sorted(q.counts))
+        for S, _ in sprint_groups(post, node, x, q.position):
+            child = manhunt._add_hit((), x, q.position, S)
+            child_facts = facts.with_reveal(q.position, x, S)
+            manhunt._derive_child(ctx, (), facts, x, q.position, S, child, child_facts)
+            got = ctx.posteriors[child]
+            own = solve(_hit(node, x, q.position, S), validate=False)
+            assert got.consistent == own.consistent
+            if not own.consistent:
+                continue
+            assert got.histories == own.histories
+            assert [p.counts for p in got.positions if not p.revealed] == [
+                {y: n for y, n in p.counts.items() if n} for p in own.positions if not p.revealed]
+            gone = frozenset(S)
+            for r in (p for p in own.positions if not p.revealed):
+                for y in r.counts:
+                    pool, by_inc, left_out = ctx.pair_tables(child, child_facts, r.position, y)
+                    assert left_out == gone
+                    counter = Counter(child_facts)
+                    assert pool == counter.pool
+                    mine = counter.pair_counts((r.position, y))[2]
+                    for inc, tables in by_inc.items():
+                        for which in (0, 1):
+                            derived = {k: {z: n for z, n in row.items() if n and z not in gone}
+                                       for k, row in tables[which].items() if k[0] not in gone}
+                            theirs = mine.get((inc,), ({}, {}))[which]
+                            assert {k: v for k, v in derived.items() if v} == {k: v for k, v in theirs.items() if v}
+            checked += 1
+    assert checked >= 20, checked
 
 
 def test_sprint_groups_cover_every_history():
