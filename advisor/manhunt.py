@@ -62,6 +62,9 @@ ONE = Fraction(1)
 #: off, they are searched like the others (the tests compare the two)
 PAIR_VALUES = True
 ZERO = Fraction(0)
+#: the nodes (by face-down hideouts) whose children are derived from their tagged passes
+#: (``_derive_child``) instead of counted; a parent's joint grows with its hideouts
+DERIVED_FROM = (4, 5)
 
 
 class _OutOfBudget(Exception):
@@ -168,6 +171,18 @@ class _Ctx:
             if post.consistent and post.face_down_count > 1:
                 self.counters[hits] = counter
         return post
+
+    def fixed_joint(self, hits: tuple, facts: Facts, p: int, x: int) -> dict | None:
+        """A node's ``Counter.fixed_joint(p, x)`` (made once; a solver call of the budget)."""
+        key = (hits, p, x)
+        joint = self.fixed_joints.get(key, False)
+        if joint is False:
+            self.charge()
+            try:
+                joint = self.fixed_joints[key] = self.counter(hits, facts).fixed_joint(p, x)
+            except OutOfTime:
+                raise _OutOfBudget from None
+        return joint
 
     def counter(self, hits: tuple, facts: Facts) -> Counter:
         """A node's counter with its forward and backward values (counted again only
@@ -418,7 +433,14 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
             # only sprint sets of a class composition some history has there (a Manhunt
             # record ends with the escape, so a face-down position is never the last)
             last = q.position == len(facts.positions)
-            fits = ctx.sprint_classes(hits, facts, q.position).get(x, set()) if q.sprints and not last else None
+            derive = PAIR_VALUES and not ctx.build_tree and post.face_down_count in DERIVED_FROM
+            fits = None
+            if q.sprints and not last:
+                joint = ctx.fixed_joint(hits, facts, q.position, x) if derive else None
+                if joint is not None:  # the compositions with a history, as sprint_classes gives
+                    fits = {inc for inc, row in joint.items() if any(row.values())}
+                else:
+                    fits = ctx.sprint_classes(hits, facts, q.position).get(x, set())
             # the numbers each other face-down position can still take with x at q
             # (on its side of x); a sprint set holding all of one position's fits no history
             others = [
@@ -430,8 +452,7 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
                     continue
                 child = _add_hit(hits, x, q.position, S)
                 child_facts = facts.with_reveal(q.position, x, S)
-                if (PAIR_VALUES and not ctx.build_tree and post.face_down_count == 4
-                        and child not in ctx.posteriors and ctx.known_value(child) is None):
+                if derive and child not in ctx.posteriors and ctx.known_value(child) is None:
                     _derive_child(ctx, hits, facts, x, q.position, S, child, child_facts)
                 n = ctx.count(child, child_facts) * mult
                 if not n:
@@ -559,14 +580,7 @@ def _derive_child(ctx: _Ctx, hits: tuple, facts: Facts, x: int, p: int, S: tuple
     of a tuple it meets. The node's guesses are valued from its parent's passes the
     same way (``_Ctx.pair_tables``). One pass serves every sprint set of the hit.
     """
-    key = (hits, p, x)
-    joint = ctx.fixed_joints.get(key, False)
-    if joint is False:
-        ctx.charge()  # a pass over the parent's count: a solver call of the budget
-        try:
-            joint = ctx.fixed_joints[key] = ctx.counter(hits, facts).fixed_joint(p, x)
-        except OutOfTime:
-            raise _OutOfBudget from None
+    joint = ctx.fixed_joint(hits, facts, p, x)
     if joint is None:
         return  # not of this shape: the node is counted itself
     inc = sum(CLASS_BIT[c] for c in S)
