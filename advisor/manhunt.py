@@ -527,6 +527,7 @@ def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
             child_pool = [pool[c] - (c == cx) - ((inc >> (BITS * c)) & MASK) for c in range(N_CLASSES)]
             rows: dict = {}  # x' -> [(class increment, ranked shares of the next guesses)]
             sets: dict = {}  # (class of x', class of y) -> sets of this composition avoiding x, x', y
+            next_sets: dict = {}  # the same for the sprint sets of x' (see _ranked)
             for table in tables:
                 for (x2, inc2), row in table.items():
                     if x2 in gone:
@@ -541,7 +542,7 @@ def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
                             share, rem = divmod(n, k)
                             assert rem == 0, "sprint sets of one class composition must count alike"
                             per_set[y] = share
-                    rows.setdefault(x2, []).append((inc2, _ranked(child_pool, inc2, x2, per_set)))
+                    rows.setdefault(x2, []).append((inc2, _ranked(child_pool, inc2, x2, per_set, next_sets)))
             # a set's catches depend only on the numbers of these counts it holds, and
             # holding numbers only takes catches away: the next guesses go best first
             # by their catches when the set holds none, and stop at the first that
@@ -835,21 +836,30 @@ def _catches(pool: list[int], x: int, parts, held: frozenset[int] | set[int] = f
     return total
 
 
-def _ranked(pool: list[int], inc: int, x: int, row: dict[int, int]) -> list[tuple[int, int]]:
+def _ranked(pool: list[int], inc: int, x: int, row: dict[int, int],
+            sets: dict | None = None) -> list[tuple[int, int]]:
     """The numbers y of ``row`` ({y: histories of x over sprint cards of class increment
-    ``inc`` with y left}) with the share of one sprint set, best first: (share, y)."""
+    ``inc`` with y left}) with the share of one sprint set, best first: (share, y).
+    ``sets``: a cache of the sets counts for this ``pool``, shared by calls."""
     ranked = []
-    sets: dict[int, int] = {}  # class of y -> sets of the composition avoiding x and y
+    if sets is None:
+        sets = {}
+    cx = CLASS_OF[x]
     for y, n in row.items():
         if n:
-            k = sets.get(CLASS_OF[y])
+            key = (inc, cx, CLASS_OF[y])  # sets of the composition avoiding x and y
+            k = sets.get(key)
             if k is None:
-                k = sets[CLASS_OF[y]] = _sets_of(pool, inc, x, y)
+                k = sets[key] = _sets_of(pool, inc, x, y)
             q, rem = divmod(n, k)
             assert rem == 0, "sprint sets of one class composition must count alike"
             ranked.append((q, y))
     ranked.sort(reverse=True)
     return ranked
+
+
+#: class increment -> (cards of each class, the classes it uses)
+_NEEDS: dict[int, tuple[list[int], list[int]]] = {}
 
 
 def _caught_over_sets(pool: list[int], inc: int, x: int, ranked: list[tuple[int, int]]) -> int:
@@ -859,8 +869,11 @@ def _caught_over_sets(pool: list[int], inc: int, x: int, ranked: list[tuple[int,
     No set is made: y is the best guess of exactly the sets that hold every better y
     and not y itself, and those are counted class by class.
     """
-    need = [(inc >> (BITS * c)) & MASK for c in range(N_CLASSES)]
-    active = [c for c in range(N_CLASSES) if need[c]]
+    got = _NEEDS.get(inc)
+    if got is None:
+        need = [(inc >> (BITS * c)) & MASK for c in range(N_CLASSES)]
+        got = _NEEDS[inc] = (need, [c for c in range(N_CLASSES) if need[c]])
+    need, active = got
     held = [0] * N_CLASSES  # classes of the better y, which the sets hold (never more than need)
     cx = CLASS_OF[x]
     total = 0
