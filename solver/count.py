@@ -1103,8 +1103,8 @@ class Counter:
         in the order given (``()`` with none fixed). ``None`` for any other record (see
         ``_tag_positions``).
 
-        Two tagged passes (``_tagged``): one keeps the sprint classes of a and the
-        hideout of b, the other the hideout of a and the sprint classes of b.
+        One tagged pass (``_tagged``) keeps the hideouts and sprint classes of both a
+        and b; each table sums out the sprint classes of the other position.
         """
         got = self._pair_cache.get(fixed, False)
         if got is not False:
@@ -1120,23 +1120,19 @@ class Counter:
         at = [fd.index(q) for q in fixed]  # where the fixed positions' tags are in a key
         ia, ib = fd.index(a), fd.index(b)
         out: dict = {}
-        for which in (0, 1):
-            keep = {a: (True, which == 0), b: (True, which == 1)}
-            for q in fixed:
-                keep[q] = (False, True)
-            for key, n in self._tagged(fd, fixed, keep).items():
-                incs = tuple(key[t][0] for t in at)
-                tables = out.get(incs)
-                if tables is None:
-                    tables = out[incs] = ({}, {})
-                if which == 0:
-                    (ha, inc_a), (hb,) = key[ia], key[ib]
-                    row_key, z = (ha, inc_a), hb
-                else:
-                    (ha,), (hb, inc_b) = key[ia], key[ib]
-                    row_key, z = (hb, inc_b), ha
-                row = tables[which].setdefault(row_key, {})
-                row[z] = row.get(z, 0) + n
+        keep = {a: (True, True), b: (True, True)}
+        for q in fixed:
+            keep[q] = (False, True)
+        for key, n in self._tagged(fd, fixed, keep).items():
+            incs = tuple(key[t][0] for t in at)
+            tables = out.get(incs)
+            if tables is None:
+                tables = out[incs] = ({}, {})
+            (ha, inc_a), (hb, inc_b) = key[ia], key[ib]
+            row = tables[0].setdefault((ha, inc_a), {})
+            row[hb] = row.get(hb, 0) + n
+            row = tables[1].setdefault((hb, inc_b), {})
+            row[ha] = row.get(ha, 0) + n
         return a, b, out
 
     def fixed_joint(self, p: int, x: int) -> dict[int, dict[tuple[int, ...], int]] | None:
