@@ -62,9 +62,10 @@ ONE = Fraction(1)
 #: off, they are searched like the others (the tests compare the two)
 PAIR_VALUES = True
 ZERO = Fraction(0)
-#: the nodes (by face-down hideouts) whose children are derived from their tagged passes
-#: (``_derive_child``) instead of counted; a parent's joint grows with its hideouts
-DERIVED_FROM = (4, 5)
+#: a node with four face-down hideouts or more derives its children from its tagged
+#: passes (``_derive_child``) instead of counting them, while its joint of hideouts
+#: can hold at most this many tuples (the product of its positions' candidates)
+DERIVE_LIMIT = 20_000
 
 
 class _OutOfBudget(Exception):
@@ -426,6 +427,7 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
             return lo, hi, branches, True
         if v is not None:
             return v, v, branches, False
+    derive = PAIR_VALUES and not ctx.build_tree and _derives(post)
     try:
         outcomes = []
         for q in post.positions:
@@ -436,7 +438,6 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
             # only sprint sets of a class composition some history has there (a Manhunt
             # record ends with the escape, so a face-down position is never the last)
             last = q.position == len(facts.positions)
-            derive = PAIR_VALUES and not ctx.build_tree and post.face_down_count in DERIVED_FROM
             fits = None
             if q.sprints and not last:
                 joint = ctx.fixed_joint(hits, facts, q.position, x) if derive else None
@@ -570,6 +571,17 @@ def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
                     best[held] = top
                 caught += mult * top
     return Fraction(caught, post.histories)
+
+
+def _derives(post: Posterior) -> bool:
+    """Whether a node's children are derived from its passes (``DERIVE_LIMIT``)."""
+    if post.face_down_count < 4:
+        return False
+    size = 1
+    for q in post.positions:
+        if not q.revealed:
+            size *= sum(1 for n in q.counts.values() if n)
+    return size <= DERIVE_LIMIT
 
 
 def _derive_child(ctx: _Ctx, hits: tuple, facts: Facts, x: int, p: int, S: tuple[int, ...],
