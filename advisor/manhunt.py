@@ -881,11 +881,7 @@ def _caught_over_sets(pool: list[int], inc: int, x: int, ranked: list[tuple[int,
     No set is made: y is the best guess of exactly the sets that hold every better y
     and not y itself, and those are counted class by class.
     """
-    got = _NEEDS.get(inc)
-    if got is None:
-        need = [(inc >> (BITS * c)) & MASK for c in range(N_CLASSES)]
-        got = _NEEDS[inc] = (need, [c for c in range(N_CLASSES) if need[c]])
-    need, active = got
+    need, active = _needs(inc)
     held = [0] * N_CLASSES  # classes of the better y, which the sets hold (never more than need)
     cx = CLASS_OF[x]
     total = 0
@@ -909,16 +905,24 @@ def _caught_over_sets(pool: list[int], inc: int, x: int, ranked: list[tuple[int,
 def _sets_of(pool: list[int], inc: int, *hideouts: int) -> int:
     """How many sprint sets of class increment ``inc`` the free cards allow besides the
     given hideouts (``pool``: the free cards of each class)."""
+    need, active = _needs(inc)
     n = 1
-    for c in range(N_CLASSES):
-        m = (inc >> (BITS * c)) & MASK
-        if m:
-            free = pool[c]
-            for h in hideouts:
-                if CLASS_OF[h] == c:
-                    free -= 1
-            n *= comb(free, m)
+    for c in active:
+        free = pool[c]
+        for h in hideouts:
+            if CLASS_OF[h] == c:
+                free -= 1
+        n *= comb(free, need[c])
     return n
+
+
+def _needs(inc: int) -> tuple[list[int], list[int]]:
+    """(cards of each class, the classes used) of a class increment (kept)."""
+    got = _NEEDS.get(inc)
+    if got is None:
+        need = [(inc >> (BITS * c)) & MASK for c in range(N_CLASSES)]
+        got = _NEEDS[inc] = (need, [c for c in range(N_CLASSES) if need[c]])
+    return got
 
 
 class _Partial(_OutOfBudget):
