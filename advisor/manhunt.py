@@ -508,6 +508,8 @@ def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
     """
     cx = CLASS_OF[x]
     caught = 0
+    # the cards a sprint set under x can hold, by class
+    free = [[c for c in CLASS_MEMBERS[k] if c not in known and c != x] for k in range(N_CLASSES)]
     for q in post.positions:
         if q.revealed or not q.counts.get(x):
             continue
@@ -516,13 +518,8 @@ def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
         if got is None:
             return None
         pool, by_inc, gone = got
-        fits = set(by_inc) if q.sprints else None
-        groups: dict[int, list] = {}
-        for S, mult in sprint_groups(post, None, x, p, ctx.deadline, known=known, fits=fits):
-            groups.setdefault(sum(CLASS_BIT[c] for c in S), []).append((S, mult))
-        for inc, glist in groups.items():
-            tables = by_inc.get(inc)
-            if tables is None:
+        for inc, tables in by_inc.items():
+            if inc and not q.sprints:
                 continue
             # the child's free cards: less x and the sprint cards
             child_pool = [pool[c] - (c == cx) - ((inc >> (BITS * c)) & MASK) for c in range(N_CLASSES)]
@@ -552,25 +549,37 @@ def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
             full = {x2: _catches(child_pool, x2, parts) for x2, parts in rows.items()}
             order = sorted(full, key=full.get, reverse=True)
             numbers = set(rows).union(*ys.values())
-            best: dict[frozenset, int] = {}
-            for S, mult in glist:
-                if time.perf_counter() > ctx.deadline:
-                    raise _OutOfBudget
-                held = frozenset(numbers.intersection(S))
-                top = best.get(held)
-                if top is None:
-                    top = 0
-                    for x2 in order:
-                        if full[x2] <= top:
-                            break
-                        if x2 in held:
-                            continue
-                        v = full[x2] if ys[x2].isdisjoint(held) else _catches(child_pool, x2, rows[x2], held)
-                        if v > top:
-                            top = v
-                    best[held] = top
+            if time.perf_counter() > ctx.deadline:
+                raise _OutOfBudget
+            for held, mult in _held_sets(inc, numbers, free):
+                top = 0
+                for x2 in order:
+                    if full[x2] <= top:
+                        break
+                    if x2 in held:
+                        continue
+                    v = full[x2] if ys[x2].isdisjoint(held) else _catches(child_pool, x2, rows[x2], held)
+                    if v > top:
+                        top = v
                 caught += mult * top
     return Fraction(caught, post.histories)
+
+
+def _held_sets(inc: int, numbers: set[int], free: list[list[int]]) -> list[tuple[frozenset[int], int]]:
+    """The sprint sets of class increment ``inc`` from the ``free`` cards (by class),
+    grouped by the ``numbers`` they hold: (numbers held, how many sets hold exactly
+    those). The other cards of a class are interchangeable, so a group is one choice
+    of numbers per class and any choice of the rest."""
+    need, active = _needs(inc)
+    out = [(frozenset(), 1)]
+    for c in active:
+        m = need[c]
+        nums = [n for n in free[c] if n in numbers]
+        rest = len(free[c]) - len(nums)
+        options = [(T, comb(rest, m - t)) for t in range(min(m, len(nums)) + 1) if m - t <= rest
+                   for T in combinations(nums, t)]
+        out = [(held.union(T), mult * k) for held, mult in out for T, k in options]
+    return out
 
 
 def _derives(post: Posterior) -> bool:
