@@ -30,8 +30,9 @@ class are interchangeable, so the histories of a sprint set are those of its cla
 composition shared equally among the sets that avoid the hideouts. Hence: a node with
 two face-down hideouts is valued from its own count (``_pair_node``); a guess at a node
 with three from the node's tagged count (``_value_by_tags``); and a child of a node
-with four is not counted at all: its posterior and its guesses' pair counts come from
-its parent's tagged passes with its hit fixed (``_derive_child``).
+with four or more (while the node's joint of hideouts is small, ``DERIVE_LIMIT``) is
+not counted at all: its posterior and, with three left, its guesses' pair counts come
+from its parent's tagged passes with its hit fixed (``_derive_child``).
 
 Budget: a time limit and a limit on solver calls. When either runs out the planner
 does not guess: it returns rigorous bounds. Lower bounds come from exact values of
@@ -496,15 +497,17 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
 def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[int], x: int,
                    ctx: _Ctx) -> Fraction | None:
     """The exact value of guessing x at a node with three face-down hideouts, from the
-    node's own count; no child is counted or searched.
+    node's tagged passes (or its parent's, ``_Ctx.pair_tables``); no child is counted
+    or searched.
 
     A hit of x at p over S leaves two face-down hideouts, valued as in
     :func:`_pair_node` from the counts n(x' at p' over a class composition, y at the
-    other). ``Counter.pair_counts(p, x)`` gives these counts with x at p, by the class
+    other). ``Counter.pair_counts((p, x))`` gives these counts with x at p, by the class
     composition of p's sprint cards, summed over the sets of that composition. Sprint
     cards of a class are interchangeable once the hideouts are fixed, so each set of
     the composition that avoids x, x' and y has an equal share, and a set S has none
-    where it holds x' or y. ``None`` when the node is not of this shape.
+    where it holds x' or y; the sets are summed by the numbers they hold
+    (``_held_sets``). ``None`` when the node is not of this shape.
     """
     cx = CLASS_OF[x]
     caught = 0
@@ -595,8 +598,8 @@ def _derives(post: Posterior) -> bool:
 
 def _derive_child(ctx: _Ctx, hits: tuple, facts: Facts, x: int, p: int, S: tuple[int, ...],
                   child: tuple, child_facts: Facts) -> None:
-    """The posterior of the node after a hit of x at p over S (three face-down hideouts
-    left) from its parent's count, without a count of its own.
+    """The posterior of the node after a hit of x at p over S (one face-down hideout
+    fewer than its parent) from its parent's count, without a count of its own.
 
     ``Counter.fixed_joint(p, x)`` gives the parent's histories with x at p by the class
     composition of p's sprint cards and the tuple of the other hideouts. Sprint cards
