@@ -234,11 +234,11 @@ def test_tagged_passes_of_a_fresh_counter_match_the_marked_counts():
         facts = extract(node.marshal_view())
         fresh = Counter(facts)
         post = solve(node, validate=False)
-        first = next(q for q in post.positions if not q.revealed)
+        head = next(q for q in post.positions if not q.revealed)
         joint: dict[tuple[int, ...], int] = {}
-        for x in first.counts:
-            by_inc = fresh.fixed_joint(first.position, x)
-            assert sum(sum(row.values()) for row in by_inc.values()) == first.counts[x]
+        for x in head.counts:
+            by_inc = fresh.fixed_joint(head.position, x)
+            assert sum(sum(row.values()) for row in by_inc.values()) == head.counts[x]
             for row in by_inc.values():
                 for rest, n in row.items():
                     joint[(x,) + rest] = joint.get((x,) + rest, 0) + n
