@@ -439,7 +439,7 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
             # only sprint sets of a class composition some history has there (a Manhunt
             # record ends with the escape, so a face-down position is never the last)
             last = q.position == len(facts.positions)
-            fits = None
+            fits = joint = None
             if q.sprints and not last:
                 joint = ctx.fixed_joint(hits, facts, q.position, x) if derive else None
                 if joint is not None:  # the compositions with a history, as sprint_classes gives
@@ -452,7 +452,10 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
                 {y for y, c in o.counts.items() if c and (y < x) == (o.position < q.position)}
                 for o in post.positions if not o.revealed and o.position != q.position
             ]
-            for S, mult in sprint_groups(post, None, x, q.position, ctx.deadline, known=known, fits=fits):
+            groups = sprint_groups(post, None, x, q.position, ctx.deadline, known=known, fits=fits)
+            if derive and joint is not None:
+                groups = _merge_siblings(groups, joint)
+            for S, mult in groups:
                 if S and any(ys.issubset(S) for ys in others):
                     continue
                 child = _add_hit(hits, x, q.position, S)
@@ -583,6 +586,27 @@ def _held_sets(inc: int, numbers: set[int], free: list[list[int]]) -> list[tuple
                    for T in combinations(nums, t)]
         out = [(held.union(T), mult * k) for held, mult in out for T, k in options]
     return out
+
+
+def _merge_siblings(groups: list[tuple[tuple[int, ...], int]], joint: dict) -> list[tuple[tuple[int, ...], int]]:
+    """Sprint groups of one hit with the sets that lead to the same node merged: sets
+    of one composition that hold the same numbers the other positions can take (in
+    ``joint``, the parent's ``Counter.fixed_joint``) give the same posterior and value
+    (see ``_derive_child``), so the first stands for all, with their multiplicities."""
+    merged: dict = {}
+    numbers: dict[int, set[int]] = {}
+    for S, mult in groups:
+        inc = sum(CLASS_BIT[c] for c in S)
+        nums = numbers.get(inc)
+        if nums is None:
+            nums = numbers[inc] = {h for hideouts, n in joint.get(inc, {}).items() if n for h in hideouts}
+        key = (inc, frozenset(nums.intersection(S)))
+        got = merged.get(key)
+        if got is None:
+            merged[key] = [S, mult]
+        else:
+            got[1] += mult
+    return [(S, mult) for S, mult in merged.values()]
 
 
 def _derives(post: Posterior) -> bool:
