@@ -146,9 +146,6 @@ class _Ctx:
     derived: dict = field(default_factory=dict)
     #: (parent, position, hideout) -> the parent's ``Counter.fixed_joint``
     fixed_joints: dict = field(default_factory=dict)
-    #: derived node -> the name it shares with its siblings of the same posterior and
-    #: value (``_derive_child``), under which ``memo`` keeps the value once for all
-    aliases: dict = field(default_factory=dict)
     #: (parent, hit, class increment, position, hideout) -> a derived node's pair counts
     derived_pairs: dict = field(default_factory=dict)
 
@@ -656,11 +653,6 @@ def _derive_child(ctx: _Ctx, hits: tuple, facts: Facts, x: int, p: int, S: tuple
     if post.consistent:
         child_pool = [pool[c] - (c == CLASS_OF[x]) - ((inc >> (BITS * c)) & MASK) for c in range(N_CLASSES)]
         ctx.derived[child] = (hits, (p, x), inc, gone, child_pool)
-        # siblings (sets of S's composition) that hold the same numbers the other
-        # positions can take have the same posterior, the same sprint groups after it
-        # and so the same value: the other cards of their sets are interchangeable
-        numbers = {h for hideouts, n in rows.items() if n for h in hideouts}
-        ctx.aliases[child] = ("sets", hits, p, x, inc, gone & numbers)
 
 
 def _joint_posterior(facts: Facts, joint: dict[tuple[int, ...], int]) -> Posterior:
@@ -701,12 +693,6 @@ def _node(hits: tuple, facts: Facts, ctx: _Ctx,
     got = ctx.known_value(hits)
     if got is not None:
         return got
-    alias = ctx.aliases.get(hits)
-    if alias is not None:  # a derived node valued as one of its siblings
-        got = ctx.memo.get(alias)
-        if got is not None:
-            ctx.memo[hits] = got
-            return got
     key = hits
     if post is None:
         post = ctx.posterior(hits, facts)
@@ -787,8 +773,6 @@ def _node(hits: tuple, facts: Facts, ctx: _Ctx,
     if out_of_budget:
         raise _Partial(res)
     ctx.memo[key] = res
-    if alias is not None:
-        ctx.memo[alias] = res
     if not ctx.build_tree and lo_all == hi_all:
         _remember(ctx, key, res)
     return res
