@@ -53,8 +53,8 @@ from engine.record import ManhuntGuess, Record
 from solver.count import BITS, CLASS_BIT, CLASS_MEMBERS, CLASS_OF, MASK, N_CLASSES, Counter, OutOfTime
 from solver.facts import Facts, extract
 from solver.gcpause import no_cycle_collection
-from solver.posterior import Posterior, PositionPosterior
-from solver.solve import counted
+from solver.posterior import Posterior
+from solver.solve import counted, posterior_from_counts
 
 from .cache import record_key, solve_cached
 
@@ -658,28 +658,15 @@ def _derive_child(ctx: _Ctx, hits: tuple, facts: Facts, x: int, p: int, S: tuple
 def _joint_posterior(facts: Facts, joint: dict[tuple[int, ...], int]) -> Posterior:
     """The posterior of a Manhunt node from the joint of its face-down hideouts (tuple
     of hideouts in position order -> histories)."""
-    fd = [q for q in facts.positions if q.face_down]
-    counts: list[dict[int, int]] = [{} for _ in fd]
+    fd = [q.index for q in facts.positions if q.face_down]
+    counts: dict[int, dict[int, int]] = {i: {} for i in fd}
     total = 0
-    for key_h, n in joint.items():
+    for hideouts, n in joint.items():
         if n:
             total += n
-            for t, h in enumerate(key_h):
-                counts[t][h] = counts[t].get(h, 0) + n
-    if not total:
-        return Posterior(consistent=False, reason="no hidden history fits")
-    positions = []
-    number_counts: dict[int, int] = {}
-    t = 0
-    for q in facts.positions:
-        if not q.face_down:
-            positions.append(PositionPosterior(q.index, True, q.sprints, q.hideout))
-            continue
-        positions.append(PositionPosterior(q.index, False, q.sprints, None, counts[t], total))
-        for h, n in counts[t].items():
-            number_counts[h] = number_counts.get(h, 0) + n
-        t += 1
-    return Posterior(True, total, tuple(positions), number_counts)
+            for i, h in zip(fd, hideouts):
+                counts[i][h] = counts[i].get(h, 0) + n
+    return posterior_from_counts(facts, total, counts)
 
 
 def _add_hit(hits: tuple, x: int, p: int, S: tuple[int, ...]) -> tuple:

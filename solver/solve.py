@@ -118,19 +118,25 @@ def counted(facts: Facts, deadline: float | None = None) -> tuple[Posterior, Cou
     with no_cycle_collection():
         total, marg = counter.marginals()
     counter.deadline = None  # joints asked later have no deadline
+    return posterior_from_counts(facts, total, marg), counter
+
+
+def posterior_from_counts(facts: Facts, total: int, counts) -> Posterior:
+    """The posterior of ``facts`` from the count of all histories and, for each
+    face-down position (by index), number -> histories with it there."""
     if total == 0:
-        return Posterior(consistent=False, reason="no hidden history fits"), counter
+        return Posterior(consistent=False, reason="no hidden history fits")
     positions = []
     number_counts: dict[int, int] = {}
     for p in facts.positions:
         if p.face_down:
-            counts = marg[p.index]
-            positions.append(PositionPosterior(p.index, False, p.sprints, None, counts, total))
-            for x, c in counts.items():
+            here = counts[p.index]
+            positions.append(PositionPosterior(p.index, False, p.sprints, None, here, total))
+            for x, c in here.items():
                 number_counts[x] = number_counts.get(x, 0) + c
         else:
             positions.append(PositionPosterior(p.index, True, p.sprints, p.hideout))
-    return Posterior(True, total, tuple(positions), number_counts), counter
+    return Posterior(True, total, tuple(positions), number_counts)
 
 
-__all__ = ["solve", "counted", "count_histories", "InvalidRecord", "as_record"]
+__all__ = ["solve", "counted", "count_histories", "posterior_from_counts", "InvalidRecord", "as_record"]
