@@ -687,8 +687,7 @@ class Counter:
         k = self.facts.positions[i - 1].sprints
         base, most = 3 + k, 3 + 2 * k
         flag_low, clear = self._flag_low[i], self._flag_clear[i]
-        end_cache = self._end_cache
-        end_weights = self._end_weights
+        end_weights = self._end_weights_cached
         shared: dict = {}  # id of an options list (all alive in the hideout cache) -> its numbers, closings
         for G, members in _by_usage(layer, 1).items():
             options = self._hideout_options(i, G)
@@ -711,10 +710,7 @@ class Counter:
                     need = x - h - base
                     vec = ends[j]
                     if vec is None:
-                        vec = end_cache.get(G + inc)
-                        if vec is None:
-                            vec = end_cache[G + inc] = end_weights(i, G + inc)
-                        ends[j] = vec
+                        vec = ends[j] = end_weights(i, G + inc)
                     if need >= len(vec):
                         continue
                     phi = vec[need if need > 0 else 0]
