@@ -4,9 +4,11 @@ An illegal move is an ordinary event in a game against a human (a mistyped numbe
 a sprint set that falls short), so it gets its own exception type carrying a reason
 in words that the CLI and the app can show as-is.
 
-Every reason the engine gives has a ``code`` (a key of :data:`MOVE_MESSAGES`) and
-``params``: the English reason is the template formatted with them (a
-:class:`MoveText`), so the app can say the same reason in Korean.
+Every reason a move is refused with (``game.apply`` and ``rules.placement_error``) has
+a ``code`` (a key of :data:`MOVE_MESSAGES`) and ``params``: the English reason is the
+template formatted with them (a :class:`MoveText`), so the app can say the same reason
+in Korean. (``FugitiveView.placement_error`` adds one plain sentence of its own for a
+view asked out of turn; the app does not show it.)
 """
 from __future__ import annotations
 
@@ -31,12 +33,8 @@ class IllegalMove(CodedError, Exception):
 
     ``reason`` is a sentence for a human, e.g. "14 is more than 3 above 9 and the
     sprint cards add only +2". The state the move was tried on is never changed.
-
-    ``code`` names the kind of illegal move (a key of :data:`MOVE_MESSAGES`) and
-    ``params`` holds the values its template mentions, so that the app can say the
-    reason in another language. Raise one with ``IllegalMove.because(code, **params)``
-    (or with a :class:`MoveText` reason); a reason given as plain text has ``code``
-    None and empty ``params``.
+    Raise one with ``IllegalMove.because(code, **params)`` (``code`` a key of
+    :data:`MOVE_MESSAGES`; see :class:`CodedError`).
     """
 
     def __init__(self, reason: str):
