@@ -243,14 +243,14 @@ def test_import_refused_by_a_rule_in_korean(make_app, db):
 def test_every_validator_code_has_a_korean_string_with_the_same_placeholders():
     from app import i18n
     from notepad import validator as V
-    from tests.coded import placeholders as names
+    from tests.coded import placeholders
 
     english = {**V.MESSAGES, **V.PHRASES, **V.WARNINGS}
     assert len(english) == len(V.MESSAGES) + len(V.PHRASES) + len(V.WARNINGS)
     missing = [c for c in english if f"rule_{c}" not in i18n.KO]
     assert not missing
     for code, template in english.items():
-        assert names(i18n.KO[f"rule_{code}"]) == names(template), code
+        assert placeholders(i18n.KO[f"rule_{code}"]) == placeholders(template), code
     assert {k for k in i18n.KO if k.startswith("rule_")} == {f"rule_{c}" for c in english}
     assert not [k for k in i18n.EN if k.startswith("rule_")]  # English comes from the validator
 
