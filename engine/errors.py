@@ -92,7 +92,7 @@ class MoveText(CodedText):
 MOVE_MESSAGES: dict[str, str] = {
     # any move at the wrong time
     "game_over": "the game is over: the {winner} won",
-    "game_over_no_winner": "the game is over: the nobody won",
+    "game_over_no_winner": "the game is over",
     "wrong_time": "cannot {what} now: it is {doing}",
     "not_a_move": "{move} is not a move",
     # draws

@@ -63,7 +63,7 @@ CASES = [
     # any move at the wrong time
     (over, Draw(1), "game_over", "the game is over: the Marshal won"),
     (fugitive_won, PassTurn(), "game_over", "the game is over: the Fugitive won"),
-    (over_without_winner, MakeGuess({3}), "game_over_no_winner", "the game is over: the nobody won"),
+    (over_without_winner, MakeGuess({3}), "game_over_no_winner", "the game is over"),
     (opening, Draw(1), "wrong_time",
      "cannot draw now: it is the Fugitive's first turn (place 1 or 2 hideouts)"),
     (opening, MakeGuess({3}), "wrong_time",
