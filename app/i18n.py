@@ -386,6 +386,7 @@ KO: dict[str, str] = {
     # (sprints, marshal_draw, ...) stay as they are written in the record.
     "format_not_json": "올바른 JSON이 아닙니다: {problem} ({line}행 {column}열, 위치 {char})",
     "format_not_text": "올바른 JSON이 아닙니다: 글자를 읽을 수 없습니다 ({detail})",
+    "format_nested_too_deeply": "JSON이 너무 깊게 중첩되어 있습니다",
     "format_unreadable_file": "{path}을(를) 읽을 수 없습니다: {detail}",
     "format_not_whole_number": "{what}은(는) 정수여야 합니다 ({value}이(가) 아님)",
     "format_out_of_range": "{what}은(는) {lo}~{hi} 사이여야 합니다 ({value}이(가) 아님)",
@@ -432,7 +433,6 @@ KO: dict[str, str] = {
     # the store's refusals (notepad.store STORE_MESSAGES), said in Korean: "store_<code>";
     # {error} is the reader's or the validator's error, said in Korean itself
     "store_bad_record": "올바른 게임 기록이 아닙니다: {error}",
-    "store_nested_too_deeply": "올바른 게임 기록이 아닙니다: JSON이 너무 깊게 중첩되어 있습니다",
     "store_breaks_rule": "기록이 규칙에 맞지 않습니다: {error}",
     "store_newer_schema": "{path}의 스키마 버전은 {version}이지만, 이 프로그램은 버전 {known}까지만 읽습니다",
     "store_no_game": "ID {game_id!r}인 게임이 없습니다",

@@ -37,6 +37,7 @@ FORMAT_MESSAGES: dict[str, str] = {
     # the document
     "not_json": "not valid JSON: {problem}: line {line} column {column} (char {char})",
     "not_text": "not valid JSON: {detail}",
+    "nested_too_deeply": "JSON nested too deeply",
     "unreadable_file": "cannot read {path}: {detail}",
     # values
     "not_whole_number": "{what} must be a whole number, not {value}",
@@ -326,6 +327,8 @@ def _loads(text: str | bytes) -> Any:
         ) from None
     except UnicodeDecodeError as exc:
         raise RecordFormatError.fault(None, "not_text", detail=str(exc)) from None
+    except RecursionError:  # json's answer to absurdly deep nesting
+        raise RecordFormatError.fault(None, "nested_too_deeply") from None
 
 
 def record_from_json(text: str | bytes) -> Record:

@@ -44,7 +44,6 @@ TITLE_MAX = 200
 STORE_MESSAGES: dict[str, str] = {
     # an import or a save: ``error`` is the RecordFormatError or RecordRuleError itself
     "bad_record": "not a valid game record: {error}",
-    "nested_too_deeply": "not a valid game record: JSON nested too deeply",
     "breaks_rule": "the record breaks a rule: {error}",
     # the file
     "newer_schema": "{path} has schema version {version}; this program knows up to {known}",
@@ -159,8 +158,6 @@ def parse_import(text: str | bytes) -> Record:
         record = record_from_json(text)
     except RecordFormatError as exc:
         raise StoreError.of("bad_record", error=exc) from None
-    except RecursionError:
-        raise StoreError.of("nested_too_deeply") from None
     _check_record(record)
     return record
 

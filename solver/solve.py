@@ -1,12 +1,11 @@
 """``solve(record)``: the exact posterior for the Marshal's position of a record."""
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import replace
 from typing import Any
 
-from engine.record import Record, RecordFormatError, load_record, record_from_dict
+from engine.record import Record, RecordFormatError, load_record, record_from_dict, record_from_json
 from .count import Counter
 from .facts import Facts, extract
 from .gcpause import no_cycle_collection
@@ -28,7 +27,7 @@ def as_record(source: Any) -> Record:
         return record_from_dict(source)
     if isinstance(source, (str, bytes, os.PathLike)):
         if isinstance(source, (str, bytes)) and source.lstrip()[:1] in ("{", b"{"):
-            return record_from_dict(json.loads(source))
+            return record_from_json(source)
         return load_record(source)
     raise TypeError(f"cannot read a record from {type(source).__name__}")
 

@@ -53,6 +53,7 @@ CASES = [
     ('"\\u12"', None, "not_json", "not valid JSON: Invalid \\uXXXX escape: line 1 column 3 (char 2)"),
     (b"\x80", None, "not_text",
      "not valid JSON: 'utf-8' codec can't decode byte 0x80 in position 0: invalid start byte"),
+    ("[" * 100_000, None, "nested_too_deeply", "JSON nested too deeply"),  # new with its code
     (lambda: load_record("/nonexistent-dir/r.json"), None, "unreadable_file",
      "cannot read /nonexistent-dir/r.json: No such file or directory"),
     # values

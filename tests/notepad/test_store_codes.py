@@ -51,7 +51,7 @@ CASES = [
      "line 1 column 2 (char 1)"),
     (lambda s, _: s.import_json(doc({"type": "fugitive_draw", "deck": 1, "card": 20})), "bad_record",
      "not a valid game record: event 0: card 20 is not in deck 1"),
-    (lambda s, _: s.import_json("[" * 100000), "nested_too_deeply", "not a valid game record: JSON nested too deeply"),
+    (lambda s, _: s.import_json("[" * 100000), "bad_record", "not a valid game record: JSON nested too deeply"),
     (lambda s, _: s.import_json(doc({"type": "pass"})), "breaks_rule",
      "the record breaks a rule: event 0: a pass is not allowed now: "
      "the Fugitive's first turn starts with a place (no draw)"),
