@@ -7,30 +7,23 @@ meant for people checking a file they wrote or exported.
 from __future__ import annotations
 
 import argparse
-import sys
 
-from engine.record import RecordFormatError, load_record
+from engine.record import RecordFormatError
 from notepad.validator import RecordRuleError, validate
+
+from .reading import read_record, report
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("record", metavar="RECORD.json", help="a game record (RECORD.md, version 1)")
+    parser.add_argument("record", metavar="RECORD.json", help="a game record (RECORD.md, version 1); '-' reads standard input")
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        record = load_record(args.record)
-    except RecordFormatError as exc:
-        print(f"error: {args.record}: {exc}", file=sys.stderr)
-        return 1
-    except RecursionError:  # json's answer to absurdly deep nesting
-        print(f"error: {args.record}: not a game record (JSON nested too deeply)", file=sys.stderr)
-        return 1
-    try:
+        record = read_record(args.record)
         validator = validate(record)
-    except RecordRuleError as exc:
-        print(f"error: {args.record}: {exc}", file=sys.stderr)
-        return 1
+    except (RecordFormatError, RecordRuleError) as exc:
+        return report(args.record, exc)
     kind = "full record" if record.is_full else "Marshal's record"
     print("ok")
     print(f"{kind}: {validator.state.summary()}")

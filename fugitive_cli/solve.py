@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -42,15 +41,15 @@ def render(post) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.record import RecordFormatError, record_from_json
+    from engine.record import RecordFormatError
     from solver.solve import InvalidRecord, solve
 
+    from .reading import read_record, report
+
     try:
-        source = record_from_json(sys.stdin.read()) if args.record == "-" else args.record
-        post = solve(source)
+        post = solve(read_record(args.record))
     except (InvalidRecord, RecordFormatError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+        return report(args.record, exc)
     if args.json:
         print(json.dumps(post.to_dict(), indent=2))
     else:

@@ -52,6 +52,20 @@ def test_check_errors(tmp_path, capsys, content, message):
     assert message in err and err.startswith("error: ")
 
 
+def test_check_names_the_file_once_and_reads_standard_input(tmp_path, capsys, monkeypatch):
+    import io
+
+    missing = tmp_path / "none.json"
+    code, _, err = run(capsys, "check", str(missing))
+    assert code == 1 and err.count(str(missing)) == 1 and "No such file" in err
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(EXAMPLE.to_json().encode())))
+    code, out, _ = run(capsys, "check", "-")
+    assert code == 0 and out.startswith("ok")
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"[]")))
+    code, _, err = run(capsys, "check", "-")
+    assert code == 1 and err == "error: standard input: a record must be a JSON object\n"
+
+
 def test_games_commands(tmp_path, capsys):
     db = str(tmp_path / "g.sqlite3")
     rec = tmp_path / "r.json"

@@ -131,6 +131,27 @@ def test_cli_solve_json_and_table(tmp_path):
     assert res.returncode == 1 and "not valid JSON" in res.stderr and "Traceback" not in res.stderr
 
 
+@pytest.mark.parametrize("text, message", [
+    ("[" * 100_000, "JSON nested too deeply"),  # json's RecursionError, once a traceback
+    ("[]", "a record must be a JSON object"),
+    ('{"format": "fugitive-record", "version": 1, "events": [{"type": "place", "sprints": -1}]}',
+     "event 0: sprints must be from 0"),
+])
+@pytest.mark.parametrize("from_stdin", [False, True])
+def test_cli_solve_names_what_is_wrong_with_a_bad_file(tmp_path, text, message, from_stdin):
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    args = [sys.executable, "-m", "fugitive_cli.main", "solve", "-" if from_stdin else str(path)]
+    res = subprocess.run(args, input=text if from_stdin else None, capture_output=True, text=True)
+    assert res.returncode == 1 and res.stdout == ""
+    assert res.stderr.startswith("error: ") and message in res.stderr and "Traceback" not in res.stderr
+
+
+def test_solve_reads_json_text_through_the_record_reader():
+    with pytest.raises(InvalidRecord, match="not valid JSON"):
+        solve('{"format": ')
+
+
 def test_a_deadline_stops_the_count_and_a_later_one_changes_nothing():
     import time
 

@@ -1,0 +1,22 @@
+"""Reading a record named on the command line, with the message people see when they
+cannot: ``error: FILE: what is wrong`` (the path once, even when the reader's own
+message names it)."""
+from __future__ import annotations
+
+import sys
+
+from engine.record import Record, load_record, record_from_json
+
+
+def read_record(path: str) -> Record:
+    """The record in ``path`` (``-``: standard input); RecordFormatError if it is not one."""
+    return record_from_json(sys.stdin.buffer.read()) if path == "-" else load_record(path)
+
+
+def report(path: str, exc: Exception) -> int:
+    """Print ``exc`` as the error of ``path`` on standard error; the exit code 1."""
+    where = "standard input" if path == "-" else path
+    message = str(exc)
+    prefix = "" if getattr(exc, "code", None) == "unreadable_file" else f"{where}: "
+    print(f"error: {prefix}{message}", file=sys.stderr)
+    return 1
