@@ -45,14 +45,40 @@ def _pads() -> dict[str, Notepad]:
 
 def load(gid: str) -> Notepad | None:
     """The notepad of game ``gid``: this session's copy, else from the store."""
+    return _opened(gid)[0]
+
+
+def _opened(gid: str) -> tuple[Notepad | None, str]:
+    """(the notepad of game ``gid``, or None and why it cannot be opened here).
+
+    Only the assistant's own games open here: a match's record holds the Fugitive's
+    hidden cards, and the match page replays it from its seed, so the assistant must
+    neither show it nor change it.
+    """
     pads = _pads()
     if gid not in pads:
         try:
             stored = services.store().open(gid)
-        except StoreError:
-            return None
+        except StoreError as exc:
+            return None, t("game_not_found", gid=ui.shown_id(gid)) if exc.code == "no_game" else error_text(exc)
+        if stored.info.kind != "assistant":
+            return None, t("game_is_match")
         pads[gid] = stored.notepad()
-    return pads[gid]
+    return pads[gid], ""
+
+
+def _save(gid: str, pad: Notepad, before) -> bool:
+    """Save the notepad's record, made from ``before`` (the record as this session had
+    it). Refused (the game was deleted, or changed in another window since this
+    session read it), nothing is written, this session's copy is dropped so the page
+    shows the stored game, and the reason shows."""
+    try:
+        services.store().save(gid, pad.record, expected=before)
+    except StoreError as exc:
+        _pads().pop(gid, None)
+        _flash("error", t("refused", reason=error_text(exc)))
+        return False
+    return True
 
 
 def _flash(kind: str, text: str) -> None:
@@ -74,20 +100,17 @@ def _show_flash() -> None:
 
 def enter(gid: str, event: Event) -> bool:
     """Append one entry and save it; on a refusal nothing changes and the reason shows."""
-    pad = load(gid)
+    pad, why = _opened(gid)
     if pad is None:
-        _flash("error", t("game_not_found", gid=gid))
+        _flash("error", why)
         return False
+    before = pad.record
     try:
         warnings = pad.append(event)
     except RecordRuleError as exc:
         _flash("error", t("refused", reason=rule_text(exc.reason)))
         return False
-    try:
-        services.store().save(gid, pad.record)
-    except StoreError as exc:  # keep the notepad and the store in step
-        pad.undo()
-        _flash("error", t("refused", reason=error_text(exc)))
+    if not _save(gid, pad, before):
         return False
     if warnings:
         _flash("warning", t("warning", reason="; ".join(rule_text(w) for w in warnings)))
@@ -97,12 +120,16 @@ def enter(gid: str, event: Event) -> bool:
 
 
 def undo(gid: str) -> None:
-    pad = load(gid)
-    if pad is None or not len(pad):
+    pad, why = _opened(gid)
+    if pad is None:
+        _flash("error", why)
         return
+    if not len(pad):
+        return
+    before = pad.record
     event = pad.undo()
-    services.store().save(gid, pad.record)
-    _flash("success", t("undone", what=ui.describe(event)))
+    if _save(gid, pad, before):
+        _flash("success", t("undone", what=ui.describe(event)))
 
 
 def _on_pick(gid: str, key: str, make: Callable[[Any], Event]) -> None:
@@ -173,9 +200,10 @@ def _first_marshal_turn(pad: Notepad) -> bool:
 
 
 def page(gid: str) -> None:
-    pad = load(gid)
+    pad, why = _opened(gid)
     if pad is None:
-        st.error(t("game_not_found", gid=gid))
+        _show_flash()
+        st.error(why)
         if st.button(t("back_to_list"), key="back_missing"):
             del st.query_params["game"]
             st.rerun()
@@ -388,9 +416,11 @@ def entries_panel(gid: str, pad: Notepad, post: dict | None) -> None:
 
 
 def correct(gid: str, index: int, text: str, truncate: bool) -> bool:
-    pad = load(gid)
+    pad, why = _opened(gid)
     if pad is None:
+        _flash("error", why)
         return False
+    before = pad.record
     try:
         event = event_from_json(text, index)
     except RecordFormatError as exc:  # bad JSON too: the reader gives it a code
@@ -405,7 +435,8 @@ def correct(gid: str, index: int, text: str, truncate: bool) -> bool:
     except RecordRuleError as exc:
         _flash("error", t("refused", reason=rule_text(exc.reason)))
         return False
-    services.store().save(gid, pad.record)
+    if not _save(gid, pad, before):
+        return False
     _flash("success", t("corrected", i=index + 1))
     return True
 

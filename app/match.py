@@ -21,6 +21,8 @@ from . import services, ui
 from .i18n import error_text, t
 
 KEY = "match"  # session_state: the running match (dict)
+FLASH = "match_flash"  # session_state: a message for the next run
+SEED_MAX = 999_999_999_999
 
 
 # --------------------------------------------------------------------------- session
@@ -36,9 +38,17 @@ def _current() -> dict | None:
     except StoreError:
         return None
     meta = stored.metadata
-    if "seed" not in meta:
+    if stored.info.kind != "match" or not isinstance(meta.get("seed"), int):
         return None
-    state = ml.rebuild(int(meta["seed"]), stored.record.ruleset, stored.record)
+    # the match goes on from its seed: the moves of the stored record again, which must
+    # give that record back (a record that does not follow from the seed cannot go on)
+    try:
+        state = ml.rebuild(meta["seed"], stored.record.ruleset, stored.record)
+    except (IllegalMove, ValueError):
+        state = None
+    if state is None or state.record() != stored.record:
+        st.session_state[FLASH] = t("match_broken")
+        return None
     m = _session(gid, meta, state)
     st.session_state[KEY] = m
     return m
@@ -56,11 +66,23 @@ def _session(gid: str, meta: dict, state: GameState) -> dict:
         "mbot": mb.make(seed + 2),
         "shown_to": None,  # hot-seat: whose cards are on screen
         "error": None,
+        "saved": state.record(),  # the record as stored: a save is made from it
     }
 
 
-def _save(m: dict) -> None:
-    services.store().save(m["gid"], m["state"].record())
+def _save(m: dict) -> bool:
+    """Save the match. Refused (deleted, or moved on in another window since this
+    session read it), nothing is written and the session is dropped, so the next run
+    shows the stored game, with the reason."""
+    record = m["state"].record()
+    try:
+        services.store().save(m["gid"], record, expected=m["saved"])
+    except StoreError as exc:
+        st.session_state.pop(KEY, None)
+        st.session_state[FLASH] = t("not_saved", reason=error_text(exc))
+        return False
+    m["saved"] = record
+    return True
 
 
 def _player(state: GameState) -> str | None:
@@ -123,7 +145,10 @@ def setup() -> None:
         pass_draw = st.toggle(t("pass_draw_rule"), key="m_pass_draw")
         seed_text = st.text_input(t("seed"), key="m_seed")
         if st.button(t("start_match"), type="primary", key="m_start", use_container_width=True):
-            seed = int(seed_text) if seed_text.strip().isdigit() else random.randrange(1, 10**9)
+            seed = _seed(seed_text)
+            if seed is None:
+                st.error(t("bad_seed", limit=f"{SEED_MAX:,}", text=ui.shown_id(seed_text)))
+                return
             ruleset = Ruleset(opening, bool(pass_draw))
             state = new_game(seed, ruleset)
             meta = {"seed": seed, "mode": mode, "fugitive_bot": fb, "marshal_bot": mb}
@@ -313,11 +338,26 @@ def _log(m: dict, viewer: str = "all") -> None:
         st.text("\n".join(f"{i + 1}. {ui.describe(e)}" for i, e in enumerate(events)) or "—")
 
 
+def _seed(text: str) -> int | None:
+    """The shuffle seed typed in: empty for a random one, else a whole number from 0 to
+    SEED_MAX in ASCII digits (None: not a seed)."""
+    text = text.strip()
+    if not text:
+        return random.randrange(1, 10**9)
+    if not (text.isascii() and text.isdigit() and len(text) <= len(str(SEED_MAX))):
+        return None
+    seed = int(text)
+    return seed if seed <= SEED_MAX else None
+
+
 def run() -> None:
     m = _current()
+    msg = st.session_state.pop(FLASH, None)  # a refused save, or a match that cannot go on
+    if msg:
+        st.error(msg)
     if m is None:
-        if st.query_params.get("game"):
-            st.error(t("game_not_found", gid=st.query_params.get("game")))
+        if st.query_params.get("game") and not msg:
+            st.error(t("game_not_found", gid=ui.shown_id(st.query_params.get("game"))))
         setup()
     else:
         page(m)

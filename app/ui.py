@@ -17,6 +17,13 @@ from . import services
 from .i18n import t
 from .services import pct
 
+def shown_id(gid: object) -> str:
+    """A game id from the URL, to show in a message: inline code (never markdown, so
+    no link or formatting in it takes effect), cut to 40 characters."""
+    text = str(gid).replace("`", "'").replace("\n", " ")
+    return f"`{text[:40]}…`" if len(text) > 40 else f"`{text}`"
+
+
 PHONE_CSS = """
 <style>
 /* one column, big tap targets: a phone beside a real table */

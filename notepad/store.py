@@ -49,6 +49,8 @@ STORE_MESSAGES: dict[str, str] = {
     "newer_schema": "{path} has schema version {version}; this program knows up to {known}",
     # requests
     "no_game": "no game with id {game_id!r}",
+    "changed_elsewhere": "game {game_id!r} was changed elsewhere (another window or device) since it was opened here; nothing was saved: it now shows the stored game",
+    "unreadable_game": "game {game_id!r} cannot be read: {error}",
     "bad_kind": "kind must be one of {kinds}, not {kind!r}",
     "empty_title": "a title must not be empty",
     "long_title": "a title must be at most {limit} characters",
@@ -256,11 +258,25 @@ class GameStore:
             )
         return GameInfo(gid, title, kind, now, now, len(record.events))
 
-    def save(self, game_id: str, record: Record, metadata: dict[str, Any] | None = None) -> None:
-        """Replace a game's record (after every entry); metadata too if given."""
+    def save(self, game_id: str, record: Record, metadata: dict[str, Any] | None = None, *,
+             expected: Record | None = None) -> None:
+        """Replace a game's record (after every entry); metadata too if given.
+
+        ``expected``: the record this change was made from. If the stored record is
+        no longer that one (another window or device saved in between), nothing is
+        written and StoreError ``changed_elsewhere`` says so: two copies of a game
+        open at once never overwrite each other's entries. The check and the write
+        are one transaction.
+        """
         _check_record(record)
         meta = _metadata_json(metadata) if metadata is not None else None
         with self._write() as con:
+            if expected is not None:
+                row = con.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
+                if row is None:
+                    raise StoreError.of("no_game", game_id=game_id)
+                if _stored_record(game_id, row[0]) != expected:
+                    raise StoreError.of("changed_elsewhere", game_id=game_id)
             if meta is None:
                 cur = con.execute(
                     "UPDATE games SET record = ?, updated = ? WHERE id = ?",
@@ -288,9 +304,13 @@ class GameStore:
             ).fetchone()
         if row is None:
             raise StoreError.of("no_game", game_id=game_id)
-        record = record_from_json(row[5])
+        record = _stored_record(game_id, row[5])
+        try:
+            metadata = json.loads(row[6])
+        except ValueError as exc:
+            raise StoreError.of("unreadable_game", game_id=game_id, error=f"metadata: {exc}") from None
         info = GameInfo(row[0], row[1], row[2], row[3], row[4], len(record.events))
-        return StoredGame(info, record, json.loads(row[6]))
+        return StoredGame(info, record, metadata if isinstance(metadata, dict) else {})
 
     def list(self, kind: str | None = None) -> list[GameInfo]:
         """Every game, the most recently updated first."""
@@ -301,7 +321,7 @@ class GameStore:
             args = (kind,)
         with self._read() as con:
             rows = con.execute(sql + " ORDER BY updated DESC", args).fetchall()
-        return [GameInfo(r[0], r[1], r[2], r[3], r[4], len(json.loads(r[5])["events"])) for r in rows]
+        return [GameInfo(r[0], r[1], r[2], r[3], r[4], _event_count(r[5])) for r in rows]
 
     def rename(self, game_id: str, title: str) -> None:
         title = _title(title)
@@ -324,6 +344,25 @@ class GameStore:
         """Store a record from JSON; refused with a :class:`StoreError` saying why."""
         record = parse_import(text)
         return self.create(record, title or "Imported game", kind=kind)
+
+
+def _stored_record(game_id: str, text: str) -> Record:
+    """The record of a stored row; a row this program cannot read (written by a newer
+    version, or damaged outside it) is a StoreError on that game alone."""
+    try:
+        return record_from_json(text)
+    except RecordFormatError as exc:
+        raise StoreError.of("unreadable_game", game_id=game_id, error=exc) from None
+
+
+def _event_count(text: str) -> int:
+    """The entries of a stored record for a list (0 for a row that cannot be read:
+    opening it says why)."""
+    try:
+        events = json.loads(text).get("events")
+    except (ValueError, AttributeError):
+        return 0
+    return len(events) if isinstance(events, list) else 0
 
 
 def _title(title: str) -> str:

@@ -310,3 +310,80 @@ def test_manhunt_shows_the_next_guess_and_takes_single_guesses(make_app, db):
     no_exception(at)
     assert GameStore(db).open(info.id).record.events[-1].type == "manhunt_guess"
     assert "Fugitive won" in status(at)
+
+
+def test_two_open_copies_never_overwrite_each_others_entries(make_app, db):
+    a, gid = _new_game(make_app, db)
+    _opening(a)
+    b = make_app(game=gid)  # a second window on the same game
+    no_exception(b)
+    a.pills(key="guess_3").set_value([5]).run()
+    a.button(key="miss_3").click().run()
+    no_exception(a)
+    saved = _record(db, gid)
+    assert saved.events[-1] == Guess((5,), False)
+    # the second window still shows the game before the guess: its guess is refused
+    b.pills(key="guess_3").set_value([9]).run()
+    b.button(key="miss_3").click().run()
+    no_exception(b)
+    assert _record(db, gid) == saved
+    assert any("changed elsewhere" in e.value for e in b.error), [e.value for e in b.error]
+    # and it now shows the stored game, from which it can go on
+    assert keys(b.segmented_control)[-1] == "fdraw_4"
+    b.segmented_control(key="fdraw_4").set_value(1).run()
+    no_exception(b)
+    assert _record(db, gid).events == saved.events + (FugitiveDraw(1),)
+
+
+def test_undo_and_correction_of_a_game_deleted_meanwhile_are_messages(make_app, db):
+    at, gid = _new_game(make_app, db)
+    _opening(at)
+    GameStore(db).delete(gid)
+    at.button(key="undo_3").click().run()
+    no_exception(at)
+    assert "no game with id" in texts(at)
+    at, gid = _new_game(make_app, db)
+    _opening(at)
+    GameStore(db).delete(gid)
+    at.selectbox(key="corr_idx_3_None").set_value(1).run()
+    at.text_input(key="corr_text_3_1").input('{"type": "marshal_draw", "card": 18}').run()
+    at.button(key="corr_save_3_1").click().run()
+    no_exception(at)
+    assert "no game with id" in texts(at)
+    assert GameStore(db).list() == []
+
+
+def test_the_assistant_does_not_open_a_match(make_app, db):
+    from engine import new_game
+
+    store = GameStore(db)
+    state = new_game(5)
+    info = store.create(state.record(), kind="match", metadata={"seed": 5, "mode": "ai_ai"})
+    at = make_app(game=info.id)
+    no_exception(at)
+    assert "This game is a match" in at.error[0].value
+    assert not at.text_input and not at.pills  # no entries and no record to read
+    assert store.open(info.id).record == state.record()
+
+
+def test_a_stored_game_that_cannot_be_read_is_a_message_on_its_page(make_app, db):
+    import sqlite3
+
+    gid = GameStore(db).create(Record()).id
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE games SET record = ? WHERE id = ?",
+                    ('{"format": "fugitive-record", "version": 2, "events": []}', gid))
+    at = make_app(game=gid)
+    no_exception(at)
+    assert "cannot be read" in at.error[0].value and "unsupported version 2" in at.error[0].value
+    learning = make_app(page="learning", game=gid)
+    no_exception(learning)
+    assert "cannot be read" in texts(learning)
+
+
+def test_an_id_from_the_url_is_shown_as_code_and_cut(make_app, db):
+    at = make_app(game="[click](http://evil.example)" + "x" * 100)
+    no_exception(at)
+    msg = at.error[0].value
+    assert msg.startswith("No saved game with id `[click](http://evil.example)") and "…`" in msg
+    assert len(msg) < 100

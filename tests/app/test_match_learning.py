@@ -125,3 +125,46 @@ def test_tutorial_checks_answers(make_app, db):
     at.pills(key="tut_a_1").set_value([5, 6, 7]).run()
     at.button(key="tut_check_1").click().run()
     assert at.success
+
+
+def test_a_seed_that_is_not_a_whole_number_is_refused_with_a_message(make_app, db):
+    at = make_app(page="match")
+    for text in ("²", "9" * 5000, "-5", "abc", "1e3", "1000000000000"):
+        at.text_input(key="m_seed").input(text).run()
+        at.button(key="m_start").click().run()
+        no_exception(at)
+        assert any("whole number from 0 to 999,999,999,999" in e.value for e in at.error), text
+        assert GameStore(db).list() == []
+    at.text_input(key="m_seed").input(" 42 ").run()
+    at.button(key="m_start").click().run()
+    no_exception(at)
+    assert GameStore(db).open(_gid(at)).metadata["seed"] == 42
+
+
+def test_a_match_whose_record_does_not_follow_from_its_seed_is_not_resumed(make_app, db):
+    from engine.bots import RandomMarshal
+
+    store = GameStore(db)
+    other = play_game(RandomFugitive(2), RandomMarshal(2), seed=2)  # another seed's moves
+    info = store.create(other.record().truncated(6), kind="match", metadata={"seed": 3, "mode": "ai_ai"})
+    at = make_app(page="match", game=info.id)
+    no_exception(at)
+    assert any("cannot go on" in e.value for e in at.error)
+    assert store.open(info.id).record == other.record().truncated(6)
+
+
+def test_a_match_moved_on_in_another_window_is_not_overwritten(make_app, db):
+    a = make_app(page="match")
+    a.text_input(key="m_seed").input("11").run()
+    a.button(key="m_start").click().run()
+    gid = _gid(a)
+    b = make_app(page="match", game=gid)
+    no_exception(b)
+    draw = [k for k in keys(a.segmented_control) if k.startswith("mc_draw")][0]
+    a.segmented_control(key=draw).set_value(1).run()
+    no_exception(a)
+    saved = GameStore(db).open(gid).record
+    b.segmented_control(key=draw).set_value(2).run()
+    no_exception(b)
+    assert GameStore(db).open(gid).record == saved
+    assert any("changed elsewhere" in e.value for e in b.error), [e.value for e in b.error]

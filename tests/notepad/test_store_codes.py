@@ -24,7 +24,7 @@ from notepad.store import GameStore, StoreError
 
 from tests.coded import placeholders
 
-from .records import EXAMPLE, mdraw
+from .records import EXAMPLE, fdraw, mdraw, place
 
 
 def doc(*events) -> str:
@@ -44,7 +44,23 @@ def newer_schema(tmp_path):
     GameStore(path)
 
 
-# (what to do with a store, code, the exact English message as it read before the codes)
+def changed_elsewhere(store):
+    """Two copies of one game: the second saves over an entry the first has saved."""
+    gid = store.create(EXAMPLE).id
+    store.save(gid, EXAMPLE.append(fdraw(1)), expected=EXAMPLE)
+    store.save(gid, EXAMPLE.append(fdraw(2)), expected=EXAMPLE)
+
+
+def damaged_row(store, record_text: str):
+    """A stored row this program cannot read (a newer version's record, or damage)."""
+    gid = store.create(EXAMPLE).id
+    with sqlite3.connect(store.path) as con:
+        con.execute("UPDATE games SET record = ? WHERE id = ?", (record_text, gid))
+    return gid
+
+
+# (what to do with a store, code, the exact English message as it read before the codes;
+# the codes added since, their message)
 CASES = [
     (lambda s, _: s.import_json("{"), "bad_record",
      "not a valid game record: not valid JSON: Expecting property name enclosed in double quotes: "
@@ -70,6 +86,9 @@ CASES = [
     (lambda s, _: s.set_metadata(s.create().id, []), "metadata_not_object", "metadata must be a JSON object"),
     (lambda s, _: s.create(metadata={"x": {1, 2}}), "metadata_not_json",
      "metadata must be plain JSON: Object of type set is not JSON serializable"),
+    (lambda s, _: changed_elsewhere(s), "changed_elsewhere", None),  # the id varies: checked below
+    (lambda s, _: s.open(damaged_row(s, '{"format": "fugitive-record", "version": 2, "events": []}')),
+     "unreadable_game", None),
 ]
 
 
@@ -162,3 +181,29 @@ def test_every_raise_in_the_store_uses_a_known_code_with_its_placeholders():
             assert code in S.STORE_MESSAGES, f"line {node.lineno}: unknown code {code!r}"
             assert {k.arg for k in node.keywords} == placeholders(S.STORE_MESSAGES[code]), f"line {node.lineno}"
     assert calls >= len(S.STORE_MESSAGES)
+
+
+def test_a_stale_copy_saves_nothing_and_the_newer_entries_stay(store):
+    gid = store.create(EXAMPLE).id
+    newer = EXAMPLE.append(fdraw(1))
+    store.save(gid, newer, expected=EXAMPLE)
+    with pytest.raises(StoreError) as info:
+        store.save(gid, EXAMPLE.append(fdraw(2)), expected=EXAMPLE)
+    assert info.value.code == "changed_elsewhere" and info.value.params == {"game_id": gid}
+    assert store.open(gid).record == newer
+    store.save(gid, newer.append(place(0)), expected=newer)  # from the stored copy it saves
+    assert store.open(gid).record == newer.append(place(0))
+    with pytest.raises(StoreError, match="no game"):
+        store.save("nope", EXAMPLE, expected=EXAMPLE)
+
+
+@pytest.mark.parametrize("text", ['{"format": "fugitive-record", "version": 2, "events": []}', "garbage", "[]"])
+def test_a_row_that_cannot_be_read_is_an_error_on_that_game_alone(store, text):
+    good = store.create(EXAMPLE, title="good").id
+    bad = damaged_row(store, text)
+    with pytest.raises(StoreError) as info:
+        store.open(bad)
+    assert info.value.code == "unreadable_game" and info.value.params["game_id"] == bad
+    assert isinstance(info.value.params["error"], RecordFormatError)
+    assert {g.id: g.events for g in store.list()} == {good: len(EXAMPLE.events), bad: 0}
+    assert store.open(good).record == EXAMPLE
