@@ -392,6 +392,7 @@ KO: dict[str, str] = {
     "format_not_json": "올바른 JSON이 아닙니다: {problem} ({line}행 {column}열, 위치 {char})",
     "format_not_text": "올바른 JSON이 아닙니다: 글자를 읽을 수 없습니다 ({detail})",
     "format_nested_too_deeply": "JSON이 너무 깊게 중첩되어 있습니다",
+    "format_huge_number": "올바른 JSON이 아닙니다: {limit}자리가 넘는 수가 있습니다",
     "format_unreadable_file": "{path}을(를) 읽을 수 없습니다: {detail}",
     "format_not_whole_number": "{what}은(는) 정수여야 합니다 ({value}이(가) 아님)",
     "format_out_of_range": "{what}은(는) {lo}~{hi} 사이여야 합니다 ({value}이(가) 아님)",

@@ -16,6 +16,7 @@ formatted with them, so the app can say the same fault in Korean.
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Literal, Union
 
@@ -38,6 +39,7 @@ FORMAT_MESSAGES: dict[str, str] = {
     "not_json": "not valid JSON: {problem}: line {line} column {column} (char {char})",
     "not_text": "not valid JSON: {detail}",
     "nested_too_deeply": "JSON nested too deeply",
+    "huge_number": "not valid JSON: a number of more than {limit} digits",
     "unreadable_file": "cannot read {path}: {detail}",
     # values
     "not_whole_number": "{what} must be a whole number, not {value}",
@@ -327,6 +329,8 @@ def _loads(text: str | bytes) -> Any:
         ) from None
     except UnicodeDecodeError as exc:
         raise RecordFormatError.fault(None, "not_text", detail=str(exc)) from None
+    except ValueError:  # int(): a number of more digits than Python converts
+        raise RecordFormatError.fault(None, "huge_number", limit=sys.get_int_max_str_digits()) from None
     except RecursionError:  # json's answer to absurdly deep nesting
         raise RecordFormatError.fault(None, "nested_too_deeply") from None
 
@@ -341,14 +345,21 @@ def event_from_json(text: str | bytes, index: int | None = None) -> Event:
     return event_from_dict(_loads(text), index)
 
 
+def _shown(value: Any, limit: int = 40) -> str:
+    """A JSON value as a message quotes it: cut to ``limit`` characters, so that a
+    4,000-digit number or a deep list does not fill the screen."""
+    text = json.dumps(value)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 What = Union[str, FormatText]  # a field or event type name, or a phrase such as "each of numbers"
 
 
 def _int(value: Any, what: What, index: int | None, lo: int, hi: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise RecordFormatError.fault(index, "not_whole_number", what=what, value=json.dumps(value))
+        raise RecordFormatError.fault(index, "not_whole_number", what=what, value=_shown(value))
     if not lo <= value <= hi:
-        raise RecordFormatError.fault(index, "out_of_range", what=what, lo=lo, hi=hi, value=value)
+        raise RecordFormatError.fault(index, "out_of_range", what=what, lo=lo, hi=hi, value=_shown(value))
     return value
 
 
@@ -363,7 +374,7 @@ def _cards(value: Any, what: What, index: int | None, lo: int = 1, hi: int = 41)
 
 def _bool(value: Any, what: What, index: int | None) -> bool:
     if not isinstance(value, bool):
-        raise RecordFormatError.fault(index, "not_bool", what=what, value=json.dumps(value))
+        raise RecordFormatError.fault(index, "not_bool", what=what, value=_shown(value))
     return value
 
 
@@ -383,7 +394,7 @@ def event_from_dict(d: Any, index: int | None = None) -> Event:
         raise RecordFormatError.fault(index, "event_not_object")
     kind = d.get("type")
     if kind not in EVENT_TYPES:
-        raise RecordFormatError.fault(index, "unknown_event_type", type=json.dumps(kind), types=", ".join(EVENT_TYPES))
+        raise RecordFormatError.fault(index, "unknown_event_type", type=_shown(kind), types=", ".join(EVENT_TYPES))
     if kind == "place":
         _check_keys(d, ("type", "sprints", "hideout", "sprint_cards"), ("sprints",), index, "place")
         sprints = _int(d["sprints"], "sprints", index, 0, 41)
@@ -468,11 +479,10 @@ def record_from_dict(data: Any) -> Record:
     if not isinstance(data, dict):
         raise RecordFormatError.fault(None, "record_not_object")
     if data.get("format") != FORMAT:
-        raise RecordFormatError.fault(None, "wrong_format", expected=FORMAT, value=json.dumps(data.get("format")))
-    if data.get("version") != VERSION:
-        raise RecordFormatError.fault(
-            None, "unsupported_version", version=json.dumps(data.get("version")), known=VERSION
-        )
+        raise RecordFormatError.fault(None, "wrong_format", expected=FORMAT, value=_shown(data.get("format")))
+    version = data.get("version")
+    if version != VERSION or not isinstance(version, int) or isinstance(version, bool):  # not true, not 1.0
+        raise RecordFormatError.fault(None, "unsupported_version", version=_shown(version), known=VERSION)
     _check_keys(
         data, ("format", "version", "ruleset", "events", "fugitive_setup"), ("events",), None,
         format_text("the_record"),
@@ -483,7 +493,7 @@ def record_from_dict(data: Any) -> Record:
     _check_keys(raw_rules, ("opening", "pass_draw"), (), None, "ruleset")
     opening = raw_rules.get("opening", "one-or-two")
     if opening not in OPENINGS:
-        raise RecordFormatError.fault(None, "bad_opening", value=json.dumps(opening))
+        raise RecordFormatError.fault(None, "bad_opening", value=_shown(opening))
     pass_draw = _bool(raw_rules.get("pass_draw", False), "ruleset.pass_draw", None)
     setup = None
     if "fugitive_setup" in data:

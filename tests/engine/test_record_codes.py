@@ -54,6 +54,8 @@ CASES = [
     (b"\x80", None, "not_text",
      "not valid JSON: 'utf-8' codec can't decode byte 0x80 in position 0: invalid start byte"),
     ("[" * 100_000, None, "nested_too_deeply", "JSON nested too deeply"),  # new with its code
+    ('{"events": [' + "9" * 5000 + "]}", None, "huge_number",  # new with its code
+     "not valid JSON: a number of more than 4300 digits"),
     (lambda: load_record("/nonexistent-dir/r.json"), None, "unreadable_file",
      "cannot read /nonexistent-dir/r.json: No such file or directory"),
     # values
@@ -104,6 +106,10 @@ CASES = [
     (doc(format="x"), None, "wrong_format", '"format" must be "fugitive-record", not "x"'),
     (doc(version=2), None, "unsupported_version", "unsupported version 2: this program reads version 1"),
     (doc(version=None), None, "unsupported_version", "unsupported version null: this program reads version 1"),
+    (doc(version=True), None, "unsupported_version", "unsupported version true: this program reads version 1"),
+    (doc(version=1.0), None, "unsupported_version", "unsupported version 1.0: this program reads version 1"),
+    (doc({"type": "marshal_draw", "card": 10**60}), 0, "out_of_range",
+     "card must be from 4 to 41, not 1000000000000000000000000000000000000000…"),
     (doc(ruleset=[]), None, "ruleset_not_object", "ruleset must be a JSON object"),
     (doc(ruleset={"opening": "three"}), None, "bad_opening",
      'ruleset.opening must be "one-or-two" or "two", not "three"'),
