@@ -442,6 +442,7 @@ KO: dict[str, str] = {
     "store_breaks_rule": "기록이 규칙에 맞지 않습니다: {error}",
     "store_newer_schema": "{path}의 스키마 버전은 {version}이지만, 이 프로그램은 버전 {known}까지만 읽습니다",
     "store_no_game": "ID {game_id!r}인 게임이 없습니다",
+    "store_foreign_database": "{path}은(는) Fugitive 데이터베이스가 아닙니다: 다른 테이블이 있습니다 ({tables})",
     "store_changed_elsewhere": "게임 {game_id!r}이(가) 여기서 연 뒤에 다른 창이나 기기에서 바뀌었습니다. 저장하지 않았고, 지금 저장된 게임을 보여 줍니다",
     "store_unreadable_game": "게임 {game_id!r}을(를) 읽을 수 없습니다: {error}",
     "store_bad_kind": "게임 종류는 {kinds} 중 하나여야 합니다 ({kind!r}이(가) 아님)",

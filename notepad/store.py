@@ -47,6 +47,7 @@ STORE_MESSAGES: dict[str, str] = {
     "breaks_rule": "the record breaks a rule: {error}",
     # the file
     "newer_schema": "{path} has schema version {version}; this program knows up to {known}",
+    "foreign_database": "{path} is not a Fugitive database: it holds other tables ({tables})",
     # requests
     "no_game": "no game with id {game_id!r}",
     "changed_elsewhere": "game {game_id!r} was changed elsewhere (another window or device) since it was opened here; nothing was saved: it now shows the stored game",
@@ -219,6 +220,11 @@ class GameStore:
     def _migrate(self, target: int) -> None:
         con = self._connect()
         try:
+            if con.execute("PRAGMA user_version").fetchone()[0] == 0:
+                # a new file, or one this program did not make: leave that one as it is
+                tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+                if tables:
+                    raise StoreError.of("foreign_database", path=str(self.path), tables=", ".join(tables[:5]))
             con.execute("PRAGMA journal_mode = WAL")
         finally:
             con.close()

@@ -51,6 +51,15 @@ def changed_elsewhere(store):
     store.save(gid, EXAMPLE.append(fdraw(2)), expected=EXAMPLE)
 
 
+def foreign_database(tmp_path):
+    """Another program's SQLite file: the store must not add its tables to it."""
+    path = tmp_path / "other.sqlite3"
+    with sqlite3.connect(path) as con:
+        con.execute("CREATE TABLE games (name TEXT)")
+        con.execute("CREATE TABLE scores (n INTEGER)")
+    GameStore(path)
+
+
 def damaged_row(store, record_text: str):
     """A stored row this program cannot read (a newer version's record, or damage)."""
     gid = store.create(EXAMPLE).id
@@ -87,6 +96,7 @@ CASES = [
     (lambda s, _: s.create(metadata={"x": {1, 2}}), "metadata_not_json",
      "metadata must be plain JSON: Object of type set is not JSON serializable"),
     (lambda s, _: changed_elsewhere(s), "changed_elsewhere", None),  # the id varies: checked below
+    (lambda _, tmp: foreign_database(tmp), "foreign_database", None),  # the path varies: checked below
     (lambda s, _: s.open(damaged_row(s, '{"format": "fugitive-record", "version": 2, "events": []}')),
      "unreadable_game", None),
 ]
@@ -207,3 +217,13 @@ def test_a_row_that_cannot_be_read_is_an_error_on_that_game_alone(store, text):
     assert isinstance(info.value.params["error"], RecordFormatError)
     assert {g.id: g.events for g in store.list()} == {good: len(EXAMPLE.events), bad: 0}
     assert store.open(good).record == EXAMPLE
+
+
+def test_another_programs_database_is_left_as_it_was(tmp_path):
+    err = raise_case(lambda _, tmp: foreign_database(tmp), None, tmp_path)
+    path = tmp_path / "other.sqlite3"
+    assert str(err) == f"{path} is not a Fugitive database: it holds other tables (games, scores)"
+    with sqlite3.connect(path) as con:
+        assert [r[0] for r in con.execute("SELECT name FROM sqlite_master ORDER BY name")] == ["games", "scores"]
+        assert con.execute("PRAGMA user_version").fetchone()[0] == 0
+        assert con.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
