@@ -4,27 +4,35 @@ from __future__ import annotations
 import argparse
 import time
 
+from .args import count, fail, names, output_file
+
+MAX_GAMES = 100_000  # per Fugitive bot
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from advisor.bots import FUGITIVE_BOTS
+    from advisor.bots import FUGITIVE_BOTS, MARSHAL_BOTS
 
-    parser.add_argument("--games", type=int, default=50, help="games per Fugitive bot (default 50)")
+    parser.add_argument("--games", type=count(1, MAX_GAMES), default=50, help="games per Fugitive bot (default 50)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
-    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    parser.add_argument("--marshal", default="solver", help="the Marshal bot making the guesses (default solver)")
+    parser.add_argument("--jobs", type=count(1, 64), default=2, help="worker processes (default 2)")
+    parser.add_argument("--marshal", default="solver", choices=list(MARSHAL_BOTS),
+                        help="the Marshal bot making the guesses (default solver)")
     parser.add_argument("--fugitives", default=",".join(FUGITIVE_BOTS), help="comma-separated Fugitive bots")
     parser.add_argument("--png", help="write the reliability chart (PNG) to this file")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
 def run(args: argparse.Namespace) -> int:
-    from advisor.bots import FUGITIVE_BOTS, MARSHAL_BOTS
+    from advisor.bots import FUGITIVE_BOTS
     from advisor.calibration import report, run_calibration, write_png
 
-    fugitives = [f for f in args.fugitives.split(",") if f]
-    if any(f not in FUGITIVE_BOTS for f in fugitives) or args.marshal not in MARSHAL_BOTS or args.games < 1:
-        print("unknown bot or --games below 1")
-        return 2
+    try:
+        fugitives = names(args.fugitives, FUGITIVE_BOTS, "--fugitives")
+    except ValueError as exc:
+        return fail("calibration", str(exc))
+    problem = output_file(args.png, "--png", ".png")
+    if problem:
+        return fail("calibration", problem)
     start = time.perf_counter()
     cals = run_calibration(args.games, args.seed, args.jobs, fugitives, args.marshal, progress=not args.no_progress)
     print(report(cals))

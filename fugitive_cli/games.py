@@ -7,11 +7,14 @@ code 1, and leave the database as it was.
 from __future__ import annotations
 
 import argparse
+import os
 import sqlite3
 import sys
 from pathlib import Path
 
-from notepad.store import GameStore, StoreError
+from notepad.store import GameStore, StoreError, default_path
+
+from .args import output_file, write_text_file
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -21,7 +24,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("export", help="print a game's record as JSON (or write it to a file)")
     p.add_argument("id")
     p.add_argument("-o", "--output", metavar="FILE")
-    p = sub.add_parser("import", help="store a record from a JSON file")
+    p = sub.add_parser("import", help="store a record from a JSON file ('-': standard input)")
     p.add_argument("file")
     p.add_argument("--title")
     p.add_argument("--kind", choices=("assistant", "match"), default="assistant")
@@ -33,19 +36,47 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    path = Path(args.db) if args.db else default_path()
     try:
-        return _run(args)
-    except StoreError as exc:
+        if args.db == "":
+            raise ValueError("--db: an empty file name")
+        for value, what in _texts(args):
+            _check_text(value, what)
+        return _run(args, path)
+    except ValueError as exc:  # StoreError is one too
         print(f"error: {exc}", file=sys.stderr)
     except sqlite3.Error as exc:
-        print(f"error: database {args.db or ''}: {exc}", file=sys.stderr)
+        print(f"error: database {path}: {exc}", file=sys.stderr)
+    except (FileExistsError, NotADirectoryError) as exc:  # making the database's folder
+        print(f"error: {exc.filename or path}: a file is where a folder should be", file=sys.stderr)
     except OSError as exc:
-        print(f"error: {exc.filename or ''}: {exc.strerror}", file=sys.stderr)
+        print(f"error: {exc.filename or path}: {exc.strerror}", file=sys.stderr)
     return 1
 
 
-def _run(args: argparse.Namespace) -> int:
-    store = GameStore(args.db)
+def _texts(args: argparse.Namespace):
+    """The text arguments that go into the database, with their names."""
+    for name in ("id", "title"):
+        value = getattr(args, name, None)
+        if value is not None:
+            yield value, name
+
+
+def _check_text(value: str, what: str) -> None:
+    """A command-line argument is bytes decoded with surrogates where they were not
+    UTF-8; SQLite cannot store those, so they are refused by name."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError(f"the {what} is not valid text (UTF-8): {value.encode('utf-8', 'replace').decode()!r}") from None
+
+
+def _run(args: argparse.Namespace, path: Path) -> int:
+    if args.action != "import" and not path.exists():
+        # reading a database that is not there would make a new empty one and say
+        # "no games": a mistyped path would look like every game was lost
+        raise ValueError(f"no database at {path} (--db, $FUGITIVE_DB or data/fugitive.sqlite3)")
+    store = GameStore(path)
     if args.action == "list":
         games = store.list()
         if not games:
@@ -56,14 +87,26 @@ def _run(args: argparse.Namespace) -> int:
     if args.action == "export":
         text = store.export_json(args.id)
         if args.output:
-            Path(args.output).write_text(text + "\n", encoding="utf-8")
+            problem = output_file(args.output, "-o")
+            if problem:
+                raise ValueError(problem)
+            try:
+                write_text_file(args.output, text + "\n")
+            except OSError as exc:
+                raise OSError(exc.errno, exc.strerror, args.output) from None
             print(f"wrote {args.output}")
         else:
             print(text)
         return 0
     if args.action == "import":
-        data = Path(args.file).read_bytes()
-        info = store.import_json(data, title=args.title or Path(args.file).stem, kind=args.kind)
+        name = "standard input" if args.file == "-" else args.file
+        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+        # a file name that is not UTF-8 still makes a readable title
+        stem = "Imported game" if args.file == "-" else os.fsencode(Path(args.file).stem).decode("utf-8", "replace")
+        try:
+            info = store.import_json(data, title=args.title or stem, kind=args.kind)
+        except StoreError as exc:
+            raise ValueError(f"{name}: {exc}") from None
         print(f"imported {info.id}  {info.events} events  {info.title}")
         return 0
     if args.action == "rename":

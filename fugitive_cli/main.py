@@ -46,15 +46,35 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(modules[args.command].run(args) or 0)
+        code = int(modules[args.command].run(args) or 0)
+        sys.stdout.flush()  # here, not at exit, so that a failed write is an error message
+        return code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # e.g. `fugitive solve r.json --json | head`
-        import os
-
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _drop_stdout()
         return 0
+    except OSError as exc:
+        if not _is_stdout_error(exc):
+            raise
+        _drop_stdout()  # what is left in its buffer cannot be written either
+        print(f"error: cannot write the output: {exc.strerror}", file=sys.stderr)
+        return 1
+
+
+def _is_stdout_error(exc: OSError) -> bool:
+    """A write to standard output that failed (a full disk, a closed terminal); the
+    commands report their own files' errors themselves."""
+    import errno
+
+    return exc.filename is None and exc.errno in (errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT)
+
+
+def _drop_stdout() -> None:
+    import os
+
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 if __name__ == "__main__":

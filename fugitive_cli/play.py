@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import random
 import re
+import sys
 from typing import Callable
 
 from engine import (
@@ -31,9 +32,14 @@ from engine.bots import RandomFugitive, RandomMarshal
 from engine.record import FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Ruleset
 from engine.state import GameState, MarshalDrewFrom
 
+from .args import fail, output_file, write_text_file
+
 
 class Quit(Exception):
-    """The player typed quit or closed the input."""
+    """The player typed quit or closed the input. ``state``: the game as it stood (set
+    by :func:`play`, so that ``--save`` can keep a game left halfway)."""
+
+    state: GameState | None = None
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -41,7 +47,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="seed of the deal and the bot (default random)")
     parser.add_argument("--ruleset-two", action="store_true", help='opening "two": exactly two opening hideouts')
     parser.add_argument("--pass-draw", action="store_true", help="second edition: bonus draw after a pass")
-    parser.add_argument("--save", metavar="PATH", help="write the full record (RECORD.md) here at the end")
+    parser.add_argument("--save", metavar="PATH",
+                        help="write the full record (RECORD.md) here at the end, or when you quit")
 
 
 # --------------------------------------------------------------------------- rendering
@@ -125,10 +132,9 @@ def parse_numbers(text: str) -> list[int]:
         raise ValueError("type at least one number")
     numbers = []
     for p in parts:
-        try:
-            numbers.append(int(p))
-        except ValueError:
-            raise ValueError(f"not a number: {p!r}") from None
+        if not (p.isascii() and p.isdigit()):  # int() would take "1_0" and other scripts' digits
+            raise ValueError(f"not a number: {p[:20]!r}")
+        numbers.append(int(p[:6]) if len(p) <= 6 else 10**6)  # no card is that high: refused later
     return numbers
 
 
@@ -223,7 +229,11 @@ def play(
             continue
         (show_fugitive if human_is_fugitive else show_marshal)(view, write)
         while True:
-            move = ask_move(view, read, write)
+            try:
+                move = ask_move(view, read, write)
+            except Quit as quit:
+                quit.state = state
+                raise
             try:
                 state = apply(state, move)
                 break
@@ -259,17 +269,26 @@ def run(args: argparse.Namespace) -> int:
         except EOFError:
             return None
 
+    problem = output_file(args.save, "--save")
+    if problem:  # found now, not after a whole game
+        return fail("play", problem)
     try:
         state = play(args.role, args.seed, ruleset, read)
-    except Quit:
+    except Quit as quit:
         print("\nBye.")
+        if args.save and quit.state is not None:
+            return _save(quit.state, args.save, "The game so far")
         return 0
     if args.save:
-        try:
-            with open(args.save, "w", encoding="utf-8") as fh:
-                fh.write(state.record().to_json())
-            print(f"Record written to {args.save}.")
-        except OSError as exc:
-            print(f"Could not write {args.save}: {exc.strerror}")
-            return 1
+        return _save(state, args.save, "Record")
+    return 0
+
+
+def _save(state: GameState, path: str, what: str) -> int:
+    try:
+        write_text_file(path, state.record().to_json())
+    except OSError as exc:
+        print(f"error: could not write {path}: {exc.strerror}", file=sys.stderr)
+        return 1
+    print(f"{what} written to {path}.")
     return 0

@@ -30,8 +30,13 @@ def test_simulate_prints_counts_and_speed(capsys):
     assert sum(wins) == 50
 
 
-def test_simulate_rejects_zero_games(capsys):
-    assert main(["simulate", "--games", "0"]) == 2
+@pytest.mark.parametrize("games", ["0", "-1", "9223372036854775808", "ten"])
+def test_simulate_refuses_a_count_out_of_range_before_playing(capsys, games):
+    with pytest.raises(SystemExit) as info:
+        main(["simulate", "--games", games])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --games: must be" in err and "10,000,000" in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize("ruleset", [Ruleset(), Ruleset("two", True)])
@@ -95,3 +100,38 @@ def test_parse_numbers():
         play_cli.parse_numbers("5 ²")
     with pytest.raises(ValueError):
         play_cli.parse_numbers("  ")
+    for text in ("1_0", "\u0663", "-3"):  # int() takes the first two
+        with pytest.raises(ValueError, match="not a number"):
+            play_cli.parse_numbers(text)
+    assert play_cli.parse_numbers("9" * 5000) == [10**6]  # no traceback; the game refuses it
+
+
+def test_save_is_checked_before_the_game_and_a_quit_game_is_saved(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr("builtins.input", lambda prompt="": pytest.fail("the game started"))
+    assert main(["play", "--seed", "4", "--save", str(tmp_path / "no" / "g.json")]) == 2
+    assert "--save: no folder" in capsys.readouterr().err
+    assert main(["play", "--seed", "4", "--save", str(tmp_path)]) == 2
+    assert "is a folder" in capsys.readouterr().err
+    answers = iter(["1", "2", "quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    path = tmp_path / "g.json"
+    assert main(["play", "--role", "fugitive", "--seed", "4", "--save", str(path)]) == 0
+    assert "The game so far written to" in capsys.readouterr().out
+    rec = Record.from_json(path.read_text())
+    assert rec.is_full and [e.type for e in rec.events[:2]] == ["place", "place"]
+
+
+def test_a_full_disk_on_standard_output_is_an_error_message(monkeypatch, capsys, tmp_path):
+    import errno
+    import io
+
+    class Full(io.StringIO):
+        def flush(self):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    dropped = []
+    monkeypatch.setattr("fugitive_cli.main._drop_stdout", lambda: dropped.append(True))
+    monkeypatch.setattr("sys.stdout", Full())
+    assert main(["simulate", "--games", "1", "--no-progress"]) == 1
+    assert dropped
+    assert "error: cannot write the output: No space left on device" in capsys.readouterr().err

@@ -6,6 +6,7 @@ import json
 import pytest
 
 from fugitive_cli.main import main
+from notepad.store import GameStore
 
 from .records import EXAMPLE, FULL, mdraw
 
@@ -70,6 +71,10 @@ def test_games_commands(tmp_path, capsys):
     db = str(tmp_path / "g.sqlite3")
     rec = tmp_path / "r.json"
     rec.write_text(EXAMPLE.to_json())
+    code, out, err = run(capsys, "games", "--db", db, "list")  # reading never makes a database
+    assert code == 1 and err == f"error: no database at {db} (--db, $FUGITIVE_DB or data/fugitive.sqlite3)\n"
+    assert not (tmp_path / "g.sqlite3").exists()
+    GameStore(db)
     code, out, _ = run(capsys, "games", "--db", db, "list")
     assert code == 0 and out.strip() == "no games"
     code, out, _ = run(capsys, "games", "--db", db, "import", str(rec), "--title", "Friday")
@@ -102,5 +107,71 @@ def test_games_import_refusals(tmp_path, capsys):
 
 def test_games_uses_env_db(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("FUGITIVE_DB", str(tmp_path / "env.sqlite3"))
-    assert run(capsys, "games", "list")[0] == 0
+    rec = tmp_path / "r.json"
+    rec.write_text(EXAMPLE.to_json())
+    assert run(capsys, "games", "import", str(rec))[0] == 0  # an import makes the database
     assert (tmp_path / "env.sqlite3").exists()
+    assert "9 events" in run(capsys, "games", "list")[1]
+
+
+def test_games_refusals_name_what_is_wrong_and_change_nothing(tmp_path, capsys, monkeypatch):
+    import io
+
+    db = tmp_path / "g.sqlite3"
+    gid = GameStore(db).create(EXAMPLE, title="keep").id
+    before = GameStore(db).list()
+
+    def fails(*argv) -> str:
+        code, out, err = run(capsys, "games", "--db", str(db), *argv)
+        assert code == 1 and out == "" and err.startswith("error: "), (argv, out, err)
+        return err
+
+    assert "the id is not valid text" in fails("export", "\udcff")  # argv bytes that are not UTF-8
+    assert "the title is not valid text" in fails("rename", gid, "bad\udcff")
+    assert "-o: no folder" in fails("export", gid, "-o", str(tmp_path / "no" / "x.json"))
+    assert "is a folder" in fails("export", gid, "-o", str(tmp_path))
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    assert fails("import", str(bad)).startswith(f"error: {bad}: not a valid game record: not valid JSON")
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"[]")))
+    assert fails("import", "-").startswith("error: standard input: not a valid game record")
+    assert GameStore(db).list() == before
+    assert "an empty file name" in run(capsys, "games", "--db", "", "list")[2]
+    garbage = tmp_path / "garbage.sqlite3"
+    garbage.write_text("not a database")
+    assert run(capsys, "games", "--db", str(garbage), "list")[2] == f"error: database {garbage}: file is not a database\n"
+    in_the_way = tmp_path / "file"
+    in_the_way.write_text("")
+    err = run(capsys, "games", "--db", str(in_the_way / "g.sqlite3"), "import", str(bad))[2]
+    assert err == f"error: {in_the_way}: a file is where a folder should be\n"
+
+
+def test_games_import_from_standard_input_and_an_odd_file_name(tmp_path, capsys, monkeypatch):
+    import io
+    import os
+
+    db = str(tmp_path / "g.sqlite3")
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(EXAMPLE.to_json().encode())))
+    code, out, _ = run(capsys, "games", "--db", db, "import", "-")
+    assert code == 0 and out.endswith("9 events  Imported game\n")
+    odd = os.path.join(os.fsencode(tmp_path), b"caf\xe9.json")  # a Latin-1 name: not UTF-8
+    with open(odd, "wb") as fh:
+        fh.write(EXAMPLE.to_json().encode())
+    code, out, _ = run(capsys, "games", "--db", db, "import", os.fsdecode(odd))
+    assert code == 0 and out.endswith("9 events  caf\ufffd\n")
+
+
+def test_export_replaces_a_file_whole(tmp_path, capsys, monkeypatch):
+    db = tmp_path / "g.sqlite3"
+    gid = GameStore(db).create(EXAMPLE).id
+    target = tmp_path / "out.json"
+    target.write_text("the old export")
+
+    def full_disk(fd):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("os.fsync", full_disk)
+    code, _, err = run(capsys, "games", "--db", str(db), "export", gid, "-o", str(target))
+    assert code == 1 and err == f"error: {target}: No space left on device\n"
+    assert target.read_text() == "the old export"  # not emptied, not half written
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]  # no temporary file left
