@@ -606,6 +606,36 @@ KO: dict[str, str] = {
 
 STRINGS = {"en": EN, "ko": KO}
 
+#: English of a refusal inside the app, where the entries are numbered from 1 as in
+#: the list of entries: "entry 4: ..." for the CLI's "event 3: ..."
+EN["entry_reason"] = "entry {n}: {reason}"
+
+
+def _english_coded() -> dict[str, str]:
+    """The modules' English templates of coded messages under the app's keys
+    (``rule_<code>``, ``format_<code>``, ``move_<code>``, ``store_<code>``).
+
+    The app's English reads like the CLI's, with one difference: an event index is
+    shown as the entry number, counted from 1 like the app's list of entries (as the
+    Korean strings do), and called an entry.
+    """
+    if _EN_CODED:
+        return _EN_CODED
+    from engine.errors import MOVE_MESSAGES, MOVE_PHRASES
+    from engine.record import FORMAT_MESSAGES, FORMAT_PHRASES
+    from notepad.store import STORE_MESSAGES
+    from notepad.validator import MESSAGES, PHRASES, WARNINGS
+
+    for prefix, tables in (("rule_", (MESSAGES, PHRASES, WARNINGS)), ("format_", (FORMAT_MESSAGES, FORMAT_PHRASES)),
+                           ("move_", (MOVE_MESSAGES, MOVE_PHRASES)), ("store_", (STORE_MESSAGES,))):
+        for table in tables:
+            for code, template in table.items():
+                _EN_CODED[f"{prefix}{code}"] = template.replace("(event {event})", "(entry {event})")
+    return _EN_CODED
+
+
+_EN_CODED: dict[str, str] = {}
+
 _current = {"lang": DEFAULT}
 
 
@@ -646,7 +676,7 @@ def t(key: str, /, **kw) -> str:
     ``key`` is positional-only, so a message argument may be named ``key`` too (the
     record reader's "unknown field {key!r}").
     """
-    text = STRINGS.get(get_lang(), EN).get(key) or EN.get(key) or key
+    text = STRINGS.get(get_lang(), EN).get(key) or EN.get(key) or _english_coded().get(key) or key
     if kw:
         try:
             return text.format(**kw)
@@ -658,7 +688,10 @@ def t(key: str, /, **kw) -> str:
 def _has_coded_text(reason: object, prefix: str) -> bool:
     """Whether the current language says this coded message itself (``<prefix><code>``)."""
     code = getattr(reason, "code", None)
-    return bool(code) and f"{prefix}{code}" in STRINGS.get(get_lang(), EN)
+    if not code:
+        return False
+    table, key = STRINGS.get(get_lang(), EN), f"{prefix}{code}"
+    return key in table or (table is EN and key in _english_coded())
 
 
 def _coded_text(reason: object, prefix: str) -> str:
@@ -685,8 +718,8 @@ def rule_text(reason: object) -> str:
 
     The validator writes English and attaches a ``code`` and ``params``
     (``notepad.validator.RuleText``); ``rule_<code>`` is the template in another
-    language. Without one (English has none, a plain string has no code) the English
-    text is kept.
+    language, and in English the validator's own (see :func:`_english_coded`). A
+    plain string has no code: it is kept as it is.
     """
     return _coded_text(reason, "rule_")
 
@@ -715,9 +748,10 @@ def error_text(exc: BaseException) -> str:
 
     A store refusal is said from ``store_<code>``; a refused record inside it
     (``params["error"]``, a RecordFormatError or RecordRuleError) is said the same
-    way, with its event index as the entry number. In English, and for anything
-    without a string of the current language, it is ``str(exc)``: the modules'
-    own English tables, so the page reads exactly like the CLI.
+    way, with its event index as the entry number. In English the templates are the
+    modules' own, so the page reads like the CLI except that entries are numbered
+    from 1, as in the page's list of entries (:func:`_english_coded`); anything
+    without a code is ``str(exc)``.
     """
     from engine.errors import IllegalMove
     from engine.record import RecordFormatError

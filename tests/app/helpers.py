@@ -29,3 +29,11 @@ def texts(at) -> str:
 
 def no_exception(at) -> None:
     assert not at.exception, [e.value for e in at.exception]
+
+
+def as_entries(text: str) -> str:
+    """The CLI's English as the app says it: an event index (from 0) as the entry
+    number (from 1), as in the app's list of entries."""
+    import re
+
+    return re.sub(r"\bevent (\d+)", lambda m: f"entry {int(m.group(1)) + 1}", text)

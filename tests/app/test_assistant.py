@@ -255,15 +255,21 @@ def test_every_validator_code_has_a_korean_string_with_the_same_placeholders():
     assert not [k for k in i18n.EN if k.startswith("rule_")]  # English comes from the validator
 
 
-def test_every_rule_break_reads_in_korean_and_stays_english_in_english():
+def test_every_rule_break_reads_in_korean_and_in_english_with_entry_numbers():
     from app import i18n
     from tests.notepad.test_rule_codes import CASES, raise_case
 
+    from .helpers import as_entries
+
     errors = [raise_case(case[0]) for case in CASES]
+    numbered = 0
     try:
         for err in errors:
             i18n.set_lang("en")
-            assert i18n.rule_text(err.reason) == err.reason
+            # the validator's English, with its events counted like the list of entries
+            assert i18n.rule_text(err.reason) == as_entries(err.reason)
+            assert i18n.error_text(err) == as_entries(str(err))
+            numbered += "(event " in err.reason
             i18n.set_lang("ko")
             ko = i18n.rule_text(err.reason)
             assert ko != err.reason and "{" not in ko and "}" not in ko, (err.code, ko)
@@ -273,6 +279,7 @@ def test_every_rule_break_reads_in_korean_and_stays_english_in_english():
                 if isinstance(value, str) and getattr(value, "code", None):
                     assert value not in ko, (err.code, ko)
         assert i18n.rule_text("plain text") == "plain text"
+        assert numbered  # some reasons do name an earlier event
     finally:
         i18n.set_lang("en")
 
@@ -387,3 +394,16 @@ def test_an_id_from_the_url_is_shown_as_code_and_cut(make_app, db):
     msg = at.error[0].value
     assert msg.startswith("No saved game with id `[click](http://evil.example)") and "…`" in msg
     assert len(msg) < 100
+
+
+def test_a_refused_correction_in_english_names_entries_as_the_list_numbers_them(make_app, db):
+    at, gid = _new_game(make_app, db)
+    _opening(at)  # 1. place, 2. drew 17, 3. drew 6
+    at.selectbox(key="corr_idx_3_None").set_value(2).run()
+    at.text_input(key="corr_text_3_2").input('{"type": "marshal_draw", "card": 17}').run()
+    at.button(key="corr_save_3_2").click().run()
+    no_exception(at)
+    assert [e.value for e in at.error] == [
+        "Not entered: marshal_draw of 17, but 17 was already drawn (entry 2)"
+    ], [e.value for e in at.error]
+    assert _record(db, gid).events == (Place(1), MarshalDraw(17), MarshalDraw(6))

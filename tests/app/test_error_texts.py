@@ -2,7 +2,8 @@
 page's language.
 
 English comes from the modules' own tables (``FORMAT_MESSAGES``, ``STORE_MESSAGES``,
-``MOVE_MESSAGES``), Korean from ``format_<code>`` / ``store_<code>`` / ``move_<code>``
+``MOVE_MESSAGES``), with event indexes said as entry numbers (from 1, like the app's
+list of entries); Korean from ``format_<code>`` / ``store_<code>`` / ``move_<code>``
 in app/i18n.py: every code needs a Korean string with the same placeholders, and the
 page shows it in Korean mode.
 """
@@ -18,7 +19,7 @@ from notepad import store as S
 from notepad.store import GameStore
 from tests.coded import placeholders
 
-from .helpers import no_exception
+from .helpers import as_entries, no_exception
 from .test_assistant import _new_game, _opening
 
 
@@ -47,17 +48,17 @@ def test_every_code_has_a_korean_string_with_the_same_placeholders(prefix, table
         assert placeholders(i18n.KO[f"{prefix}{code}"]) == placeholders(template), code
         assert hangul(i18n.KO[f"{prefix}{code}"]) or code.startswith("json_"), code
     assert {k for k in i18n.KO if k.startswith(prefix)} == {f"{prefix}{c}" for c in table}
-    assert not [k for k in i18n.EN if k.startswith(prefix)]  # English comes from the modules
+    assert [k for k in i18n.EN if k.startswith(prefix)] == []  # English comes from the modules
 
 
-def test_every_format_fault_reads_in_korean_and_stays_english_in_english():
+def test_every_format_fault_reads_in_korean_and_in_english_with_entry_numbers():
     from tests.engine.test_record_codes import CASES, raise_case
 
     errors = [raise_case(case[0]) for case in CASES]
     try:
         for err in errors:
             i18n.set_lang("en")
-            assert i18n.error_text(err) == str(err)
+            assert i18n.error_text(err) == as_entries(str(err))
             assert i18n.format_text(err.reason) == err.reason
             i18n.set_lang("ko")
             ko = i18n.error_text(err)
@@ -110,7 +111,7 @@ def test_korean_texts_of_real_illegal_moves(korean):
     )
 
 
-def test_every_store_refusal_reads_in_korean_and_stays_english_in_english(tmp_path):
+def test_every_store_refusal_reads_in_korean_and_in_english_with_entry_numbers(tmp_path):
     from tests.notepad.test_store_codes import CASES, raise_case
 
     errors = []
@@ -120,7 +121,7 @@ def test_every_store_refusal_reads_in_korean_and_stays_english_in_english(tmp_pa
     try:
         for err in errors:
             i18n.set_lang("en")
-            assert i18n.error_text(err) == str(err)
+            assert i18n.error_text(err) == as_entries(str(err))
             i18n.set_lang("ko")
             ko = i18n.error_text(err)
             assert ko != str(err) and hangul(ko) and "{" not in ko, (err.code, ko)
@@ -183,9 +184,9 @@ def test_import_format_errors_in_korean(make_app, db):
     assert GameStore(db).list() == []
 
 
-def test_import_format_errors_stay_english_in_english(make_app, db):
+def test_import_format_errors_in_english_count_entries_from_1(make_app, db):
     at = make_app()
-    assert _import(at, CARD_NOT_IN_DECK) == ["Not imported: not a valid game record: event 1: card 7 is not in deck 2"]
+    assert _import(at, CARD_NOT_IN_DECK) == ["Not imported: not a valid game record: entry 2: card 7 is not in deck 2"]
     assert GameStore(db).list() == []
 
 
