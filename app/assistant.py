@@ -375,7 +375,7 @@ def _on_hit_save(gid: str, n: int, numbers: tuple[int, ...], manhunt: bool) -> N
     for x in numbers:
         pos = st.session_state.get(f"pos_{n}_{x}")
         if pos is None:
-            _flash("error", t("refused", reason=t("position_of", x=x)))
+            _flash("error", t("refused", reason=t("choose_position", x=x)))
             return
         cards = tuple(sorted(int(c) for c in (st.session_state.get(f"spr_{n}_{x}_{pos}") or [])))
         reveals.append((x, int(pos), cards))

@@ -318,7 +318,13 @@ def event_to_dict(e: Event) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- parsing
 def _loads(text: str | bytes) -> Any:
-    """Parsed JSON; a document that is not JSON is a :class:`RecordFormatError`."""
+    """Parsed JSON; a document that is not JSON is a :class:`RecordFormatError`.
+
+    A byte-order mark in front is read past, in text as in bytes (``json.loads``
+    takes it only in bytes): editors on some systems write one.
+    """
+    if isinstance(text, str) and text.startswith("\ufeff"):
+        text = text[1:]
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

@@ -407,3 +407,15 @@ def test_a_refused_correction_in_english_names_entries_as_the_list_numbers_them(
         "Not entered: marshal_draw of 17, but 17 was already drawn (entry 2)"
     ], [e.value for e in at.error]
     assert _record(db, gid).events == (Place(1), MarshalDraw(17), MarshalDraw(6))
+
+
+def test_a_hit_saved_without_its_position_asks_for_it(make_app, db):
+    at, gid = _new_game(make_app, db)
+    _opening(at)
+    at.pills(key="guess_3").set_value([2]).run()
+    at.button(key="hit_3").click().run()
+    at.segmented_control(key="pos_3_2").set_value(None).run()
+    at.button(key="hitsave_3").click().run()
+    no_exception(at)
+    assert [e.value for e in at.error] == ["Not entered: choose the position of 2"]
+    assert len(_record(db, gid).events) == 3

@@ -153,3 +153,12 @@ def test_marshal_view_of_a_public_record_is_itself_and_of_a_full_one_is_stable()
     assert full.marshal_view() is view  # remembered
     assert view.marshal_view() is view  # nothing hidden left: the same record
     assert view == Record.from_json(full.marshal_view().to_json())
+
+
+def test_a_byte_order_mark_in_front_is_read_past_in_text_and_bytes():
+    from engine.record import record_from_json
+
+    rec = play(start(), PlaceHideout(1), PassTurn()).record()
+    text = rec.to_json()
+    assert record_from_json("\ufeff" + text) == rec
+    assert record_from_json(b"\xef\xbb\xbf" + text.encode()) == rec
