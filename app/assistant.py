@@ -29,13 +29,14 @@ from engine.record import (
     event_to_dict,
 )
 from notepad import CorrectionError, Notepad, RecordRuleError
-from notepad.store import StoreError, parse_import
+from notepad.store import TITLE_MAX, StoreError, parse_import
 
 from . import services, ui
 from .i18n import error_text, format_text, rule_text, t
 
 PADS = "assistant_pads"  # session_state: game id -> Notepad
 FLASH = "assistant_flash"  # session_state: (kind, text) shown once
+LIST_CAP = 30  # games listed before "show all"
 
 
 # --------------------------------------------------------------------------- state
@@ -157,10 +158,11 @@ def game_list() -> None:
             st.query_params["game"] = info.id
             st.rerun()
     st.markdown(f"**{t('saved_games')}**")
+    _show_flash()  # e.g. a game just deleted
     games = services.store().list(kind="assistant")
     if not games:
         st.caption(t("no_saved_games"))
-    for g in games[:30]:
+    for g in ui.capped(games, LIST_CAP, "all_games"):
         label = f"{g.title} · {t('entries_n', n=g.events)}"
         if st.button(label, key=f"open_{g.id}", use_container_width=True):
             st.query_params["game"] = g.id
@@ -168,11 +170,13 @@ def game_list() -> None:
     with st.expander(t("import_json")):
         up = st.file_uploader(t("import_json"), type=["json"], key="import_file", label_visibility="collapsed")
         text = st.text_area(t("import_paste"), key="import_text", height=100)
+        st.text_input(t("game_title"), key="import_title", max_chars=TITLE_MAX)
         if st.button(t("import_button"), key="import_go"):
             raw = up.getvalue() if up is not None else text
             try:
                 record = parse_import(raw)
-                info = services.store().create(record.marshal_view(), title="Imported game", kind="assistant")
+                title = st.session_state.get("import_title") or (up.name.rsplit(".", 1)[0] if up else "Imported game")
+                info = services.store().create(record.marshal_view(), title=title, kind="assistant")
             except StoreError as exc:
                 # the store's reason, and the reader's or validator's inside it, in the page's language
                 st.error(t("import_error", reason=error_text(exc)))
@@ -237,6 +241,36 @@ def page(gid: str) -> None:
             t("download_json"), pad.record.to_json(), file_name=f"fugitive-{gid}.json",
             mime="application/json", key="download", use_container_width=True,
         )
+    game_panel(gid)
+
+
+def game_panel(gid: str) -> None:
+    """Rename or delete the game (a refusal, such as an empty title, is a message)."""
+    with st.expander(t("this_game")):
+        try:
+            info = services.store().open(gid).info
+        except StoreError as exc:
+            st.error(error_text(exc))
+            return
+        title = st.text_input(t("game_title"), value=info.title, key=f"title_{gid}", max_chars=TITLE_MAX)
+        if st.button(t("rename"), key="rename", use_container_width=True):
+            try:
+                services.store().rename(gid, title)
+            except StoreError as exc:
+                st.error(error_text(exc))
+            else:
+                st.success(t("renamed"))
+        sure = st.checkbox(t("delete_confirm"), key=f"delete_sure_{gid}")
+        if st.button(t("delete_game"), key="delete", disabled=not sure, use_container_width=True):
+            try:
+                services.store().delete(gid)
+            except StoreError as exc:
+                st.error(error_text(exc))
+                return
+            _pads().pop(gid, None)
+            del st.query_params["game"]
+            _flash("success", t("deleted", title=info.title))
+            st.rerun()
 
 
 def entry_panel(gid: str, pad: Notepad, post: dict | None) -> None:

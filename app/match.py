@@ -160,7 +160,7 @@ def setup() -> None:
     games = services.store().list(kind="match")
     if games:
         st.markdown(f"**{t('saved_games')}**")
-        for g in games[:20]:
+        for g in ui.capped(games, 20, "all_matches"):
             if st.button(f"{g.title} · {t('entries_n', n=g.events)}", key=f"mopen_{g.id}", use_container_width=True):
                 st.query_params["game"] = g.id
                 st.rerun()

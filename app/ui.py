@@ -24,6 +24,15 @@ def shown_id(gid: object) -> str:
     return f"`{text[:40]}…`" if len(text) > 40 else f"`{text}`"
 
 
+def capped(items: list, cap: int, key: str) -> list:
+    """The first ``cap`` items, with a toggle (placed where this is called) to show them all."""
+    if len(items) <= cap:
+        return items
+    shown = items if st.session_state.get(key) else items[:cap]
+    st.toggle(t("show_all_games", n=len(items)), key=key)
+    return shown
+
+
 PHONE_CSS = """
 <style>
 /* one column, big tap targets: a phone beside a real table */

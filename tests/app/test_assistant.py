@@ -419,3 +419,38 @@ def test_a_hit_saved_without_its_position_asks_for_it(make_app, db):
     no_exception(at)
     assert [e.value for e in at.error] == ["Not entered: choose the position of 2"]
     assert len(_record(db, gid).events) == 3
+
+
+def test_rename_and_delete_a_game_from_its_page(make_app, db):
+    at, gid = _new_game(make_app, db)
+    _opening(at)
+    at.text_input(key=f"title_{gid}").input("  ").run()
+    at.button(key="rename").click().run()
+    no_exception(at)
+    assert "a title must not be empty" in texts(at)
+    at.text_input(key=f"title_{gid}").input("Friday at Ana's").run()
+    at.button(key="rename").click().run()
+    no_exception(at)
+    assert GameStore(db).open(gid).info.title == "Friday at Ana's"
+    assert at.button(key="delete").disabled  # not before it is confirmed
+    at.checkbox(key=f"delete_sure_{gid}").check().run()
+    at.button(key="delete").click().run()
+    no_exception(at)
+    assert GameStore(db).list() == []
+    assert "game" not in at.query_params
+    assert "Deleted Friday at Ana's." in texts(at)
+
+
+def test_an_import_takes_its_title_and_long_lists_show_all_on_request(make_app, db):
+    store = GameStore(db)
+    for i in range(31):
+        store.create(Record(), title=f"old {i}")
+    at = make_app()
+    assert sum(k.startswith("open_") for k in keys(at.button)) == 30
+    at.toggle(key="all_games").set_value(True).run()
+    assert sum(k.startswith("open_") for k in keys(at.button)) == 31
+    at.text_area(key="import_text").input(Record().to_json()).run()
+    at.text_input(key="import_title").input("From the club").run()
+    at.button(key="import_go").click().run()
+    no_exception(at)
+    assert store.list()[0].title == "From the club"
