@@ -26,31 +26,23 @@ def refused(capsys, *argv) -> str:
     return captured.err
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--games", "1000000000000"], "argument --games: must be from 1 to 100,000, not 1000000000000"),
-    (["--games", "0"], "argument --games: must be from 1 to 100,000, not 0"),
-    (["--jobs", "0"], "argument --jobs: must be from 1 to 64"),
-    (["--marshals", "random,random"], "--marshals: random named twice"),
-    (["--marshals", ","], "--marshals: name at least one of random, notepad, solver, lookahead"),
-    (["--fugitives", "random,sly"], "--fugitives: unknown 'sly'; the bots are"),
-    (["--csv", "/nonexistent-dir/t.csv"], "--csv: no folder /nonexistent-dir"),
-    (["--png", "t.txt"], "--png: t.txt must end in .png"),
+@pytest.mark.parametrize("command, argv, message", [
+    ("tournament", ["--games", "1000000000000"], "argument --games: must be from 1 to 100,000, not 1000000000000"),
+    ("tournament", ["--games", "0"], "argument --games: must be from 1 to 100,000, not 0"),
+    ("tournament", ["--jobs", "0"], "argument --jobs: must be from 1 to 64"),
+    ("tournament", ["--marshals", "random,random"], "--marshals: random named twice"),
+    ("tournament", ["--marshals", ","], "--marshals: name at least one of random, notepad, solver, lookahead"),
+    ("tournament", ["--fugitives", "random,sly"], "--fugitives: unknown 'sly'; the bots are"),
+    ("tournament", ["--csv", "/nonexistent-dir/t.csv"], "--csv: no folder /nonexistent-dir"),
+    ("tournament", ["--png", "t.txt"], "--png: t.txt must end in .png"),
+    ("calibration", ["--games", "-1"], "argument --games: must be from 1 to 100,000"),
+    ("calibration", ["--marshal", "bogus"], "argument --marshal: invalid choice: 'bogus'"),
+    ("calibration", ["--fugitives", "random,random"], "--fugitives: random named twice"),
+    ("calibration", ["--png", "/nonexistent-dir/c.png"], "--png: no folder /nonexistent-dir"),
 ])
-def test_tournament_refusals(capsys, argv, message):
-    err = refused(capsys, "tournament", *argv)
-    assert f"fugitive tournament: error: {message}" in err
+def test_refusals_before_any_game(capsys, command, argv, message):
+    assert f"fugitive {command}: error: {message}" in refused(capsys, command, *argv)
 
 
 def test_tournament_refuses_a_folder_for_its_csv(capsys, tmp_path):
     assert f"--csv: {tmp_path} is a folder" in refused(capsys, "tournament", "--csv", str(tmp_path))
-
-
-@pytest.mark.parametrize("argv, message", [
-    (["--games", "-1"], "argument --games: must be from 1 to 100,000"),
-    (["--marshal", "bogus"], "argument --marshal: invalid choice: 'bogus'"),
-    (["--fugitives", "random,random"], "--fugitives: random named twice"),
-    (["--png", "/nonexistent-dir/c.png"], "--png: no folder /nonexistent-dir"),
-])
-def test_calibration_refusals(capsys, argv, message):
-    err = refused(capsys, "calibration", *argv)
-    assert f"fugitive calibration: error: {message}" in err
