@@ -44,13 +44,9 @@ def _pads() -> dict[str, Notepad]:
     return st.session_state.setdefault(PADS, {})
 
 
-def load(gid: str) -> Notepad | None:
-    """The notepad of game ``gid``: this session's copy, else from the store."""
-    return _opened(gid)[0]
-
-
 def _opened(gid: str) -> tuple[Notepad | None, str]:
-    """(the notepad of game ``gid``, or None and why it cannot be opened here).
+    """(the notepad of game ``gid``: this session's copy, else from the store; or None
+    and why it cannot be opened here).
 
     Only the assistant's own games open here: a match's record holds the Fugitive's
     hidden cards, and the match page replays it from its seed, so the assistant must

@@ -335,8 +335,10 @@ def _loads(text: str | bytes) -> Any:
         ) from None
     except UnicodeDecodeError as exc:
         raise RecordFormatError.fault(None, "not_text", detail=str(exc)) from None
-    except ValueError:  # int(): a number of more digits than Python converts
-        raise RecordFormatError.fault(None, "huge_number", limit=sys.get_int_max_str_digits()) from None
+    except ValueError as exc:
+        if "digits" in str(exc):  # int(): a number of more digits than Python converts
+            raise RecordFormatError.fault(None, "huge_number", limit=sys.get_int_max_str_digits()) from None
+        raise RecordFormatError.fault(None, "not_text", detail=str(exc)) from None
     except RecursionError:  # json's answer to absurdly deep nesting
         raise RecordFormatError.fault(None, "nested_too_deeply") from None
 
