@@ -61,6 +61,16 @@ def grade_text(g: dict[str, Any]) -> str:
 
 
 # --------------------------------------------------------------------------- replay page
+def _hidden_from_a_player(stored, record: Record) -> bool:
+    """Whether Learning must wait for the end of this game: a match still on in which a
+    human plays the Fugitive (against a bot, or two humans on one device). Learning
+    shows the Marshal's record, whose drawn cards are private to her (RULES.md); a
+    human Marshal's own match and a match of two bots show nothing she may not see."""
+    if stored.info.kind != "match" or stored.metadata.get("mode") not in ("human_fugitive", "hotseat"):
+        return False
+    return not validate(record).state.over
+
+
 def run() -> None:
     st.caption(t("learning_intro"))
     games = services.store().list()
@@ -80,6 +90,9 @@ def run() -> None:
         st.error(error_text(exc))
         return
     record = stored.record.marshal_view()
+    if _hidden_from_a_player(stored, record):
+        st.info(t("learning_after_match"))
+        return
     n = len(record.events)
     skey = f"l_step_{gid}"
     if skey not in st.session_state:

@@ -5,7 +5,7 @@ the store after every move (kind ``match``) and can be opened in Learning.
 """
 from __future__ import annotations
 
-import random
+import secrets
 
 import streamlit as st
 
@@ -143,7 +143,14 @@ def setup() -> None:
             format_func=lambda o: t("opening_one_or_two") if o == "one-or-two" else t("opening_two"), key="m_opening",
         ) or "one-or-two"
         pass_draw = st.toggle(t("pass_draw_rule"), key="m_pass_draw")
-        seed_text = st.text_input(t("seed"), key="m_seed")
+        # a deal from a typed seed can be replayed by anyone who knows the seed (an AI vs
+        # AI match with it shows every card): two humans on one device always get a
+        # secret deal, and a human against a bot is told so
+        seed_text = ""
+        if mode != "hotseat":
+            seed_text = st.text_input(t("seed"), key="m_seed")
+            if mode != "ai_ai":
+                st.caption(t("seed_is_public"))
         if st.button(t("start_match"), type="primary", key="m_start", use_container_width=True):
             seed = _seed(seed_text)
             if seed is None:
@@ -339,11 +346,15 @@ def _log(m: dict, viewer: str = "all") -> None:
 
 
 def _seed(text: str) -> int | None:
-    """The shuffle seed typed in: empty for a random one, else a whole number from 0 to
-    SEED_MAX in ASCII digits (None: not a seed)."""
+    """The shuffle seed typed in, else (empty) a secret one; None: not a seed.
+
+    A typed seed is a whole number from 0 to SEED_MAX in ASCII digits. A secret seed
+    has 64 random bits, so the deal cannot be found by trying seeds against the cards
+    a player sees (it is never shown, only stored with the match).
+    """
     text = text.strip()
     if not text:
-        return random.randrange(1, 10**9)
+        return secrets.randbits(64)
     if not (text.isascii() and text.isdigit() and len(text) <= len(str(SEED_MAX))):
         return None
     seed = int(text)

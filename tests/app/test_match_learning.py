@@ -168,3 +168,58 @@ def test_a_match_moved_on_in_another_window_is_not_overwritten(make_app, db):
     no_exception(b)
     assert GameStore(db).open(gid).record == saved
     assert any("changed elsewhere" in e.value for e in b.error), [e.value for e in b.error]
+
+
+def test_two_humans_get_a_secret_deal_and_a_typed_seed_is_flagged(make_app, db):
+    at = make_app(page="match")
+    at.segmented_control(key="m_mode").set_value("hotseat").run()
+    assert "m_seed" not in keys(at.text_input)  # no seed to type: one player could replay it
+    at.button(key="m_start").click().run()
+    no_exception(at)
+    seed = GameStore(db).open(_gid(at)).metadata["seed"]
+    assert isinstance(seed, int) and str(seed) not in texts(at)
+    other = make_app(page="match")
+    assert "Leave it empty for a secret deal" in texts(other)  # human vs bot: told
+    other.segmented_control(key="m_mode").set_value("ai_ai").run()
+    assert "Leave it empty for a secret deal" not in texts(other)
+
+
+def test_secret_seeds_have_64_random_bits(monkeypatch):
+    from app import match
+
+    drawn = []
+    monkeypatch.setattr(match.secrets, "randbits", lambda k: drawn.append(k) or 12345)
+    assert match._seed("  ") == 12345 and drawn == [64]
+
+
+def _fugitive_match(make_app, db, mode: str):
+    at = make_app(page="match")
+    at.segmented_control(key="m_mode").set_value(mode).run()
+    at.button(key="m_start").click().run()
+    no_exception(at)
+    return at, _gid(at)
+
+
+def test_learning_waits_for_the_end_of_a_match_a_human_fugitive_plays(make_app, db):
+    from engine.bots import RandomMarshal as RM
+
+    for mode in ("human_fugitive", "hotseat"):
+        at, gid = _fugitive_match(make_app, db, mode)
+        learning = make_app(page="learning", game=gid)
+        no_exception(learning)
+        assert "still on" in texts(learning) and 'data-testid="fg-heatmap"' not in texts(learning)
+    # once it is over, Learning shows it
+    store = GameStore(db)
+    meta = store.open(gid).metadata
+    final = play_game(RandomFugitive(meta["seed"] + 1), RM(meta["seed"] + 2), seed=meta["seed"])
+    store.save(gid, final.record())
+    learning = make_app(page="learning", game=gid)
+    no_exception(learning)
+    assert "still on" not in texts(learning) and 'data-testid="fg-heatmap"' in texts(learning)
+
+
+def test_learning_shows_a_human_marshals_match_while_it_is_on(make_app, db):
+    at, gid = _fugitive_match(make_app, db, "human_marshal")
+    learning = make_app(page="learning", game=gid)
+    no_exception(learning)
+    assert "still on" not in texts(learning)
