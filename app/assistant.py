@@ -288,7 +288,8 @@ def entry_panel(gid: str, pad: Notepad, post: dict | None) -> None:
             with st.expander(t("escape_expander")):
                 key = f"escape_{n}"
                 st.pills(
-                    t("place_escape"), list(range(a.escape_max_sprints + 1)), format_func=lambda k: f"42 +{k}",
+                    t("place_escape"), list(range(a.escape_min_sprints, a.escape_max_sprints + 1)),
+                    format_func=lambda k: f"42 +{k}",
                     key=key, on_change=_on_pick, args=(gid, key, lambda k: Place(int(k), 42)),
                 )
     if "pass" in allowed:

@@ -342,6 +342,7 @@ KO: dict[str, str] = {
     "rule_opening_max_two": "도망자는 첫 차례에 은신처를 2장까지만 놓습니다",
     "rule_hideout_sprints_exceed_hand": "도약 카드 {sprints}장을 쓴 은신처에는 42 외의 카드가 {need}장 필요하지만, 도망자에게는 {held}장뿐입니다",
     "rule_escape_sprints_exceed_hand": "도약 카드 {sprints}장을 쓴 탈출에는 42 외의 카드가 {need}장 필요하지만, 도망자에게는 {held}장뿐입니다",
+    "rule_escape_out_of_reach": "42는 닿을 수 없습니다: 이전 은신처 {previous}에서 도약 카드 {sprints}장으로는 최대 {reach}까지입니다",
     "rule_place_hidden_fields": "place.hideout과 place.sprint_cards는 비공개 정보라서 수사관의 기록(fugitive_setup 없음)에는 넣을 수 없습니다",
     "rule_place_needs_hideout": "전체 기록에는 모든 place에 place.hideout이 필요합니다",
     "rule_place_needs_sprint_cards": "전체 기록에는 도약 카드를 쓴 모든 place에 place.sprint_cards가 필요합니다",

@@ -74,7 +74,9 @@ class AllowedEntry:
     - ``place``: ``max_sprints`` for a face-down hideout (``None``: no face-down
       hideout is possible, the Fugitive holds only 42), ``escape_max_sprints`` when
       42 may be played (``None`` otherwise). The counts follow from the Fugitive's
-      public hand size.
+      public hand size; ``escape_min_sprints`` from a previous hideout the Marshal
+      knows (0 at the start, or a face-up last card): 42 must be within reach with
+      every sprint card worth 2.
     - ``fugitive_draw``: ``decks`` he may draw from; ``optional`` for the extra
       draw after a pass.
     - ``marshal_draw``: ``decks`` that still have cards and ``cards`` she could
@@ -93,6 +95,7 @@ class AllowedEntry:
     max_numbers: int = 0
     max_sprints: int | None = None
     escape_max_sprints: int | None = None
+    escape_min_sprints: int = 0
     optional: bool = False
     note: str = ""
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from engine.cards import DECKS, ESCAPE, SETUP_DRAWS, STARTING_HAND, deck_of, sprint_value
+from engine.cards import BASE_STEP, DECKS, ESCAPE, SETUP_DRAWS, STARTING_HAND, deck_of, sprint_value
 from engine.errors import CodedError, CodedText
 from engine.record import (
     Event,
@@ -69,6 +69,8 @@ MESSAGES: dict[str, str] = {
         "a hideout with {sprints} sprint cards needs {need} cards besides 42, but the Fugitive holds only {held}",
     "escape_sprints_exceed_hand":
         "the escape with {sprints} sprint cards needs {need} cards besides 42, but the Fugitive holds only {held}",
+    "escape_out_of_reach":
+        "42 is out of reach: from the previous hideout {previous}, {sprints} sprint cards reach at most {reach}",
     "place_hidden_fields": "place.hideout and place.sprint_cards are hidden fields; a Marshal's record "
                            "(no fugitive_setup) cannot carry them",
     "place_needs_hideout": "a full record needs place.hideout for every place",
@@ -348,11 +350,21 @@ class Validator:
 
     def _place_entry(self) -> AllowedEntry:
         others = self._hand_size - 1  # cards besides 42
+        least = 0  # sprint cards the escape needs at the least (each adds at most 2)
+        previous = self._public_previous()
+        if previous is not None:
+            least = max(0, -(-(ESCAPE - previous - BASE_STEP) // 2))
         return AllowedEntry(
             "place",
             max_sprints=others - 1 if others >= 1 else None,
-            escape_max_sprints=others,
+            escape_max_sprints=others if least <= others else None,
+            escape_min_sprints=least,
         )
+
+    def _public_previous(self) -> int | None:
+        """The previous hideout when the Marshal knows it (0 before the first one, or a
+        face-up last card); None when the last card is face down."""
+        return self._number[-1] if self._number else 0
 
     def _marshal_turn_entries(self, first: bool) -> list[AllowedEntry]:
         nonempty = self._nonempty()
@@ -473,6 +485,10 @@ class Validator:
                 i, "escape_sprints_exceed_hand" if escape else "hideout_sprints_exceed_hand",
                 sprints=e.sprints, need=need, held=others,
             )
+        previous = self._public_previous()
+        if escape and previous is not None and ESCAPE - previous > BASE_STEP + 2 * e.sprints:
+            raise RecordRuleError.rule(i, "escape_out_of_reach", previous=previous, sprints=e.sprints,
+                                       reach=previous + BASE_STEP + 2 * e.sprints)
         hideout: int | None = None
         sprint_cards: tuple[int, ...] = ()
         if self.full:

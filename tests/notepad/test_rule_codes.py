@@ -89,6 +89,8 @@ CASES = [
      "a hideout with 8 sprint cards needs 9 cards besides 42, but the Fugitive holds only 8"),
     (rec(place(7), escape(1)), 1, "escape_sprints_exceed_hand",
      "the escape with 1 sprint cards needs 1 cards besides 42, but the Fugitive holds only 0"),
+    (rec(escape(3)), 0, "escape_out_of_reach",  # new with its code
+     "42 is out of reach: from the previous hideout 0, 3 sprint cards reach at most 9"),
     (rec(place(0, 2, ())), 0, "place_hidden_fields",
      "place.hideout and place.sprint_cards are hidden fields; a Marshal's record (no fugitive_setup) cannot carry them"),
     (rec(place(0), setup=SETUP), 0, "place_needs_hideout", "a full record needs place.hideout for every place"),

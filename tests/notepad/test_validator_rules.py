@@ -225,7 +225,7 @@ def row_with_30():
 
 
 def test_escape_with_30_revealed_wins_at_once():
-    events = row_with_30() + [fdraw(1), escape(1)]
+    events = row_with_30() + [fdraw(1), escape(5)]
     v = validate(rec(*events))
     assert v.over and v.winner == "fugitive" and v.state.escaped
     assert v.state.row[-1].number == 42
@@ -360,3 +360,14 @@ def test_format_errors_come_from_the_record_reader():
     from engine.record import RecordFormatError
     with pytest.raises(RecordFormatError):
         record_from_dict({"format": "fugitive-record", "version": 1, "events": [{"type": "place", "sprints": 0, "sprint_cards": [42]}]})
+
+
+def test_an_escape_out_of_reach_of_a_known_previous_hideout_is_refused():
+    # from 0, with sprint cards worth at most 2 each, 42 needs 20 of them: never offered
+    first = validate(rec()).allowed_next()[0]
+    assert first.kind == "place" and first.escape_max_sprints is None
+    fails(rec(escape(7)), 0, "42 is out of reach: from the previous hideout 0, 7 sprint cards reach at most 17")
+    # after a face-down hideout the previous number is not known: any count may be entered
+    after = validate(rec(place(1))).allowed_next()[0]
+    assert after.escape_min_sprints == 0 and after.escape_max_sprints == 6
+    validate(rec(place(1), escape(0)))
