@@ -82,9 +82,14 @@ def _flash(kind: str, text: str) -> None:
     st.session_state[FLASH] = (kind, text)
 
 
-def _show_flash() -> None:
+def _show_flash(slot: bool = False) -> None:
+    """The message of the last action, once. ``slot``: always one element here, an
+    empty one of a message's height when there is no message, so that nothing below
+    moves (a tap lands where it was aimed) and the sections below keep their state."""
     msg = st.session_state.pop(FLASH, None)
     if not msg:
+        if slot:
+            st.html('<div class="fg-flash-slot"></div>')
         return
     kind, text = msg
     if kind == "error":
@@ -163,7 +168,7 @@ def game_list() -> None:
         if st.button(label, key=f"open_{g.id}", use_container_width=True):
             st.query_params["game"] = g.id
             st.rerun()
-    with st.expander(t("import_json")):
+    with st.expander(t("import_json"), key="exp_import"):
         up = st.file_uploader(t("import_json"), type=["json"], key="import_file", label_visibility="collapsed")
         text = st.text_area(t("import_paste"), key="import_text", height=100)
         st.text_input(t("game_title"), key="import_title", max_chars=TITLE_MAX)
@@ -226,13 +231,13 @@ def page(gid: str) -> None:
     post = ui.heat(pad.record, s.marshal_hand, s.face_up_numbers)
     if not s.over and (s.allows("guess") or s.allows("manhunt_guess")):
         ui.suggestions(pad.record, post, s.marshal_hand, s.manhunt, limit=3)
-    _show_flash()  # next to the entries, where the thumb is
+    _show_flash(slot=True)  # next to the entries, where the thumb is
     entry_panel(gid, pad, post)
     if len(pad):
         st.button("↶ " + t("undo"), key=f"undo_{len(pad)}", on_click=undo, args=(gid,), use_container_width=True)
     ui.positions(post)
     entries_panel(gid, pad, post)
-    with st.expander(t("export")):
+    with st.expander(t("export"), key=f"exp_export_{gid}"):
         st.download_button(
             t("download_json"), pad.record.to_json(), file_name=f"fugitive-{gid}.json",
             mime="application/json", key="download", use_container_width=True,
@@ -242,7 +247,7 @@ def page(gid: str) -> None:
 
 def game_panel(gid: str) -> None:
     """Rename or delete the game (a refusal, such as an empty title, is a message)."""
-    with st.expander(t("this_game")):
+    with st.expander(t("this_game"), key=f"exp_game_{gid}"):
         try:
             info = services.store().open(gid).info
         except StoreError as exc:
@@ -422,7 +427,7 @@ def _on_hit_save(gid: str, n: int, numbers: tuple[int, ...], manhunt: bool) -> N
 # --------------------------------------------------------------------------- entries / correct
 def entries_panel(gid: str, pad: Notepad, post: dict | None) -> None:
     bad = post.get("first_inconsistent_event") if post and not post.get("consistent") else None
-    with st.expander(f"{t('entries')} ({len(pad)})", expanded=bad is not None):
+    with st.expander(f"{t('entries')} ({len(pad)})", expanded=bad is not None, key=f"exp_entries_{gid}_{len(pad)}_{bad}"):
         if not len(pad):
             st.caption(t("no_entries"))
             return

@@ -53,11 +53,13 @@ def grade_json(record_json: str) -> list[dict[str, Any]]:
     return grade_record(record_from_json(record_json))
 
 
-def grade_text(g: dict[str, Any]) -> str:
+def grade_text(g: dict[str, Any], you: bool = True) -> str:
+    """One guess's grade; ``you``: the reader made it (else a bot Marshal did)."""
     guess = "+".join(map(str, g["numbers"]))
+    bot = "" if you else "_bot"
     if g["best_p"] <= g["p"] + 1e-9:
-        return t("grade_best", g=guess, p=pct(g["p"]))
-    return t("grade_line", g=guess, p=pct(g["p"]), b=g["best"], bp=pct(g["best_p"]))
+        return t("grade_best" + bot, g=guess, p=pct(g["p"]))
+    return t("grade_line" + bot, g=guess, p=pct(g["p"]), b=g["best"], bp=pct(g["best_p"]))
 
 
 # --------------------------------------------------------------------------- replay page
@@ -118,9 +120,11 @@ def run() -> None:
         grades = grade_json(record.to_json(indent=None))
     if not grades:
         st.caption(t("no_guesses"))
+    # the reader made the guesses unless a bot played the Marshal
+    you = stored.info.kind != "match" or stored.metadata.get("mode") in ("human_marshal", "hotseat")
     for g in grades:
         mark = "✓" if g["hit"] else "×"
-        line = f"{mark} **{g['index'] + 1}.** {grade_text(g)}"
+        line = f"{mark} **{g['index'] + 1}.** {grade_text(g, you)}"
         st.markdown(line if g["index"] < step else f"<span style='color:#999'>{line}</span>", unsafe_allow_html=True)
 
 

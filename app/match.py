@@ -236,18 +236,22 @@ def controls(m: dict) -> None:
         sprints = st.pills(t("choose_sprints"), pool, selection_mode="multi", key=f"mc_s_{key}_{h}") or []
         reach = view.previous + 3 + sum(SPRINT[c] for c in sprints)
         st.caption(t("reach_info", r=reach))
+        if h is not None and h > reach:
+            st.caption(t("place_out_of_reach", h=h))
         c = st.columns(2)
         if c[0].button(t("place_button"), type="primary", key=f"mc_place_{key}", use_container_width=True,
-                       disabled=h is None):
+                       disabled=h is None or h > reach):
             _human(m, PlaceHideout(int(h), frozenset(int(x) for x in sprints)))
             st.rerun()
-        if view.can_pass and c[1].button(t("pass_button"), key=f"mc_pass_{key}", use_container_width=True):
+        # passing on his first turn (after one hideout) ends it with that hideout
+        pass_label = t("pass_opening") if ph is Phase.FUGITIVE_OPENING else t("pass_button")
+        if view.can_pass and c[1].button(pass_label, key=f"mc_pass_{key}", use_container_width=True):
             _human(m, PassTurn())
             st.rerun()
     elif ph in (Phase.MARSHAL_GUESS, Phase.MANHUNT):
         numbers = [x for x in range(1, 42) if x not in state.up_numbers]
         manhunt = ph is Phase.MANHUNT
-        sel = st.pills(t("guess_number" if manhunt else "guess_numbers"), numbers,
+        sel = st.pills(t("guess_number_match" if manhunt else "guess_numbers_match"), numbers,
                        selection_mode="single" if manhunt else "multi", key=f"mc_g_{key}")
         chosen = ([sel] if sel is not None else []) if manhunt else list(sel or [])
         if st.button(t("guess_button"), type="primary", key=f"mc_guess_{key}", use_container_width=True,
@@ -326,11 +330,12 @@ def page(m: dict) -> None:
 
 
 def _phase_hint(state: GameState) -> str:
+    """What the player whose turn it is does now (said to them: it follows "Your turn")."""
     return {
-        Phase.FUGITIVE_OPENING: t("phase_opening_two") if state.ruleset.opening == "two" else t("phase_opening"),
+        Phase.FUGITIVE_OPENING: t("you_opening_two") if state.ruleset.opening == "two" else t("you_opening"),
         Phase.FUGITIVE_DRAW: t("draw_from"),
-        Phase.FUGITIVE_PLACE: t("phase_fugitive_action"),
-        Phase.FUGITIVE_BONUS_DRAW: t("phase_after_pass"),
+        Phase.FUGITIVE_PLACE: t("you_place"),
+        Phase.FUGITIVE_BONUS_DRAW: t("you_bonus_draw"),
         Phase.MARSHAL_DRAW: t("draw_from"),
         Phase.MARSHAL_GUESS: t("phase_marshal_guess"),
         Phase.MANHUNT: t("phase_manhunt"),

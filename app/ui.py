@@ -14,7 +14,7 @@ import streamlit as st
 from engine.record import Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record
 
 from . import services
-from .i18n import t
+from .i18n import get_lang, t
 from .services import pct
 
 def shown_id(gid: object) -> str:
@@ -68,12 +68,18 @@ div.stButton > button, div.stDownloadButton > button {min-height: 46px; font-siz
 .fg-cands {font-size: 14px; margin: 2px 0;}
 .fg-sugg {font-size: 15px; margin: 3px 0;}
 .fg-sugg b {font-size: 17px;}
+/* the message slot under the heat map keeps its height with no message, so the
+   entries below do not jump when a message comes or goes */
+.fg-flash-slot {min-height: 3.6rem;}
 </style>
 """
 
+#: Korean breaks lines between words (eojeol), not inside them
+KOREAN_CSS = "<style>.stMarkdown, .stCaption, .fg-status, .fg-sugg, .fg-cands, button p {word-break: keep-all;}</style>"
+
 
 def inject_css() -> None:
-    st.html(PHONE_CSS)
+    st.html(PHONE_CSS + (KOREAN_CSS if get_lang() == "ko" else ""))
 
 
 # --------------------------------------------------------------------------- events

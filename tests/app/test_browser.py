@@ -110,10 +110,10 @@ def test_match_on_a_phone(server, page):
     tap(page, "Draw from", "Deck 1")
     page.wait_for_function("document.querySelectorAll('[data-testid=\"fg-hand\"] .fg-card').length == 1")
     tap(page, "Draw from", "Deck 3")
-    page.wait_for_selector('[aria-label="Numbers you guessed"]')
+    page.wait_for_selector('[aria-label="Numbers to guess"]')
     shot(page, "match-marshal.png", top='[data-testid="fg-status"]')
     best = page.locator('[data-testid="fg-suggestions"] .fg-sugg b').first.inner_text()
-    tap(page, "Numbers you guessed", best)
+    tap(page, "Numbers to guess", best)
     page.get_by_role("button", name="Guess", exact=True).click()
     page.wait_for_selector('[aria-label="Draw from"]')
     assert page.locator('[data-testid="fg-hand"]').count() == 1  # only her own hand
@@ -135,6 +135,42 @@ def test_hotseat_and_ai_vs_ai(server, page):
     page.get_by_role("button", name="Play to the end").click()
     page.wait_for_selector("text=Open in Learning", timeout=120_000)
     page.get_by_role("button", name="Open in Learning").click()
-    page.wait_for_selector("text=You guessed", timeout=120_000)
+    page.wait_for_selector("text=The Marshal guessed", timeout=120_000)
     shot(page, "learning.png", top='[data-testid="fg-status"]')
     shot(page, "learning-grades.png", top="text=Your guesses, graded")
+
+
+def _top(page, selector: str) -> float:
+    """The top of the first element matching ``selector``, in page coordinates."""
+    return page.locator(selector).first.evaluate("e => e.getBoundingClientRect().top + window.scrollY")
+
+
+def test_entries_do_not_move_under_the_thumb_and_sections_stay_open(server, page):
+    page.goto(server + "/?page=assistant")
+    page.get_by_role("button", name="Start").click()
+    page.wait_for_selector('[data-testid="fg-status"]')
+    tap(page, "He placed a hideout with how many sprint cards?", "+1")
+    wait_events(page, 1)
+    browser.wait_idle(page)
+    page.wait_for_selector("text=Saved:")
+    with_message = _top(page, "text=Card you drew")
+    page.reload()  # the same page with no message: the entries stay where they were
+    wait_events(page, 1)
+    browser.wait_idle(page)
+    assert page.get_by_text("Saved:").count() == 0
+    without = _top(page, "text=Card you drew")
+    assert abs(with_message - without) < 12, (with_message, without)
+    tap(page, "Deck 2 (12 left)", "17")
+    wait_events(page, 2)
+    # a section opened stays open when a message comes and goes above it
+    page.get_by_text("Entries (2)").click()
+    page.wait_for_selector("text=Corrected entry (JSON)")
+    browser.wait_idle(page)
+    field = page.get_by_label("Corrected entry (JSON)")
+    field.fill('{"type": "marshal_draw", "card": 99}')
+    field.press("Enter")
+    browser.wait_idle(page)
+    page.get_by_role("button", name="Save correction").click()
+    page.wait_for_selector("text=card must be from 4 to 41")
+    browser.wait_idle(page)
+    assert page.get_by_label("Corrected entry (JSON)").is_visible()

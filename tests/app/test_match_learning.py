@@ -96,7 +96,7 @@ def test_ai_vs_ai_then_learning(make_app, db):
     no_exception(at)
     assert at.query_params["page"] in ("learning", ["learning"])
     page = texts(at)
-    assert "You guessed" in page
+    assert "The Marshal guessed" in page and "You guessed" not in page  # a bot guessed
 
 
 def test_learning_grades_a_guess(make_app, db):
@@ -223,3 +223,24 @@ def test_learning_shows_a_human_marshals_match_while_it_is_on(make_app, db):
     learning = make_app(page="learning", game=gid)
     no_exception(learning)
     assert "still on" not in texts(learning)
+
+
+def test_the_human_fugitive_is_told_what_to_do(make_app, db):
+    at, _ = _fugitive_match(make_app, db, "human_fugitive")
+    assert "Your turn · Fugitive · place 1 or 2 hideouts" in status(at)
+
+
+def test_a_placement_out_of_reach_cannot_be_tapped_and_the_opening_pass_says_what_it_does(make_app, db):
+    at, _ = _fugitive_match(make_app, db, "human_fugitive")
+    hideout = next(w for w in at.pills if w.key.startswith("mc_h_"))
+    far = max(hideout.options)  # beyond 3 of 0 without sprint cards
+    at.pills(key=hideout.key).set_value(far).run()
+    place = next(w for w in at.button if w.key.startswith("mc_place_"))
+    assert place.disabled == (int(far) > 3) and f"{far} is out of reach" in texts(at)
+    at.pills(key=hideout.key).set_value(min(hideout.options)).run()
+    place = next(w for w in at.button if w.key.startswith("mc_place_"))
+    assert not place.disabled
+    place.click().run()
+    no_exception(at)
+    passing = next(w for w in at.button if w.key.startswith("mc_pass_"))
+    assert passing.label == "End my first turn with one hideout"
