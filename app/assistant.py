@@ -78,20 +78,24 @@ def _save(gid: str, pad: Notepad, before) -> bool:
     return True
 
 
-def _flash(kind: str, text: str) -> None:
-    st.session_state[FLASH] = (kind, text)
+def _flash(kind: str, text: str, place: str = "top") -> None:
+    """A message for the next run, shown where ``place`` says: "top" (under the heat
+    map) or "hit" (in the panel of a hit, next to its buttons, far below the top)."""
+    st.session_state[FLASH] = (kind, text, place)
 
 
-def _show_flash(slot: bool = False) -> None:
-    """The message of the last action, once. ``slot``: always one element here, an
-    empty one of a message's height when there is no message, so that nothing below
-    moves (a tap lands where it was aimed) and the sections below keep their state."""
-    msg = st.session_state.pop(FLASH, None)
-    if not msg:
+def _show_flash(slot: bool = False, place: str = "top") -> None:
+    """The message of the last action, once, if it belongs in ``place``. ``slot``:
+    always one element here, an empty one of a message's height when there is no
+    message, so that nothing below moves (a tap lands where it was aimed) and the
+    sections below keep their state."""
+    msg = st.session_state.get(FLASH)
+    if not msg or msg[2] != place:
         if slot:
             st.html('<div class="fg-flash-slot"></div>')
         return
-    kind, text = msg
+    del st.session_state[FLASH]
+    kind, text, _ = msg
     if kind == "error":
         st.error(text)
     elif kind == "warning":
@@ -233,6 +237,8 @@ def page(gid: str) -> None:
         ui.suggestions(pad.record, post, s.marshal_hand, s.manhunt, limit=3)
     _show_flash(slot=True)  # next to the entries, where the thumb is
     entry_panel(gid, pad, post)
+    if (st.session_state.get(FLASH) or ("", "", ""))[2] == "hit":  # its panel is gone: not for later
+        del st.session_state[FLASH]
     if len(pad):
         st.button("↶ " + t("undo"), key=f"undo_{len(pad)}", on_click=undo, args=(gid,), use_container_width=True)
     ui.positions(post)
@@ -374,6 +380,7 @@ def guess_panel(gid: str, pad: Notepad, a, post: dict | None, manhunt: bool) -> 
             if k:
                 options = [c for c in range(1, 42) if c not in seen and c not in numbers]
                 st.pills(t("sprints_of", x=x, k=k), options, selection_mode="multi", key=f"spr_{n}_{x}_{pos}")
+        _show_flash(place="hit")  # why the last "Save the hit" was refused, next to it
         c2 = st.columns(2)
         c2[0].button(t("cancel"), key=f"hitcancel_{n}", use_container_width=True, on_click=_on_hit_cancel, args=(n,))
         c2[1].button(t("confirm_hit"), key=f"hitsave_{n}", type="primary", use_container_width=True,
@@ -411,7 +418,7 @@ def _on_hit_save(gid: str, n: int, numbers: tuple[int, ...], manhunt: bool) -> N
     for x in numbers:
         pos = st.session_state.get(f"pos_{n}_{x}")
         if pos is None:
-            _flash("error", t("refused", reason=t("choose_position", x=x)))
+            _flash("error", t("refused", reason=t("choose_position", x=x)), "hit")
             return
         cards = tuple(sorted(int(c) for c in (st.session_state.get(f"spr_{n}_{x}_{pos}") or [])))
         reveals.append((x, int(pos), cards))
@@ -422,6 +429,9 @@ def _on_hit_save(gid: str, n: int, numbers: tuple[int, ...], manhunt: bool) -> N
         ev = Guess(numbers, True, tuple(Reveal(pos, x, cards) for x, pos, cards in reveals))
     if enter(gid, ev):
         st.session_state.pop(f"hitmode_{n}", None)
+    elif st.session_state.get(FLASH):  # the reason goes next to the button just tapped
+        kind, text, _ = st.session_state[FLASH]
+        _flash(kind, text, "hit")
 
 
 # --------------------------------------------------------------------------- entries / correct

@@ -454,4 +454,3 @@ def test_an_import_takes_its_title_and_long_lists_show_all_on_request(make_app, 
     at.button(key="import_go").click().run()
     no_exception(at)
     assert store.list()[0].title == "From the club"
-

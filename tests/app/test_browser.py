@@ -174,3 +174,26 @@ def test_entries_do_not_move_under_the_thumb_and_sections_stay_open(server, page
     page.wait_for_selector("text=card must be from 4 to 41")
     browser.wait_idle(page)
     assert page.get_by_label("Corrected entry (JSON)").is_visible()
+
+
+def test_a_refused_hit_says_why_next_to_its_button(server, page):
+    page.goto(server + "/?page=assistant")
+    page.get_by_role("button", name="Start").click()
+    page.wait_for_selector('[data-testid="fg-status"]')
+    tap(page, "He placed a hideout with how many sprint cards?", "+1")
+    wait_events(page, 1)
+    tap(page, "Deck 2 (12 left)", "17")
+    wait_events(page, 2)
+    tap(page, "Deck 1 (8 left)", "6")
+    wait_events(page, 3)
+    tap(page, "Numbers you guessed", "2")
+    page.get_by_role("button", name="Hit", exact=True).click()
+    browser.wait_idle(page)
+    save = page.get_by_role("button", name="Save the hit")
+    save.click()  # without the sprint card under #1
+    message = page.locator('[data-testid="stAlert"]').filter(has_text="sprint cards").first
+    message.wait_for()
+    browser.wait_idle(page)
+    gap = _top(page, 'button:has-text("Save the hit")') - message.evaluate(
+        "e => e.getBoundingClientRect().top + window.scrollY")
+    assert 0 < gap < 200, gap  # just above the button, not at the top of the page
