@@ -302,6 +302,7 @@ def page(m: dict) -> None:
         return
     if mode == "hotseat" and m.get("shown_to") != player:
         ui.status(t("handover_title", who=t(player)), player)
+        _recent(m, "public")  # the move just made (a guess's result is public)
         st.html('<div style="height:40vh; display:flex; align-items:center; justify-content:center; '
                 'font-size:64px" data-testid="fg-handover">🙈</div>')
         if st.button(t("handover_ready", who=t(player)), key=f"m_ready_{len(state.events)}_{player}",
@@ -310,6 +311,7 @@ def page(m: dict) -> None:
             st.rerun()
         return
     ui.status(t("your_turn") + " · " + t(player) + " · " + _phase_hint(state), player)
+    _recent(m, player)
     if m.get("error"):
         st.error(m["error"])
         m["error"] = None
@@ -340,6 +342,29 @@ def _phase_hint(state: GameState) -> str:
         Phase.MARSHAL_GUESS: t("phase_marshal_guess"),
         Phase.MANHUNT: t("phase_manhunt"),
     }.get(state.phase, "")
+
+
+_FUGITIVE_MOVES = ("place", "pass", "fugitive_draw")
+
+
+def _recent(m: dict, viewer: str) -> None:
+    """What happened since the viewer's own last move, as they may see it: the result
+    of that move (a guess's hit or miss) and the other side's moves after it, above
+    the controls, so nobody has to open the list of moves to learn it. ``viewer``
+    "public": only the last move (the hand-over screen of two players on one device)."""
+    state = m["state"]
+    events = state.fugitive_events if viewer == "fugitive" else state.public_events
+    if viewer == "public":  # what both may see: the Marshal's draws by deck only
+        events = tuple(f if p.type == "marshal_draw" else p for p, f in zip(state.public_events, state.fugitive_events))
+    if not events:
+        return
+    if viewer == "public":
+        start, title = len(events) - 1, t("last_move")
+    else:
+        mine = [i for i, e in enumerate(events) if (e.type in _FUGITIVE_MOVES) == (viewer == "fugitive")]
+        start, title = (mine[-1] if mine else 0), t("since_your_move")
+    lines = [f"{i + 1}. {ui.describe(e)}" for i, e in enumerate(events) if i >= start][-8:]
+    st.caption(title + "  \n" + "  \n".join(lines))
 
 
 def _log(m: dict, viewer: str = "all") -> None:

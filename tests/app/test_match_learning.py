@@ -244,3 +244,36 @@ def test_a_placement_out_of_reach_cannot_be_tapped_and_the_opening_pass_says_wha
     no_exception(at)
     passing = next(w for w in at.button if w.key.startswith("mc_pass_"))
     assert passing.label == "End my first turn with one hideout"
+
+
+def test_each_player_is_told_what_happened_since_their_last_move(make_app, db):
+    at = make_app(page="match")
+    at.text_input(key="m_seed").input("11").run()
+    at.button(key="m_start").click().run()  # human Marshal: the bot has placed
+    assert "Since your last move:" in texts(at) and "Fugitive: hideout" in texts(at)
+    for _ in range(2):
+        draw = [k for k in keys(at.segmented_control) if k.startswith("mc_draw")][0]
+        at.segmented_control(key=draw).set_value(1).run()
+    guess = next(w for w in at.pills if w.key.startswith("mc_g_"))
+    at.pills(key=guess.key).set_value([41]).run()
+    at.button(key=next(k for k in keys(at.button) if k.startswith("mc_guess_"))).click().run()
+    no_exception(at)
+    page = texts(at)
+    # her guess's result, then the Fugitive's moves after it
+    assert "Marshal: guess 41 - miss" in page.split("Since your last move:")[1]
+
+
+def test_the_hand_over_screen_says_the_last_move_and_nothing_private(make_app, db):
+    at = make_app(page="match")
+    at.segmented_control(key="m_mode").set_value("hotseat").run()
+    at.button(key="m_start").click().run()
+    ready = [k for k in keys(at.button) if k.startswith("m_ready")][0]
+    at.button(key=ready).click().run()
+    hideout = next(w for w in at.pills if w.key.startswith("mc_h_"))
+    at.pills(key=hideout.key).set_value(min(hideout.options)).run()
+    at.button(key=next(k for k in keys(at.button) if k.startswith("mc_place_"))).click().run()
+    at.button(key=next(k for k in keys(at.button) if k.startswith("mc_pass_"))).click().run()
+    no_exception(at)
+    page = texts(at)
+    assert 'data-testid="fg-handover"' in page and "Last move:" in page
+    assert f"({min(hideout.options)})" not in page  # the hideout's number stays his
