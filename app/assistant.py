@@ -196,7 +196,7 @@ def _phase_text(pad: Notepad) -> tuple[str, str | None]:
     s = pad.state
     ph = s.phase.value
     if s.over:
-        return t("phase_over") + " — " + t(f"winner_{s.winner}"), None
+        return t("phase_over") + " — " + t(f"winner_{s.winner}") + " " + ui.end_reason(pad.events, s.winner), None
     if ph == "opening":
         return t("phase_opening_two" if pad.ruleset.opening == "two" else "phase_opening"), "fugitive"
     if ph == "marshal_draw" and len(s.marshal_hand) < 2 and _first_marshal_turn(pad):

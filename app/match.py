@@ -275,7 +275,7 @@ def page(m: dict) -> None:
     state = m["state"]
     player = _player(state)
     if state.is_over:
-        ui.status(t("phase_over") + " — " + t(f"winner_{state.winner}"))
+        ui.status(t("phase_over") + " — " + t(f"winner_{state.winner}") + " " + ui.end_reason(state.events, state.winner))
         table(m, "all")
         if st.button(t("open_in_learning"), key="m_learn", type="primary", use_container_width=True):
             st.query_params.clear()

@@ -109,6 +109,19 @@ def describe(e: Event) -> str:
     return str(e)
 
 
+def end_reason(events, winner: str | None) -> str:
+    """Why the game ended, from its last event: the escape with 30 or more face up,
+    a missed Manhunt guess, or every face-down hideout found."""
+    last = events[-1] if events else None
+    if winner == "fugitive" and isinstance(last, ManhuntGuess):
+        return t("end_manhunt_missed")
+    if winner == "fugitive" and isinstance(last, Place) and last.is_escape:
+        return t("end_escaped_safe")
+    if winner == "marshal":
+        return t("end_all_found")
+    return ""
+
+
 # --------------------------------------------------------------------------- heat map
 def _cell_style(p: float) -> str:
     # white -> red as p grows; strong colours from ~0.5

@@ -454,3 +454,13 @@ def test_an_import_takes_its_title_and_long_lists_show_all_on_request(make_app, 
     at.button(key="import_go").click().run()
     no_exception(at)
     assert store.list()[0].title == "From the club"
+
+
+def test_the_end_of_a_game_says_why(make_app, db):
+    from tests.notepad.records import escape, fdraw, hit, mdraw, place, rec
+
+    escaped = rec(place(), place(), mdraw(4), mdraw(5), hit((2, 30, ())), fdraw(1), escape(5))
+    gid = GameStore(db).create(escaped).id
+    at = make_app(game=gid)
+    no_exception(at)
+    assert "The Fugitive won." in status(at) and "no Manhunt" in status(at)
