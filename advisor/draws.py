@@ -18,7 +18,7 @@ deck gets a score from three reasons, and the advice names the winning reason:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable
 
 from engine.cards import DECKS
@@ -28,11 +28,26 @@ from solver.posterior import Posterior
 from .cache import solve_cached
 
 
+#: The reasons in English; ``DrawAdvice.reason_key`` and ``reason_args`` let a page say
+#: the same in another language (the app's i18n has these keys prefixed "adv_draw_"),
+#: and "exhausted" follows any of them when a deck is empty.
+DRAW_REASONS = {
+    "blocking": "blocking: his row can already reach {top}; to reach 42 he must pass through deck-3 numbers, "
+                "and every deck-3 card you hold is one he cannot use",
+    "candidates": "a card from deck {d} rules out the most: its {left} cards left hold {mass} expected "
+                  "face-down hideouts",
+    "nothing": "no hideout candidates anywhere; deck {d} has {left} cards left",
+    "exhausted": " (deck{s} {decks} exhausted)",
+}
+
+
 @dataclass(frozen=True)
 class DrawAdvice:
     deck: int
     scores: dict[int, float]
     reason: str
+    reason_key: str = ""
+    reason_args: dict = field(default_factory=dict, compare=False)
 
 
 def _last_max(post: Posterior) -> int:
@@ -59,7 +74,7 @@ def advise_draw(
     probs = post.hideouts if post.consistent else {}
     top = _last_max(post) if post.consistent else 0
     scores: dict[int, float] = {}
-    why: dict[int, str] = {}
+    why: dict[int, tuple[str, dict]] = {}
     for d in open_decks:
         left = deck_sizes[d - 1]
         mass = sum(probs.get(c, 0.0) for c in DECKS[d] if c not in hand)
@@ -70,20 +85,16 @@ def advise_draw(
             block = min(1.0, (top - 17) / 12) * min(1.0, left / 6) * 0.5
         scores[d] = cand + block
         if block > cand:
-            why[d] = (
-                f"blocking: his row can already reach {top}, he must pass through deck-3 numbers "
-                f"to reach 42, and every deck-3 card you hold is one he cannot use"
-            )
+            why[d] = ("blocking", {"top": top})
         elif cand > 0:
-            why[d] = (
-                f"candidates: deck {d} holds {mass:.2f} expected face-down hideouts over its {left} "
-                f"cards left; a card from it rules out the most"
-            )
+            why[d] = ("candidates", {"d": d, "mass": f"{mass:.2f}", "left": left})
         else:
-            why[d] = f"no hideout candidates anywhere; deck {d} has {left} cards left"
+            why[d] = ("nothing", {"d": d, "left": left})
     best = max(open_decks, key=lambda d: (scores[d], -d))
-    reason = why[best]
+    key, args = why[best]
+    reason = DRAW_REASONS[key].format(**args)
     empty = [d for d in (1, 2, 3) if not deck_sizes[d - 1]]
     if empty:
-        reason += f" (deck{'s' if len(empty) > 1 else ''} {', '.join(map(str, empty))} exhausted)"
-    return DrawAdvice(best, scores, reason)
+        args = dict(args, decks=", ".join(map(str, empty)), s="s" if len(empty) > 1 else "")
+        reason += DRAW_REASONS["exhausted"].format(**args)
+    return DrawAdvice(best, scores, reason, key, args)

@@ -351,6 +351,10 @@ KO: dict[str, str] = {
     "adv_multi": "{nums}: 모두 은신처일 확률 {pf} — 맞히면 은신처 {k}장 공개{win}",
     "adv_win": ", 게임 승리",
     "adv_spot": ", 가장 유력한 위치 #{pos}",
+    "adv_draw_blocking": "막기: 도망자의 줄은 이미 {top}까지 닿습니다. 42에 가려면 덱 3의 숫자를 지나야 하고, 내가 가진 덱 3 카드는 그가 쓸 수 없습니다",
+    "adv_draw_candidates": "덱 {d}의 카드가 가장 많이 배제합니다: 남은 {left}장에 뒷면 은신처가 평균 {mass}장 있습니다",
+    "adv_draw_nothing": "어디에도 은신처 후보가 없습니다; 덱 {d}에 {left}장 남았습니다",
+    "adv_draw_exhausted": " (덱 {decks} 소진)",
     # the notepad validator's messages (notepad.validator MESSAGES, PHRASES, WARNINGS), said in
     # Korean: "rule_<code>" with the placeholders of the English template. English comes from
     # the validator itself, so EN has no rule_* keys. {event} is shown as the entry number.

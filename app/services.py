@@ -165,22 +165,36 @@ def _from_advisor(record: Record, hand: tuple[int, ...], limit: int) -> list[Adv
 
 
 @st.cache_data(show_spinner=False, max_entries=500)
-def _advisor_draw(record_json: str, deck_sizes: tuple[int, int, int], hand: tuple[int, ...]) -> tuple[int, str] | None:
+def _advisor_draw(record_json: str, deck_sizes: tuple[int, int, int], hand: tuple[int, ...]):
+    """(deck, reason in English, reason key, its arguments) or None."""
     fn = getattr(_advisor, "advise_draw", None) if _advisor is not None else None
     if fn is None:
         return None
     try:
         got = fn(record_from_json(record_json), deck_sizes, hand)
-        return int(got.deck), str(getattr(got, "reason", ""))
+        args = tuple(sorted((getattr(got, "reason_args", None) or {}).items()))
+        return int(got.deck), str(getattr(got, "reason", "")), str(getattr(got, "reason_key", "") or ""), args
     except Exception:
         return None
 
 
 def draw_advice(record: Record, deck_sizes: tuple[int, int, int], hand: tuple[int, ...]) -> tuple[int, str] | None:
-    """(deck, reason) from the advisor, or None without it."""
+    """(deck, reason in the page's language) from the advisor, or None without it."""
+    from .i18n import STRINGS, get_lang, t
+
     if _advisor is None:
         return None
-    return _advisor_draw(marshal_json(record), tuple(deck_sizes), tuple(sorted(hand)))
+    got = _advisor_draw(marshal_json(record), tuple(deck_sizes), tuple(sorted(hand)))
+    if got is None:
+        return None
+    deck, english, key, args = got
+    if not key or f"adv_draw_{key}" not in STRINGS.get(get_lang(), {}):
+        return deck, english
+    args = dict(args)
+    text = t(f"adv_draw_{key}", **args)
+    if "decks" in args:  # an empty deck
+        text += t("adv_draw_exhausted", **args)
+    return deck, text
 
 
 def fallback_advice(post: dict[str, Any], hand: tuple[int, ...], limit: int = 5) -> list[Advice]:

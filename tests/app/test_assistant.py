@@ -464,3 +464,28 @@ def test_the_end_of_a_game_says_why(make_app, db):
     at = make_app(game=gid)
     no_exception(at)
     assert "The Fugitive won." in status(at) and "no Manhunt" in status(at)
+
+
+def test_the_draw_tip_follows_the_language(make_app, db):
+    at, gid = _new_game(make_app, db)
+    at.pills(key="place_0").set_value(1).run()
+    at.pills(key="mdraw_1_2").set_value(17).run()  # the second draw: the tip is shown
+
+    def tip(at) -> str:
+        return next((c.value for c in at.caption if c.value.startswith(("Suggested deck", "추천 덱"))), "")
+
+    assert tip(at).startswith("Suggested deck") and "rules out the most" in tip(at)
+    at.segmented_control(key="lang_pick").set_value("ko").run()
+    no_exception(at)
+    assert tip(at).startswith("추천 덱") and "배제" in tip(at) and "rules out" not in tip(at)
+
+
+def test_every_draw_reason_has_a_korean_string_with_the_same_placeholders():
+    from advisor.draws import DRAW_REASONS
+    from app import i18n
+    from tests.coded import placeholders
+
+    for key, english in DRAW_REASONS.items():
+        korean = i18n.KO[f"adv_draw_{key}"]
+        assert placeholders(korean) <= placeholders(english) | {"s"}, key
+        assert placeholders(english) - {"s"} <= placeholders(korean), key
