@@ -129,7 +129,8 @@ def _reason_parts(numbers, certain, p, post: Posterior) -> tuple[str, dict]:
     unc = [x for x in nums if x not in certain]
     k = len(nums)
     args = {"k": k, "words": _WORDS.get(k, str(k)), "win": k == post.face_down_count, "p": _pct(p),
-            "pf": f"{float(p):.2f}", "nums": _join(nums), "s": "s" if k > 1 else ""}
+            "pf": f"{float(p):.2f}", "nums": _join(nums), "s": "s" if k > 1 else "",
+            "numbers": tuple(nums), "certain": tuple(cert), "uncertain": tuple(unc)}  # to join in other languages
     if not unc:
         return "certain", dict(args, verb="is" if len(cert) == 1 else "are")
     if cert:

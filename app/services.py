@@ -127,6 +127,10 @@ class Advice:
         if not self.reason_key or f"adv_{self.reason_key}" not in STRINGS.get(get_lang(), {}):
             return self.reason
         args = dict(self.reason_args)
+        # the numbers joined the page's way (the English "5, 7 and 12" is the advisor's)
+        for name, numbers in (("nums", "numbers"), ("cert", "certain"), ("unc", "uncertain")):
+            if args.get(numbers):
+                args[name] = ", ".join(map(str, args[numbers]))
         args["win"] = t("adv_win") if args.get("win") else ""
         args["spot"] = t("adv_spot", pos=args["pos"]) if args.get("pos") else ""
         return t(f"adv_{self.reason_key}", **args)

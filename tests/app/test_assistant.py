@@ -489,3 +489,14 @@ def test_every_draw_reason_has_a_korean_string_with_the_same_placeholders():
         korean = i18n.KO[f"adv_draw_{key}"]
         assert placeholders(korean) <= placeholders(english) | {"s"}, key
         assert placeholders(english) - {"s"} <= placeholders(korean), key
+
+
+def test_a_suggestion_joins_its_numbers_the_pages_way(korean_outside_the_page):
+    from app.services import Advice
+
+    advice = Advice((5, 7, 12), 0.36, "5 and 7 are certain; adding 12 (36%) reveals three hideouts with probability 0.36",
+                    "advisor", "certain_plus",
+                    tuple(sorted({"cert": "5 and 7", "unc": "12", "certain": (5, 7), "uncertain": (12,), "k": 3,
+                                  "p": "36%", "pf": "0.36", "win": False, "numbers": (5, 7, 12)}.items())))
+    text = advice.text()
+    assert text.startswith("5, 7: 확실; 12(36%)") and " and " not in text and "0.36" not in text
