@@ -5,6 +5,7 @@ the store after every move (kind ``match``) and can be opened in Learning.
 """
 from __future__ import annotations
 
+import base64
 import secrets
 
 import streamlit as st
@@ -23,6 +24,18 @@ from .i18n import error_text, t
 KEY = "match"  # session_state: the running match (dict)
 FLASH = "match_flash"  # session_state: a message for the next run
 SEED_MAX = 999_999_999_999
+#: the hand-over screen's picture, drawn (an emoji needs a font some systems lack): a
+#: phone passing from one hand to the other; an image, as the page's HTML takes no SVG
+_HANDOVER_SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="96" viewBox="0 0 120 96">'
+    '<rect x="42" y="8" width="36" height="64" rx="6" fill="none" stroke="#3b4a6b" stroke-width="4"/>'
+    '<circle cx="60" cy="62" r="3" fill="#3b4a6b"/>'
+    '<path d="M14 84 Q60 104 106 84" fill="none" stroke="#c8374a" stroke-width="4" stroke-linecap="round"/>'
+    '<path d="M96 76 L106 84 L94 90" fill="none" stroke="#c8374a" stroke-width="4" stroke-linecap="round"'
+    ' stroke-linejoin="round"/></svg>'
+)
+HANDOVER_ICON = ('<img alt="" width="120" height="96" src="data:image/svg+xml;base64,'
+                 + base64.b64encode(_HANDOVER_SVG.encode()).decode() + '">')
 
 
 # --------------------------------------------------------------------------- session
@@ -304,7 +317,7 @@ def page(m: dict) -> None:
         ui.status(t("handover_title", who=t(player)), player)
         _recent(m, "public")  # the move just made (a guess's result is public)
         st.html('<div style="height:40vh; display:flex; align-items:center; justify-content:center; '
-                'font-size:64px" data-testid="fg-handover">🙈</div>')
+                'font-size:64px" data-testid="fg-handover">' + HANDOVER_ICON + '</div>')
         if st.button(t("handover_ready", who=t(player)), key=f"m_ready_{len(state.events)}_{player}",
                      type="primary", use_container_width=True):
             m["shown_to"] = player
