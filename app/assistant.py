@@ -448,17 +448,41 @@ def entries_panel(gid: str, pad: Notepad, post: dict | None) -> None:
             t("entry_to_correct"), list(range(len(pad))), index=bad if bad is not None else len(pad) - 1,
             format_func=lambda i: f"{i + 1}. {ui.describe(pad.events[i])}", key=f"corr_idx_{len(pad)}_{bad}",
         )
+        quick = _quick_correction(pad.events[idx], f"corr_q_{len(pad)}_{idx}")
+        if quick is not None and st.button(t("save_correction"), key=f"corr_qsave_{len(pad)}_{idx}",
+                                           type="primary", use_container_width=True):
+            correct(gid, idx, quick, truncate=False)
+            st.rerun()
         current = json.dumps(event_to_dict(pad.events[idx]))
         text = st.text_input(t("corrected_json"), value=current, key=f"corr_text_{len(pad)}_{idx}")
-        if st.button(t("save_correction"), key=f"corr_save_{len(pad)}_{idx}"):
+        if st.button(t("save_correction_json"), key=f"corr_save_{len(pad)}_{idx}"):
             correct(gid, idx, text, truncate=False)
             st.rerun()
         drop = st.session_state.get("corr_drop")
-        if drop and drop[0] == idx and drop[1] == text:
+        if drop and drop[0] == idx and drop[1] in (text, quick):
             if st.button(t("correct_and_drop", n=drop[2]), key=f"corr_drop_{len(pad)}_{idx}"):
-                correct(gid, idx, text, truncate=True)
+                correct(gid, idx, drop[1], truncate=True)
                 st.session_state.pop("corr_drop", None)
                 st.rerun()
+
+
+def _quick_correction(event: Event, key: str) -> str | None:
+    """Tap controls for the entries most often mistyped at a table (the sprint count of
+    a placement, the card of a draw, the deck of his draw), set to the entry as it is;
+    the corrected entry as JSON, or None for the other kinds (the JSON field below
+    takes any entry)."""
+    if isinstance(event, Place):
+        k = st.pills(t("corr_sprints"), list(range(13)), default=event.sprints, format_func=lambda k: f"+{k}",
+                     key=key)
+        return json.dumps(event_to_dict(Place(int(k if k is not None else event.sprints), event.hideout)))
+    if isinstance(event, MarshalDraw):
+        c = st.pills(t("corr_card"), list(range(4, 42)), default=event.card, key=key)
+        return json.dumps(event_to_dict(MarshalDraw(int(c if c is not None else event.card))))
+    if isinstance(event, FugitiveDraw):
+        d = st.segmented_control(t("corr_deck"), [1, 2, 3], default=event.deck,
+                                 format_func=lambda d: t("deck_short", d=d), key=key)
+        return json.dumps(event_to_dict(FugitiveDraw(int(d if d is not None else event.deck))))
+    return None
 
 
 def correct(gid: str, index: int, text: str, truncate: bool) -> bool:

@@ -14,7 +14,9 @@ def status(at) -> str:
 
 
 def keys(widgets) -> list[str]:
-    return [w.key for w in widgets]
+    """The keys of the widgets, without the correction panel's (``corr_*``): what the
+    page offers to enter next."""
+    return [w.key for w in widgets if not (w.key or "").startswith("corr_")]
 
 
 def texts(at) -> str:

@@ -500,3 +500,20 @@ def test_a_suggestion_joins_its_numbers_the_pages_way(korean_outside_the_page):
                                   "p": "36%", "pf": "0.36", "win": False, "numbers": (5, 7, 12)}.items())))
     text = advice.text()
     assert text.startswith("5, 7: 확실; 12(36%)") and " and " not in text and "0.36" not in text
+
+
+def test_a_mistyped_card_or_sprint_count_is_corrected_with_taps(make_app, db):
+    at, gid = _new_game(make_app, db)
+    _opening(at)  # 1. +1, 2. drew 17, 3. drew 6
+    at.selectbox(key="corr_idx_3_None").set_value(1).run()
+    assert at.pills(key="corr_q_3_1").value == 17  # set to the entry as it is
+    at.pills(key="corr_q_3_1").set_value(18).run()
+    at.button(key="corr_qsave_3_1").click().run()
+    no_exception(at)
+    assert _record(db, gid).events == (Place(1), MarshalDraw(18), MarshalDraw(6))
+    at.selectbox(key="corr_idx_3_None").set_value(0).run()
+    at.pills(key="corr_q_3_0").set_value(0).run()
+    at.button(key="corr_qsave_3_0").click().run()
+    no_exception(at)
+    assert _record(db, gid).events[0] == Place(0)
+    assert "Corrected entry 1." in texts(at)

@@ -170,7 +170,7 @@ def test_entries_do_not_move_under_the_thumb_and_sections_stay_open(server, page
     field.fill('{"type": "marshal_draw", "card": 99}')
     field.press("Enter")
     browser.wait_idle(page)
-    page.get_by_role("button", name="Save correction").click()
+    page.get_by_role("button", name="Save the JSON correction").click()
     page.wait_for_selector("text=card must be from 4 to 41")
     browser.wait_idle(page)
     assert page.get_by_label("Corrected entry (JSON)").is_visible()
