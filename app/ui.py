@@ -251,10 +251,16 @@ def positions(post: dict[str, Any]) -> None:
     st.html(f'<div data-testid="fg-positions"><b>{html.escape(t("positions"))}</b>' + "".join(lines) + "</div>")
 
 
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
 def _big(s: str) -> str:
-    """A history count for people: 81,234,000 or 1.2e+21."""
+    """A history count for people: 81,234,000 or 1.2 × 10²¹."""
     try:
         n = int(s)
     except ValueError:
         return s
-    return f"{n:,}" if n < 10**12 else f"{n:.2e}"
+    if n < 10**12:
+        return f"{n:,}"
+    mantissa, exponent = f"{n:.1e}".split("e")
+    return f"{mantissa} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"

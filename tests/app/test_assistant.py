@@ -517,3 +517,11 @@ def test_a_mistyped_card_or_sprint_count_is_corrected_with_taps(make_app, db):
     no_exception(at)
     assert _record(db, gid).events[0] == Place(0)
     assert "Corrected entry 1." in texts(at)
+
+
+def test_history_counts_read_as_numbers_people_use():
+    from app.ui import _big
+
+    assert _big("81234000") == "81,234,000"
+    assert _big(str(1_020_000_000_000_000)) == "1.0 × 10¹⁵"
+    assert _big(str(12 * 10**21)) == "1.2 × 10²²"
