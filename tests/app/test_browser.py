@@ -145,12 +145,17 @@ def _top(page, selector: str) -> float:
     return page.locator(selector).first.evaluate("e => e.getBoundingClientRect().top + window.scrollY")
 
 
-def test_entries_do_not_move_under_the_thumb_and_sections_stay_open(server, page):
+def _new_assistant_game(page, server) -> None:
+    """A new game in the assistant with the Fugitive's first hideout (+1) entered."""
     page.goto(server + "/?page=assistant")
     page.get_by_role("button", name="Start").click()
     page.wait_for_selector('[data-testid="fg-status"]')
     tap(page, "He placed a hideout with how many sprint cards?", "+1")
     wait_events(page, 1)
+
+
+def test_entries_do_not_move_under_the_thumb_and_sections_stay_open(server, page):
+    _new_assistant_game(page, server)
     browser.wait_idle(page)
     page.wait_for_selector("text=Saved:")
     with_message = _top(page, "text=Card you drew")
@@ -177,11 +182,7 @@ def test_entries_do_not_move_under_the_thumb_and_sections_stay_open(server, page
 
 
 def test_a_refused_hit_says_why_next_to_its_button(server, page):
-    page.goto(server + "/?page=assistant")
-    page.get_by_role("button", name="Start").click()
-    page.wait_for_selector('[data-testid="fg-status"]')
-    tap(page, "He placed a hideout with how many sprint cards?", "+1")
-    wait_events(page, 1)
+    _new_assistant_game(page, server)
     tap(page, "Deck 2 (12 left)", "17")
     wait_events(page, 2)
     tap(page, "Deck 1 (8 left)", "6")
