@@ -37,6 +37,7 @@ from .i18n import error_text, format_text, rule_text, t
 PADS = "assistant_pads"  # session_state: game id -> Notepad
 FLASH = "assistant_flash"  # session_state: (kind, text) shown once
 LIST_CAP = 30  # games listed before "show all"
+BROKEN = "assistant_broken"  # session_state: (game id, first entry breaking a rule, its record)
 
 
 # --------------------------------------------------------------------------- state
@@ -60,8 +61,26 @@ def _opened(gid: str) -> tuple[Notepad | None, str]:
             return None, t("game_not_found", gid=ui.shown_id(gid)) if exc.code == "no_game" else error_text(exc)
         if stored.info.kind != "assistant":
             return None, t("game_is_match")
-        pads[gid] = stored.notepad()
+        try:
+            pads[gid] = stored.notepad()
+        except RecordRuleError as exc:
+            # saved by an older version whose rules allowed it: say where, and let her keep
+            # the entries before it (page() offers that)
+            at = exc.index if exc.index is not None else 0
+            st.session_state[BROKEN] = (gid, at, stored.record)
+            return None, t("game_unreadable_rule", n=at + 1, reason=rule_text(exc.reason))
     return pads[gid], ""
+
+
+def _keep_entries(gid: str, at: int, record) -> None:
+    """Save the stored record cut before entry ``at`` (the first that breaks a rule)."""
+    try:
+        services.store().save(gid, record.truncated(at), expected=record)
+    except StoreError as exc:
+        _flash("error", t("refused", reason=error_text(exc)))
+        return
+    st.session_state.pop(BROKEN, None)
+    _flash("success", t("kept_entries", n=at))
 
 
 def _save(gid: str, pad: Notepad, before) -> bool:
@@ -213,6 +232,10 @@ def page(gid: str) -> None:
     if pad is None:
         _show_flash()
         st.error(why)
+        broken = st.session_state.get(BROKEN)
+        if broken and broken[0] == gid:
+            st.button(t("keep_entries", n=broken[1]) if broken[1] else t("drop_all_entries"), key="keep_entries",
+                      type="primary", on_click=_keep_entries, args=broken)
         if st.button(t("back_to_list"), key="back_missing"):
             del st.query_params["game"]
             st.rerun()
@@ -429,7 +452,9 @@ def _on_hit_save(gid: str, n: int, numbers: tuple[int, ...], manhunt: bool) -> N
         ev = Guess(numbers, True, tuple(Reveal(pos, x, cards) for x, pos, cards in reveals))
     if enter(gid, ev):
         st.session_state.pop(f"hitmode_{n}", None)
-    elif st.session_state.get(FLASH):  # the reason goes next to the button just tapped
+    elif st.session_state.get(FLASH) and gid in _pads():
+        # a rule refusal: the hit panel stays, so the reason goes next to its button (a
+        # refused save drops this session's copy and the panel with it: that stays on top)
         kind, text, _ = st.session_state[FLASH]
         _flash(kind, text, "hit")
 
@@ -472,8 +497,8 @@ def _quick_correction(event: Event, key: str) -> str | None:
     the corrected entry as JSON, or None for the other kinds (the JSON field below
     takes any entry)."""
     if isinstance(event, Place):
-        k = st.pills(t("corr_sprints"), list(range(13)), default=event.sprints, format_func=lambda k: f"+{k}",
-                     key=key)
+        k = st.pills(t("corr_sprints"), list(range(max(12, event.sprints) + 1)), default=event.sprints,
+                     format_func=lambda k: f"+{k}", key=key)
         return json.dumps(event_to_dict(Place(int(k if k is not None else event.sprints), event.hideout)))
     if isinstance(event, MarshalDraw):
         c = st.pills(t("corr_card"), list(range(4, 42)), default=event.card, key=key)

@@ -10,10 +10,10 @@ import streamlit as st
 from engine.record import Guess, ManhuntGuess, Record, record_from_json
 from engine.rules import placement_error
 from notepad.store import StoreError
-from notepad.validator import validate
+from notepad.validator import RecordRuleError, validate
 
 from . import services, ui
-from .i18n import error_text, t
+from .i18n import error_text, rule_text, t
 from .services import pct
 
 
@@ -92,6 +92,11 @@ def run() -> None:
         st.error(error_text(exc))
         return
     record = stored.record.marshal_view()
+    try:
+        validate(record)
+    except RecordRuleError as exc:  # saved by an older version whose rules allowed it
+        st.error(t("game_unreadable_rule", n=(exc.index or 0) + 1, reason=rule_text(exc.reason)))
+        return
     if _hidden_from_a_player(stored, record):
         st.info(t("learning_after_match"))
         return

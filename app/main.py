@@ -6,10 +6,14 @@ screen.
 """
 from __future__ import annotations
 
+import sqlite3
+
 import streamlit as st
 
-from . import i18n, ui
-from .i18n import t
+from notepad.store import StoreError, default_path
+
+from . import i18n, services, ui
+from .i18n import error_text, t
 
 PAGES = ("assistant", "match", "learning", "tutorial")
 NAV = {"assistant": "nav_assistant", "match": "nav_match", "learning": "nav_learning", "tutorial": "nav_tutorial"}
@@ -50,6 +54,14 @@ def run() -> None:
         "Page", list(PAGES), format_func=lambda p: t(NAV[p]), key="nav", on_change=_on_nav,
         label_visibility="collapsed", width="stretch",
     )
+    try:
+        services.store()
+    except (StoreError, sqlite3.Error, OSError) as exc:
+        # the database cannot be used (another program's file, a newer version's, not
+        # a database, no room): say which and why, and show nothing that needs it
+        st.error(t("db_unusable", path=str(default_path()), reason=error_text(exc) if isinstance(exc, StoreError)
+                   else str(exc)))
+        return
     if page == "assistant":
         from . import assistant
 

@@ -48,10 +48,16 @@ def _current() -> dict | None:
         return None
     try:
         stored = services.store().open(gid)
-    except StoreError:
+    except StoreError as exc:
+        if exc.code != "no_game":  # a row that cannot be read: say why (else "no such game")
+            st.session_state[FLASH] = error_text(exc)
         return None
     meta = stored.metadata
-    if stored.info.kind != "match" or not isinstance(meta.get("seed"), int):
+    if stored.info.kind != "match":
+        st.session_state[FLASH] = t("game_not_assistant")
+        return None
+    if not isinstance(meta.get("seed"), int):
+        st.session_state[FLASH] = t("match_broken")
         return None
     # the match goes on from its seed: the moves of the stored record again, which must
     # give that record back (a record that does not follow from the seed cannot go on)

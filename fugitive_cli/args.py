@@ -11,7 +11,9 @@ checks that need several arguments together, returns a message for
 from __future__ import annotations
 
 import argparse
+import errno
 import os
+import shutil
 import sys
 from pathlib import Path
 from typing import Callable, Iterable
@@ -36,8 +38,8 @@ def names(text: str, known: Iterable[str], what: str) -> list[str]:
     """A comma-separated list of bot names: each known, none twice (a repeated bot would
     play the same seeds again and count them as more games), at least one."""
     known = list(known)
-    got = [n.strip() for n in text.split(",")]
-    if not any(got):
+    got = [n.strip() for n in text.split(",") if n.strip()]  # "random," is "random"
+    if not got:
         raise ValueError(f"{what}: name at least one of {', '.join(known)}")
     bad = [n for n in got if n not in known]
     if bad:
@@ -64,6 +66,8 @@ def output_file(path: str | None, what: str, suffix: str | None = None) -> str |
     p = Path(path)
     if p.is_dir():
         return f"{what}: {path} is a folder"
+    if p.exists() and not p.is_file():  # a device or a pipe (/dev/stdout): written as it is
+        return None if os.access(p, os.W_OK) else f"{what}: cannot write {path}"
     folder = p.parent if str(p.parent) else Path(".")
     if not folder.is_dir():
         return f"{what}: no folder {folder}"
@@ -82,8 +86,9 @@ def write_text_file(path: str, text: str) -> None:
     """Write ``text`` to ``path`` whole or not at all: into a temporary file next to it,
     then renamed over it, so a full disk never leaves a half-written or emptied file.
     A path that is not a regular file (a device such as /dev/stdout, a pipe) is
-    written as it is: renaming over it would replace it."""
-    target = Path(path)
+    written as it is: renaming over it would replace it. A symbolic link is followed,
+    and a file replaced keeps its permissions."""
+    target = Path(os.path.realpath(path))
     if target.exists() and not target.is_file():
         with open(target, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -94,7 +99,16 @@ def write_text_file(path: str, text: str) -> None:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
+        if target.exists():
+            shutil.copymode(target, tmp)
         os.replace(tmp, target)
     finally:
         if tmp.exists():
             tmp.unlink()
+
+
+def is_output_error(exc: OSError) -> bool:
+    """A write to standard output that failed (a closed pipe, a full disk): the commands
+    report their own files' errors themselves, and leave these to ``main``."""
+    return isinstance(exc, BrokenPipeError) or (
+        exc.filename is None and exc.errno in (errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from notepad.store import GameStore, StoreError, default_path
 
-from .args import output_file, write_text_file
+from .args import is_output_error, output_file, write_text_file
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -50,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
     except (FileExistsError, NotADirectoryError) as exc:  # making the database's folder
         print(f"error: {exc.filename or path}: a file is where a folder should be", file=sys.stderr)
     except OSError as exc:
+        if is_output_error(exc):  # standard output, not the database: main says so
+            raise
         print(f"error: {exc.filename or path}: {exc.strerror}", file=sys.stderr)
     return 1
 

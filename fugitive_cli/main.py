@@ -56,19 +56,13 @@ def main(argv: list[str] | None = None) -> int:
         _drop_stdout()
         return 0
     except OSError as exc:
-        if not _is_stdout_error(exc):
+        from .args import is_output_error
+
+        if not is_output_error(exc):
             raise
         _drop_stdout()  # what is left in its buffer cannot be written either
         print(f"error: cannot write the output: {exc.strerror}", file=sys.stderr)
         return 1
-
-
-def _is_stdout_error(exc: OSError) -> bool:
-    """A write to standard output that failed (a full disk, a closed terminal); the
-    commands report their own files' errors themselves."""
-    import errno
-
-    return exc.filename is None and exc.errno in (errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT)
 
 
 def _drop_stdout() -> None:

@@ -222,7 +222,8 @@ class GameStore:
         try:
             if con.execute("PRAGMA user_version").fetchone()[0] == 0:
                 # a new file, or one this program did not make: leave that one as it is
-                tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+                tables = [r[0] for r in con.execute(  # tables, views, triggers, indexes: anything
+                    "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name")]
                 if tables:
                     raise StoreError.of("foreign_database", path=str(self.path), tables=", ".join(tables[:5]))
             con.execute("PRAGMA journal_mode = WAL")
@@ -366,7 +367,7 @@ def _event_count(text: str) -> int:
     opening it says why)."""
     try:
         events = json.loads(text).get("events")
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):
         return 0
     return len(events) if isinstance(events, list) else 0
 

@@ -46,3 +46,19 @@ def test_refusals_before_any_game(capsys, command, argv, message):
 
 def test_tournament_refuses_a_folder_for_its_csv(capsys, tmp_path):
     assert f"--csv: {tmp_path} is a folder" in refused(capsys, "tournament", "--csv", str(tmp_path))
+
+
+def test_a_trailing_comma_in_a_bot_list_is_read_past():
+    from advisor.bots import MARSHAL_BOTS
+    from fugitive_cli.args import names
+
+    assert names("random, notepad,", MARSHAL_BOTS, "--marshals") == ["random", "notepad"]
+
+
+def test_a_device_is_a_writable_output_file(monkeypatch):
+    from fugitive_cli import args
+
+    writable = {"/dev/null"}
+    monkeypatch.setattr(args.os, "access", lambda path, mode: str(path) in writable)  # /dev itself is not
+    assert args.output_file("/dev/null", "-o") is None
+    assert args.output_file("/dev/new.json", "-o") == "-o: cannot write /dev/new.json"

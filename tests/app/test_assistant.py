@@ -525,3 +525,70 @@ def test_history_counts_read_as_numbers_people_use():
     assert _big("81234000") == "81,234,000"
     assert _big(str(1_020_000_000_000_000)) == "1.0 × 10¹⁵"
     assert _big(str(12 * 10**21)) == "1.2 × 10²²"
+
+
+def _stored_without_validation(db, events) -> str:
+    """A game saved by an older version, whose rules allowed what this one refuses."""
+    import sqlite3
+
+    gid = GameStore(db).create(Record()).id
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE games SET record = ? WHERE id = ?", (Record(tuple(events)).to_json(indent=None), gid))
+    return gid
+
+
+def test_a_saved_game_this_version_refuses_says_where_and_keeps_what_is_valid(make_app, db):
+    from tests.notepad.records import escape, fdraw, hit, mdraw, place
+
+    events = [place(), place(), mdraw(4), mdraw(5), hit((2, 30, ())), fdraw(1), escape(4)]  # 30 + 3 + 8 < 42
+    gid = _stored_without_validation(db, events)
+    learning = make_app(page="learning", game=gid)
+    no_exception(learning)
+    assert "breaks a rule of this version at entry 7" in texts(learning)
+    at = make_app(game=gid)
+    no_exception(at)
+    assert "breaks a rule of this version at entry 7: 42 is out of reach" in at.error[0].value
+    at.button(key="keep_entries").click().run()
+    no_exception(at)
+    assert _record(db, gid).events == tuple(events[:6])
+    assert "Kept entries 1 to 6." in texts(at) and keys(at.segmented_control)  # the game goes on
+
+
+def test_a_hit_refused_by_the_store_is_said_at_the_top(make_app, db):
+    a, gid = _new_game(make_app, db)
+    _opening(a)
+    b = make_app(game=gid)
+    a.pills(key="guess_3").set_value([5]).run()
+    a.button(key="miss_3").click().run()
+    b.pills(key="guess_3").set_value([2]).run()
+    b.button(key="hit_3").click().run()
+    b.pills(key="spr_3_2_1").set_value([9]).run()
+    b.button(key="hitsave_3").click().run()
+    no_exception(b)
+    assert any("changed elsewhere" in e.value for e in b.error), [e.value for e in b.error]
+    assert _record(db, gid).events[-1] == Guess((5,), False)
+
+
+def test_the_quick_correction_takes_a_placement_of_many_sprint_cards(make_app, db):
+    from tests.notepad.records import fdraw, mdraw, place
+
+    events = [place(0), mdraw(20), mdraw(21), Guess((1,), False)]
+    for i in range(8):  # draws and passes until his hand holds 14 cards besides 42
+        events += [fdraw(1 if i < 4 else 2), Pass(), mdraw(29 + i), Guess((1,), False)]
+    events += [fdraw(2), place(13)]
+    gid = GameStore(db).create(Record(tuple(events))).id
+    at = make_app(game=gid)
+    no_exception(at)
+    assert at.pills(key=f"corr_q_{len(events)}_{len(events) - 1}").value == 13
+
+
+def test_an_unusable_database_is_one_message(make_app, db, tmp_path, monkeypatch):
+    import sqlite3
+
+    other = tmp_path / "other.sqlite3"
+    with sqlite3.connect(other) as con:
+        con.execute("CREATE TABLE scores (n INTEGER)")
+    monkeypatch.setenv("FUGITIVE_DB", str(other))
+    at = make_app()
+    no_exception(at)
+    assert "cannot be used" in at.error[0].value and "not a Fugitive database" in at.error[0].value

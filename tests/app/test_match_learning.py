@@ -270,13 +270,35 @@ def test_the_hand_over_screen_says_the_last_move_and_nothing_private(make_app, d
     at = make_app(page="match")
     at.segmented_control(key="m_mode").set_value("hotseat").run()
     at.button(key="m_start").click().run()
-    ready = [k for k in keys(at.button) if k.startswith("m_ready")][0]
-    at.button(key=ready).click().run()
+
+    def ready(at):
+        at.button(key=next(k for k in keys(at.button) if k.startswith("m_ready"))).click().run()
+
+    ready(at)  # the Fugitive: one hideout, then his first turn ends
     hideout = next(w for w in at.pills if w.key.startswith("mc_h_"))
     at.pills(key=hideout.key).set_value(min(hideout.options)).run()
     at.button(key=next(k for k in keys(at.button) if k.startswith("mc_place_"))).click().run()
     at.button(key=next(k for k in keys(at.button) if k.startswith("mc_pass_"))).click().run()
+    assert "Last move:" in texts(at)
+    ready(at)  # the Marshal: two draws (private cards), then a guess
+    for _ in range(2):
+        draw = next(k for k in keys(at.segmented_control) if k.startswith("mc_draw"))
+        at.segmented_control(key=draw).set_value(1).run()
+    drawn = GameStore(db).open(_gid(at)).record.events[-1].card
+    guess = next(w for w in at.pills if w.key.startswith("mc_g_"))
+    at.pills(key=guess.key).set_value([41]).run()
+    at.button(key=next(k for k in keys(at.button) if k.startswith("mc_guess_"))).click().run()
     no_exception(at)
     page = texts(at)
-    assert 'data-testid="fg-handover"' in page and "Last move:" in page
-    assert f"({min(hideout.options)})" not in page  # the hideout's number stays his
+    # handed to the Fugitive: her guess's result is public, her drawn cards are not
+    assert 'data-testid="fg-handover"' in page and "Marshal: guess 41 - miss" in page
+    assert f"drew {drawn}" not in page
+
+
+def test_the_match_page_says_why_it_does_not_open_a_game(make_app, db):
+    from engine.record import Record
+
+    gid = GameStore(db).create(Record()).id  # an assistant game
+    at = make_app(page="match", game=gid)
+    no_exception(at)
+    assert "open it from the Assistant" in at.error[0].value

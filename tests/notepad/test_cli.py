@@ -175,3 +175,36 @@ def test_export_replaces_a_file_whole(tmp_path, capsys, monkeypatch):
     assert code == 1 and err == f"error: {target}: No space left on device\n"
     assert target.read_text() == "the old export"  # not emptied, not half written
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]  # no temporary file left
+
+
+def test_export_through_a_link_writes_its_target_and_keeps_its_mode(tmp_path, capsys):
+    import os
+
+    db = tmp_path / "g.sqlite3"
+    gid = GameStore(db).create(EXAMPLE).id
+    real = tmp_path / "real.json"
+    real.write_text("old")
+    real.chmod(0o600)
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    assert run(capsys, "games", "--db", str(db), "export", gid, "-o", str(link))[0] == 0
+    assert link.is_symlink() and json.loads(real.read_text()) == EXAMPLE.to_dict()
+    assert os.stat(real).st_mode & 0o777 == 0o600
+
+
+def test_a_full_disk_while_listing_is_not_a_database_error(tmp_path, capsys, monkeypatch):
+    import errno
+    import io
+
+    db = tmp_path / "g.sqlite3"
+    GameStore(db).create(EXAMPLE)
+
+    class Full(io.StringIO):
+        def write(self, text):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("fugitive_cli.main._drop_stdout", lambda: None)
+    monkeypatch.setattr("sys.stdout", Full())
+    code = main(["games", "--db", str(db), "list"])
+    err = capsys.readouterr().err
+    assert code == 1 and "cannot write the output: No space left on device" in err and str(db) not in err

@@ -207,7 +207,8 @@ def test_a_stale_copy_saves_nothing_and_the_newer_entries_stay(store):
         store.save("nope", EXAMPLE, expected=EXAMPLE)
 
 
-@pytest.mark.parametrize("text", ['{"format": "fugitive-record", "version": 2, "events": []}', "garbage", "[]"])
+@pytest.mark.parametrize("text", ['{"format": "fugitive-record", "version": 2, "events": []}', "garbage", "[]",
+                                  "[" * 100_000])
 def test_a_row_that_cannot_be_read_is_an_error_on_that_game_alone(store, text):
     good = store.create(EXAMPLE, title="good").id
     bad = damaged_row(store, text)
@@ -227,3 +228,12 @@ def test_another_programs_database_is_left_as_it_was(tmp_path):
         assert [r[0] for r in con.execute("SELECT name FROM sqlite_master ORDER BY name")] == ["games", "scores"]
         assert con.execute("PRAGMA user_version").fetchone()[0] == 0
         assert con.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+
+
+def test_a_database_with_only_a_view_is_another_programs_too(tmp_path):
+    path = tmp_path / "view.sqlite3"
+    with sqlite3.connect(path) as con:
+        con.execute("CREATE VIEW answer AS SELECT 42")
+    with pytest.raises(StoreError) as info:
+        GameStore(path)
+    assert info.value.code == "foreign_database" and info.value.params["tables"] == "answer"

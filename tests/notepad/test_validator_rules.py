@@ -367,7 +367,15 @@ def test_an_escape_out_of_reach_of_a_known_previous_hideout_is_refused():
     first = validate(rec()).allowed_next()[0]
     assert first.kind == "place" and first.escape_max_sprints is None
     fails(rec(escape(7)), 0, "42 is out of reach: from the previous hideout 0, 7 sprint cards reach at most 17")
-    # after a face-down hideout the previous number is not known: any count may be entered
+    # after a face-down hideout the previous number is not known. 42 +0 after place(1) is
+    # impossible (that hideout is at most 5), but it is the solver's to say, as a
+    # contradiction that names the entry most likely mistyped (an earlier sprint count,
+    # say); the rules check refuses it only from a previous hideout it knows
     after = validate(rec(place(1))).allowed_next()[0]
     assert after.escape_min_sprints == 0 and after.escape_max_sprints == 6
     validate(rec(place(1), escape(0)))
+    # from a revealed 30 the escape needs 5 sprint cards: 30 + 3 + 2 * 5 = 43
+    row = [place(), place(), mdraw(4), mdraw(5), hit((2, 30, ())), fdraw(1)]
+    entry = validate(rec(*row)).allowed_next()[0]
+    assert (entry.escape_min_sprints, entry.escape_max_sprints) == (5, 7)
+    fails(rec(*row, escape(4)), 6, "42 is out of reach: from the previous hideout 30, 4 sprint cards reach at most 41")
