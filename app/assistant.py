@@ -187,7 +187,8 @@ def game_list() -> None:
     if not games:
         st.caption(t("no_saved_games"))
     for g in ui.capped(games, LIST_CAP, "all_games"):
-        label = f"{g.title} · {t('entries_n', n=g.events)}"
+        where = _where(g.id, g.updated)
+        label = f"{g.title} · {t('entries_n', n=g.events)}" + (f" · {_where_text(*where)}" if where else "")
         if st.button(label, key=f"open_{g.id}", use_container_width=True):
             st.query_params["game"] = g.id
             st.rerun()
@@ -208,6 +209,30 @@ def game_list() -> None:
                 st.query_params["game"] = info.id
                 _flash("success", t("imported"))
                 st.rerun()
+
+
+@st.cache_data(show_spinner=False, max_entries=500)
+def _where(gid: str, updated: str) -> tuple[str, str] | None:
+    """Where a saved game stands, for the list: ("over", winner), ("manhunt", "") or
+    ("turn", player); None for a game that does not open. Cached by the time it was
+    saved, so the list validates each game once."""
+    try:
+        state = services.store().open(gid).notepad().state
+    except (StoreError, RecordRuleError):
+        return None
+    if state.over:
+        return "over", state.winner or ""
+    if state.manhunt:
+        return "manhunt", ""
+    return "turn", state.turn or ""
+
+
+def _where_text(kind: str, who: str) -> str:
+    if kind == "over":
+        return t("list_over", winner=t(f"list_{who}_name")) if who else t("phase_over")
+    if kind == "manhunt":
+        return t("list_manhunt")
+    return t(f"list_{who}") if who else ""
 
 
 # --------------------------------------------------------------------------- game page

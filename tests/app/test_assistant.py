@@ -592,3 +592,14 @@ def test_an_unusable_database_is_one_message(make_app, db, tmp_path, monkeypatch
     at = make_app()
     no_exception(at)
     assert "cannot be used" in at.error[0].value and "not a Fugitive database" in at.error[0].value
+
+
+def test_the_list_says_where_each_game_stands(make_app, db):
+    from tests.notepad.records import escape, fdraw, hit, mdraw, place, rec
+
+    store = GameStore(db)
+    store.create(rec(place(), mdraw(4), mdraw(5)), title="guessing")
+    store.create(rec(place(), place(), mdraw(4), mdraw(5), hit((2, 30, ())), fdraw(1), escape(5)), title="escaped")
+    labels = [b.label for b in make_app().button if (b.key or "").startswith("open_")]
+    assert any(label.startswith("guessing ·") and label.endswith("· your turn") for label in labels), labels
+    assert any(label.startswith("escaped ·") and label.endswith("· over: the Fugitive won") for label in labels), labels
