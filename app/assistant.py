@@ -280,15 +280,25 @@ def page(gid: str) -> None:
         + " · " + t("fugitive_hand_size", n=s.fugitive_hand_size)
         + (" · " + t("your_hand") + ": " + " ".join(map(str, s.marshal_hand)) if s.marshal_hand else "")
     )
-    post = ui.heat(pad.record, s.marshal_hand, s.face_up_numbers)
-    if not s.over and (s.allows("guess") or s.allows("manhunt_guess")):
+    guessing = not s.over and (s.allows("guess") or s.allows("manhunt_guess"))
+    if guessing:
+        # her guess: the heat map and the suggestions first, the numbers to tap under them
+        post = ui.heat(pad.record, s.marshal_hand, s.face_up_numbers)
         ui.suggestions(pad.record, post, s.marshal_hand, s.manhunt, limit=3)
-    _show_flash(slot=True)  # next to the entries, where the thumb is
-    entry_panel(gid, pad, post)
-    if (st.session_state.get(FLASH) or ("", "", ""))[2] == "hit":  # its panel is gone: not for later
-        del st.session_state[FLASH]
-    if len(pad):
-        st.button("↶ " + t("undo"), key=f"undo_{len(pad)}", on_click=undo, args=(gid,), use_container_width=True)
+        entries = st.container()
+    else:
+        # every other entry (his moves, her draws) is tapped right under the row, where
+        # the thumb is, with the heat map under it; the heat map is still made first (it
+        # is the answer the page owes her), then the entries above it
+        entries = st.container()
+        post = ui.heat(pad.record, s.marshal_hand, s.face_up_numbers)
+    with entries:
+        _show_flash(slot=True)
+        entry_panel(gid, pad, post)
+        if (st.session_state.get(FLASH) or ("", "", ""))[2] == "hit":  # its panel is gone: not for later
+            del st.session_state[FLASH]
+        if len(pad):
+            st.button("↶ " + t("undo"), key=f"undo_{len(pad)}", on_click=undo, args=(gid,), use_container_width=True)
     ui.positions(post)
     entries_panel(gid, pad, post)
     with st.expander(t("export"), key=f"exp_export_{gid}"):
