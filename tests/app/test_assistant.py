@@ -424,6 +424,9 @@ def test_a_hit_saved_without_its_position_asks_for_it(make_app, db):
 def test_rename_and_delete_a_game_from_its_page(make_app, db):
     at, gid = _new_game(make_app, db)
     _opening(at)
+    assert f"title_{gid}" not in [w.key for w in at.text_input]  # made only when the section is open
+    at.session_state[f"exp_game_{gid}"] = True  # open it
+    at.run()
     at.text_input(key=f"title_{gid}").input("  ").run()
     at.button(key="rename").click().run()
     no_exception(at)
@@ -506,13 +509,13 @@ def test_a_mistyped_card_or_sprint_count_is_corrected_with_taps(make_app, db):
     at, gid = _new_game(make_app, db)
     _opening(at)  # 1. +1, 2. drew 17, 3. drew 6
     at.selectbox(key="corr_idx_3_None").set_value(1).run()
-    assert at.pills(key="corr_q_3_1").value == 17  # set to the entry as it is
-    at.pills(key="corr_q_3_1").set_value(18).run()
+    assert at.selectbox(key="corr_q_3_1").value == 17  # set to the entry as it is
+    at.selectbox(key="corr_q_3_1").set_value(18).run()
     at.button(key="corr_qsave_3_1").click().run()
     no_exception(at)
     assert _record(db, gid).events == (Place(1), MarshalDraw(18), MarshalDraw(6))
     at.selectbox(key="corr_idx_3_None").set_value(0).run()
-    at.pills(key="corr_q_3_0").set_value(0).run()
+    at.selectbox(key="corr_q_3_0").set_value(0).run()
     at.button(key="corr_qsave_3_0").click().run()
     no_exception(at)
     assert _record(db, gid).events[0] == Place(0)
@@ -579,7 +582,7 @@ def test_the_quick_correction_takes_a_placement_of_many_sprint_cards(make_app, d
     gid = GameStore(db).create(Record(tuple(events))).id
     at = make_app(game=gid)
     no_exception(at)
-    assert at.pills(key=f"corr_q_{len(events)}_{len(events) - 1}").value == 13
+    assert at.selectbox(key=f"corr_q_{len(events)}_{len(events) - 1}").value == 13
 
 
 def test_an_unusable_database_is_one_message(make_app, db, tmp_path, monkeypatch):
