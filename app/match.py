@@ -56,14 +56,14 @@ def _current() -> dict | None:
     if stored.info.kind != "match":
         st.session_state[FLASH] = t("game_not_assistant")
         return None
-    if not isinstance(meta.get("seed"), int):
+    if not isinstance(meta.get("seed"), int) or meta.get("mode") not in ml.MODES:
         st.session_state[FLASH] = t("match_broken")
         return None
     # the match goes on from its seed: the moves of the stored record again, which must
     # give that record back (a record that does not follow from the seed cannot go on)
     try:
         state = ml.rebuild(meta["seed"], stored.record.ruleset, stored.record)
-    except (IllegalMove, ValueError):
+    except (IllegalMove, ValueError, KeyError, TypeError, AttributeError):  # moves no game can make
         state = None
     if state is None or state.record() != stored.record:
         st.session_state[FLASH] = t("match_broken")

@@ -302,3 +302,14 @@ def test_the_match_page_says_why_it_does_not_open_a_game(make_app, db):
     at = make_app(page="match", game=gid)
     no_exception(at)
     assert "open it from the Assistant" in at.error[0].value
+
+
+def test_a_match_with_damaged_metadata_is_a_message(make_app, db):
+    from engine import new_game
+
+    store = GameStore(db)
+    for meta in ({"seed": 5}, {"seed": "5", "mode": "ai_ai"}, {"seed": 5, "mode": "chess"}):
+        info = store.create(new_game(5).record(), kind="match", metadata=meta)
+        at = make_app(page="match", game=info.id)
+        no_exception(at)
+        assert any("cannot go on" in e.value for e in at.error), meta
