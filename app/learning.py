@@ -12,6 +12,7 @@ from engine.rules import placement_error
 from notepad.store import StoreError
 from notepad.validator import RecordRuleError, validate
 
+from . import match_logic as ml
 from . import services, ui
 from .i18n import error_text, rule_text, t
 from .services import pct
@@ -63,14 +64,13 @@ def grade_text(g: dict[str, Any], you: bool = True) -> str:
 
 
 # --------------------------------------------------------------------------- replay page
-def _hidden_from_a_player(stored, record: Record) -> bool:
-    """Whether Learning must wait for the end of this game: a match still on in which a
-    human plays the Fugitive (against a bot, or two humans on one device). Learning
-    shows the Marshal's record, whose drawn cards are private to her (RULES.md); a
-    human Marshal's own match and a match of two bots show nothing she may not see."""
-    if stored.info.kind != "match" or stored.metadata.get("mode") not in ("human_fugitive", "hotseat"):
-        return False
-    return not validate(record).state.over
+def _humans(stored) -> tuple[str, ...]:
+    """The roles a person played in a saved game: the Marshal in the assistant's games,
+    a match's from its mode (``match_logic.human_roles``)."""
+    if stored.info.kind != "match":
+        return ("marshal",)
+    mode = stored.metadata.get("mode")
+    return ml.human_roles(mode) if mode in ml.MODES else ()
 
 
 def run() -> None:
@@ -93,11 +93,14 @@ def run() -> None:
         return
     record = stored.record.marshal_view()
     try:
-        validate(record)
+        over = validate(record).state.over
     except RecordRuleError as exc:  # saved by an older version whose rules allowed it
         st.error(t("game_unreadable_rule", n=(exc.index or 0) + 1, reason=rule_text(exc.reason)))
         return
-    if _hidden_from_a_player(stored, record):
+    humans = _humans(stored)
+    if "fugitive" in humans and not over:
+        # Learning shows the Marshal's record, whose drawn cards are private to her
+        # (RULES.md): a person who plays the Fugitive sees it once the match is over
         st.info(t("learning_after_match"))
         return
     n = len(record.events)
@@ -125,8 +128,7 @@ def run() -> None:
         grades = grade_json(record.to_json(indent=None))
     if not grades:
         st.caption(t("no_guesses"))
-    # the reader made the guesses unless a bot played the Marshal
-    you = stored.info.kind != "match" or stored.metadata.get("mode") in ("human_marshal", "hotseat")
+    you = "marshal" in humans  # the reader made the guesses, unless a bot played the Marshal
     for g in grades:
         mark = "✓" if g["hit"] else "×"
         line = f"{mark} **{g['index'] + 1}.** {grade_text(g, you)}"
