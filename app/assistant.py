@@ -98,8 +98,8 @@ def _save(gid: str, pad: Notepad, before) -> bool:
 
 
 def _flash(kind: str, text: str, place: str = "top") -> None:
-    """A message for the next run, shown where ``place`` says: "top" (under the heat
-    map) or "hit" (in the panel of a hit, next to its buttons, far below the top)."""
+    """A message for the next run, shown where ``place`` says: "top" (the slot above
+    the entries) or "hit" (in the panel of a hit, next to its buttons, far below)."""
     st.session_state[FLASH] = (kind, text, place)
 
 
@@ -280,17 +280,16 @@ def page(gid: str) -> None:
         + " · " + t("fugitive_hand_size", n=s.fugitive_hand_size)
         + (" · " + t("your_hand") + ": " + " ".join(map(str, s.marshal_hand)) if s.marshal_hand else "")
     )
+    # her guess: the heat map and the suggestions above the numbers to tap. Every other
+    # entry (his moves, her draws) stands right under the row, where the thumb is, with
+    # the heat map below it; the heat map is still made first (it is the answer the page
+    # owes her) and the entries go into their place above it afterwards
     guessing = not s.over and (s.allows("guess") or s.allows("manhunt_guess"))
     if guessing:
-        # her guess: the heat map and the suggestions first, the numbers to tap under them
         post = ui.heat(pad.record, s.marshal_hand, s.face_up_numbers)
         ui.suggestions(pad.record, post, s.marshal_hand, s.manhunt, limit=3)
-        entries = st.container()
-    else:
-        # every other entry (his moves, her draws) is tapped right under the row, where
-        # the thumb is, with the heat map under it; the heat map is still made first (it
-        # is the answer the page owes her), then the entries above it
-        entries = st.container()
+    entries = st.container()
+    if not guessing:
         post = ui.heat(pad.record, s.marshal_hand, s.face_up_numbers)
     with entries:
         _show_flash(slot=True)
@@ -312,8 +311,9 @@ def page(gid: str) -> None:
 def game_panel(gid: str) -> None:
     """Rename or delete the game (a refusal, such as an empty title, is a message).
 
-    Its controls are made only while the section is open: on the page at every entry,
-    they cost each rerun about 20–40 ms at p95 (measured in the app benchmark)."""
+    Its controls are made only while the section is open: made at every rerun, they
+    and the corrections' card buttons slowed tap-to-probabilities by 25–60 ms at p95
+    (interleaved app benchmarks, docs/benchmarks.md)."""
     section = st.expander(t("this_game"), key=f"exp_game_{gid}", on_change="rerun")
     if not section.open:
         return
@@ -533,12 +533,12 @@ def entries_panel(gid: str, pad: Notepad, post: dict | None) -> None:
 
 
 def _quick_correction(event: Event, key: str) -> str | None:
-    """Tap controls for the entries most often mistyped at a table (the sprint count of
-    a placement, the card of a draw, the deck of his draw), set to the entry as it is;
+    """Controls for the entries most often mistyped at a table (the sprint count of a
+    placement, the card of a draw, the deck of his draw), set to the entry as it is;
     the corrected entry as JSON, or None for the other kinds (the JSON field below
     takes any entry)."""
     # drop-downs, not rows of buttons: the panel is on the page at every entry, and 38
-    # buttons there cost every rerun about 50 ms at p95 (measured)
+    # card buttons were part of a slowdown measured there (see game_panel)
     if isinstance(event, Place):
         options = list(range(max(12, event.sprints) + 1))
         k = st.selectbox(t("corr_sprints"), options, index=event.sprints, format_func=lambda k: f"+{k}", key=key)

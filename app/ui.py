@@ -68,8 +68,8 @@ div.stButton > button, div.stDownloadButton > button {min-height: 46px; font-siz
 .fg-cands {font-size: 14px; margin: 2px 0;}
 .fg-sugg {font-size: 15px; margin: 3px 0;}
 .fg-sugg b {font-size: 17px;}
-/* the message slot under the heat map keeps its height with no message, so the
-   entries below do not jump when a message comes or goes */
+/* the message slot above the entries keeps its height with no message, so the
+   entries do not jump when a message comes or goes */
 .fg-flash-slot {min-height: 3.6rem;}
 </style>
 """

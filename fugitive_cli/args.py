@@ -3,10 +3,10 @@
 A long run (a tournament, a calibration) must not fail at its end on something
 that was wrong at its start, such as an output file in a folder that does not
 exist, and a count must not be so large that the task list alone fills the memory.
-Each check raises ``argparse.ArgumentTypeError`` (argparse prints it as
-``fugitive <command>: error: argument --x: ...`` with exit code 2) or, for the
-checks that need several arguments together, returns a message for
-:func:`fail`.
+The argparse types raise ``argparse.ArgumentTypeError`` (argparse prints it as
+``fugitive <command>: error: argument --x: ...`` with exit code 2); the other checks
+raise ValueError (:func:`names`) or return a message (:func:`output_file`), which the
+command prints with :func:`fail` the same way.
 """
 from __future__ import annotations
 
