@@ -15,6 +15,7 @@ from pathlib import Path
 from notepad.store import GameStore, StoreError, default_path
 
 from .args import is_output_error, output_file, write_text_file
+from .reading import read_bytes, where
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -101,14 +102,13 @@ def _run(args: argparse.Namespace, path: Path) -> int:
             print(text)
         return 0
     if args.action == "import":
-        name = "standard input" if args.file == "-" else args.file
-        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+        data = read_bytes(args.file)
         # a file name that is not UTF-8 still makes a readable title
         stem = "Imported game" if args.file == "-" else os.fsencode(Path(args.file).stem).decode("utf-8", "replace")
         try:
             info = store.import_json(data, title=args.title or stem, kind=args.kind)
         except StoreError as exc:
-            raise ValueError(f"{name}: {exc}") from None
+            raise ValueError(f"{where(args.file)}: {exc}") from None
         print(f"imported {info.id}  {info.events} events  {info.title}")
         return 0
     if args.action == "rename":

@@ -4,6 +4,7 @@ message names it)."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from engine.record import Record, load_record, record_from_json
 
@@ -13,10 +14,19 @@ def read_record(path: str) -> Record:
     return record_from_json(sys.stdin.buffer.read()) if path == "-" else load_record(path)
 
 
+def read_bytes(path: str) -> bytes:
+    """The bytes of ``path`` (``-``: standard input); OSError if it cannot be read."""
+    return sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+
+
+def where(path: str) -> str:
+    """``path`` as a message names it."""
+    return "standard input" if path == "-" else path
+
+
 def report(path: str, exc: Exception) -> int:
     """Print ``exc`` as the error of ``path`` on standard error; the exit code 1."""
-    where = "standard input" if path == "-" else path
     message = str(exc)
-    prefix = "" if getattr(exc, "code", None) == "unreadable_file" else f"{where}: "
+    prefix = "" if getattr(exc, "code", None) == "unreadable_file" else f"{where(path)}: "
     print(f"error: {prefix}{message}", file=sys.stderr)
     return 1
