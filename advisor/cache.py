@@ -4,16 +4,21 @@ Every bot and advisor asks the solver about the same record prefixes many times 
 draw and the guess of one turn, a Fugitive simulating the Marshal's view); the cache
 makes each prefix cost one solve. Keys are the Marshal's record only (hidden fields
 are projected away first), so a cache can never leak hidden state.
+
+The app serves several sessions from threads of one process, so the tables are
+changed under one lock; a solve itself runs outside it (two threads that miss on the
+same record both solve it, and the second answer replaces the first).
 """
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from fractions import Fraction
 from typing import Iterable
 
 from engine.record import Record
 from solver.posterior import Posterior
-from solver.solve import solve
+from solver.exact import solve, validate_record
 
 _MAX = 512
 #: a bound on what the cached posteriors hold: the states their counters keep for
@@ -27,11 +32,13 @@ _key_of: dict[int, tuple] = {}  # id(cached posterior) -> its key
 #: id(posterior) -> (the posterior itself, {numbers: joint}); the stored reference
 #: keeps the id from being reused while the entry lives.
 _joints: dict[int, tuple[Posterior, dict[frozenset[int], Fraction]]] = {}
+#: keys of cached posteriors whose records passed the rule check
+_checked: set[tuple] = set()
+_lock = threading.RLock()
 
 
 def record_key(record: Record) -> tuple:
-    r = record.marshal_view()
-    return (r.ruleset, r.events)
+    return record.key
 
 
 def _put_posterior(key: tuple, post: Posterior) -> None:
@@ -52,6 +59,7 @@ def _evict() -> None:
         _held[0] -= _sizes.pop(old_key, 0)
         _joints.pop(id(old), None)
         _key_of.pop(id(old), None)
+        _checked.discard(old_key)
 
 
 def _resize(post: Posterior) -> None:
@@ -65,19 +73,31 @@ def _resize(post: Posterior) -> None:
     _evict()
 
 
-def solve_cached(record: Record, validate: bool = False) -> Posterior:
-    """``solver.solve.solve`` memoised on the record's public content.
+def solve_cached(record: Record, validate: bool = True) -> Posterior:
+    """``solver.solve`` memoised on the record's public content.
 
-    ``validate`` defaults to False: records built by the engine (bots) and by the
-    advisors are rule-valid by construction; pass True for records typed by people.
+    ``validate`` has ``solve``'s default, True: the record is rule-checked once per
+    cached entry (about 0.3 ms for a whole game), and a record that breaks a rule
+    raises ``solver.InvalidRecord``. Bots and the planner, whose records the engine
+    or the planner itself built, pass False.
     """
     key = record_key(record)
-    post = _posteriors.get(key)
-    if post is None:
-        post = solve(record.marshal_view(), validate=validate)
+    with _lock:
+        post = _posteriors.get(key)
+        if post is not None:
+            _posteriors.move_to_end(key)
+            if not validate or key in _checked:
+                return post
+    if post is not None:
+        validate_record(record.marshal_view())
+        with _lock:
+            _checked.add(key)
+        return post
+    post = solve(record.marshal_view(), validate=validate)
+    with _lock:
         _put_posterior(key, post)
-    else:
-        _posteriors.move_to_end(key)
+        if validate:
+            _checked.add(key)
     return post
 
 
@@ -86,18 +106,19 @@ def joint(post: Posterior, numbers: Iterable[int]) -> Fraction:
     want = frozenset(numbers)
     if len(want) <= 1:
         return post.joint(want)
-    entry = _joints.get(id(post))
-    if entry is None or entry[0] is not post:
-        if len(_joints) > 256:
-            _joints.clear()
-        entry = (post, {})
-        _joints[id(post)] = entry
-    table = entry[1]
-    val = table.get(want)
+    with _lock:
+        entry = _joints.get(id(post))
+        if entry is None or entry[0] is not post:
+            if len(_joints) > 256:
+                _joints.clear()
+            entry = (post, {})
+            _joints[id(post)] = entry
+        val = entry[1].get(want)
     if val is None:
         val = post.joint(want)
-        table[want] = val
-        _resize(post)
+        with _lock:
+            entry[1][want] = val
+            _resize(post)
     return val
 
 
@@ -107,8 +128,10 @@ def held_states() -> int:
 
 
 def clear() -> None:
-    _posteriors.clear()
-    _sizes.clear()
-    _key_of.clear()
-    _held[0] = 0
-    _joints.clear()
+    with _lock:
+        _posteriors.clear()
+        _sizes.clear()
+        _key_of.clear()
+        _held[0] = 0
+        _joints.clear()
+        _checked.clear()

@@ -19,10 +19,10 @@ deck gets a score from three reasons, and the advice names the winning reason:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from engine.cards import DECKS
 from engine.record import Record
+from notepad.validator import public_state
 from solver.posterior import Posterior
 
 from .cache import solve_cached
@@ -60,14 +60,19 @@ def _last_max(post: Posterior) -> int:
     return max(last.counts) if last.counts else 0
 
 
-def advise_draw(
-    source: Record | Posterior,
-    deck_sizes: tuple[int, int, int],
-    hand: Iterable[int] = (),
-) -> DrawAdvice:
-    """The deck to draw from (1, 2 or 3) with the scores and a one-line reason."""
-    post = source if isinstance(source, Posterior) else solve_cached(source)
-    hand = frozenset(hand)
+def advise_draw(record: Record, *, validate: bool = True) -> DrawAdvice:
+    """The deck to draw from (1, 2 or 3) with the scores and a one-line reason.
+
+    Everything it needs follows from the Marshal's record: her hand (her draws), the
+    cards left in each deck, the posterior. ``validate`` as in ``solve``.
+    """
+    record = record.marshal_view()
+    post = solve_cached(record, validate=validate)  # a record that breaks a rule: InvalidRecord
+    public = public_state(record)
+    return _advise(post, tuple(public.deck_sizes[d] for d in (1, 2, 3)), frozenset(public.marshal_hand))
+
+
+def _advise(post: Posterior, deck_sizes: tuple[int, int, int], hand: frozenset[int]) -> DrawAdvice:
     open_decks = [d for d in (1, 2, 3) if deck_sizes[d - 1]]
     if not open_decks:
         raise ValueError("every deck is empty: there is no draw")

@@ -159,27 +159,34 @@ def _reason(numbers, certain, p, post: Posterior) -> tuple[str, str, dict]:
 def advise_guesses(
     source: Record | Posterior,
     *,
-    hand: Iterable[int] = (),
+    hand: Iterable[int] | None = None,
     top: int = 6,
     width: int = 6,
     lookahead: bool = True,
     lookahead_width: int = 3,
     lookahead_top: int = 3,
     order: str = "expected_reveals",
+    validate: bool = True,
 ) -> list[Suggestion]:
     """Ranked guess suggestions for the Marshal's normal turn, best first.
 
-    ``source`` is the Marshal's record (solved, cached) or a posterior; ``hand`` her
-    cards (they cannot hit and are never suggested). ``order`` is one of
+    ``source`` is the Marshal's record (rule-checked unless ``validate`` is False,
+    solved, cached) or a posterior; ``hand`` her cards (they cannot hit and are never
+    suggested): by default, for a record, the cards her record says she drew. ``order`` is one of
     ``expected_reveals`` (default), ``p_hit``, ``information_bits``, ``lookahead``;
     ties are broken by the other figures in that order, then by the smaller set.
     """
     if order not in ORDER:
         raise ValueError(f"order must be one of {', '.join(ORDER)}")
-    post = source if isinstance(source, Posterior) else solve_cached(source)
+    if isinstance(source, Posterior):
+        post = source
+    else:
+        post = solve_cached(source, validate=validate)
+        if hand is None:
+            hand = source.marshal_cards
     if not post.consistent:
         raise ValueError(f"the record is inconsistent: {post.reason}")
-    hand = frozenset(hand)
+    hand = frozenset(hand or ())
     probs = {x: post.probability(x) for x, c in post.number_counts.items() if c and x not in hand}
     if not probs:
         return []
@@ -255,7 +262,7 @@ def _next_best(post: Posterior, nums: tuple[int, ...], p: Fraction, probs: dict,
     return float(p * best_hit + (1 - p) * best_miss)
 
 
-def best_guess(record: Record, hand: Iterable[int] = (), order: str = "expected_reveals", lookahead: bool = False):
-    """The top suggestion's numbers (a frozenset), for bots."""
-    sugg = advise_guesses(record, hand=hand, top=1, lookahead=lookahead or order == "lookahead", order=order)
+def best_guess(record: Record, order: str = "expected_reveals", lookahead: bool = False):
+    """The top suggestion's numbers (a frozenset), for bots (whose records the engine built)."""
+    sugg = advise_guesses(record, top=1, lookahead=lookahead or order == "lookahead", order=order, validate=False)
     return frozenset(sugg[0].numbers) if sugg else None

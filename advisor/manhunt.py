@@ -54,7 +54,7 @@ from solver.count import BITS, CLASS_BIT, CLASS_MEMBERS, CLASS_OF, MASK, N_CLASS
 from solver.facts import Facts, extract
 from solver.gcpause import no_cycle_collection
 from solver.posterior import Posterior
-from solver.solve import counted, posterior_from_counts
+from solver.exact import counted, posterior_from_counts, validate_record
 
 from .cache import record_key, solve_cached
 
@@ -944,25 +944,30 @@ def plan_manhunt(
     max_solves: int = 1_000_000,
     tree: bool = False,
     all_first_guesses: bool = True,
+    validate: bool = True,
 ) -> ManhuntPlan:
     """The best guess order for a Manhunt record (the Marshal's record after an escape).
 
+    ``validate`` as in ``solve``: the record is rule-checked first (bots, whose
+    records the engine built, pass False).
     Exact when the tree fits the budget (``plan.exact``), else rigorous bounds.
     ``all_first_guesses``: once the value is known, spend what is left of the budget
     valuing every other first guess exactly (else they keep the bounds the search
     left them, which never exceed the value; ``first_guesses`` has both kinds).
     """
+    record = record.marshal_view()
+    if validate:
+        validate_record(record)
     with no_cycle_collection():
         return _plan(record, time_budget, max_solves, tree, all_first_guesses)
 
 
 def _plan(record: Record, time_budget: float, max_solves: int, tree: bool, all_first_guesses: bool) -> ManhuntPlan:
-    record = record.marshal_view()
     start = time.perf_counter()
     # a rigorous floor that needs no tree, taken first so the budget covers it: guessing
     # a fixed set of numbers one by one wins exactly when they are the face-down
     # hideouts (a joint probability)
-    root_post = solve_cached(record)
+    root_post = solve_cached(record, validate=False)  # checked by plan_manhunt
     floor, fixed = _fixed_set_floor(root_post)
     prefix, hits = _split_hits(record)
     prefix_id = _PREFIXES.get(record_key(prefix))
@@ -984,7 +989,7 @@ def _plan(record: Record, time_budget: float, max_solves: int, tree: bool, all_f
         note = f"budget of {time_budget:g} s / {max_solves} solver calls reached"
     except _OutOfBudget:
         value_seconds = 0.0
-        post = solve_cached(record)
+        post = solve_cached(record, validate=False)
         probs = {x: post.probability(x) for x, c in post.number_counts.items() if c}
         bx = max(probs, key=lambda x: (probs[x], -x))
         lo, hi, values, t = ZERO, probs[bx], {x: (ZERO, p) for x, p in probs.items()}, None

@@ -30,6 +30,7 @@ from engine.record import (
 )
 from notepad import CorrectionError, Notepad, RecordRuleError
 from notepad.store import TITLE_MAX, StoreError, parse_import
+from solver import Posterior
 
 from . import services, ui
 from .i18n import error_text, format_text, rule_text, t
@@ -241,8 +242,8 @@ def _phase_text(pad: Notepad) -> tuple[str, str | None]:
     ph = s.phase.value
     if s.over:
         return t("phase_over") + " — " + t(f"winner_{s.winner}") + " " + ui.end_reason(pad.events, s.winner), None
-    if ph == "opening":
-        return t("phase_opening_two" if pad.ruleset.opening == "two" else "phase_opening"), "fugitive"
+    if ph == "fugitive_opening":
+        return t("phase_fugitive_opening_two" if pad.ruleset.opening == "two" else "phase_fugitive_opening"), "fugitive"
     if ph == "marshal_draw" and len(s.marshal_hand) < 2 and _first_marshal_turn(pad):
         return t("phase_marshal_draw_first"), "marshal"
     return t(f"phase_{ph}"), s.turn
@@ -287,7 +288,7 @@ def page(gid: str) -> None:
     guessing = not s.over and (s.allows("guess") or s.allows("manhunt_guess"))
     if guessing:
         post = ui.heat(pad.record, s.marshal_hand, s.face_up_numbers)
-        ui.suggestions(pad.record, post, s.marshal_hand, s.manhunt, limit=3)
+        ui.suggestions(pad.record, post, s.manhunt, limit=3)
     entries = st.container()
     if not guessing:
         post = ui.heat(pad.record, s.marshal_hand, s.face_up_numbers)
@@ -344,7 +345,7 @@ def game_panel(gid: str) -> None:
             st.rerun()
 
 
-def entry_panel(gid: str, pad: Notepad, post: dict | None) -> None:
+def entry_panel(gid: str, pad: Notepad, post: Posterior | None) -> None:
     s = pad.state
     if s.over:
         st.info(t("nothing_to_enter"))
@@ -381,7 +382,7 @@ def entry_panel(gid: str, pad: Notepad, post: dict | None) -> None:
         a = allowed["marshal_draw"]
         st.markdown(f"**{t('marshal_draw')}**")
         if len(pad):
-            tip = services.draw_advice(pad.record, tuple(s.deck_sizes[d] for d in (1, 2, 3)), s.marshal_hand)
+            tip = services.draw_advice(pad.record)
             if tip:
                 st.caption(t("draw_tip", d=tip[0], why=tip[1]))
         for d in a.decks:
@@ -397,18 +398,18 @@ def entry_panel(gid: str, pad: Notepad, post: dict | None) -> None:
         guess_panel(gid, pad, allowed["manhunt_guess"], post, manhunt=True)
 
 
-def _likely_position(post: dict | None, x: int, positions: tuple[int, ...]) -> int | None:
-    if not post or not post.get("consistent"):
+def _likely_position(post: Posterior | None, x: int, positions: tuple[int, ...]) -> int | None:
+    if post is None or not post.consistent:
         return None
-    best, where = 0.0, None
-    for p in post["positions"]:
-        q = p["candidates"].get(x, 0.0)
-        if p["position"] in positions and q > best:
-            best, where = q, p["position"]
+    best, where = 0, None
+    for p in post.positions:
+        q = p.counts.get(x, 0)
+        if p.position in positions and q > best:
+            best, where = q, p.position
     return where
 
 
-def guess_panel(gid: str, pad: Notepad, a, post: dict | None, manhunt: bool) -> None:
+def guess_panel(gid: str, pad: Notepad, a, post: Posterior | None, manhunt: bool) -> None:
     n = len(pad)
     key = f"guess_{n}"
     warn = set(a.warn_numbers)
@@ -501,8 +502,8 @@ def _on_hit_save(gid: str, n: int, numbers: tuple[int, ...], manhunt: bool) -> N
 
 
 # --------------------------------------------------------------------------- entries / correct
-def entries_panel(gid: str, pad: Notepad, post: dict | None) -> None:
-    bad = post.get("first_inconsistent_event") if post and not post.get("consistent") else None
+def entries_panel(gid: str, pad: Notepad, post: Posterior | None) -> None:
+    bad = post.first_inconsistent_event if post is not None and not post.consistent else None
     with st.expander(f"{t('entries')} ({len(pad)})", expanded=bad is not None, key=f"exp_entries_{gid}_{len(pad)}_{bad}"):
         if not len(pad):
             st.caption(t("no_entries"))

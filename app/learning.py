@@ -31,18 +31,18 @@ def grade_record(record: Record) -> list[dict[str, Any]]:
         if not isinstance(e, (Guess, ManhuntGuess)):
             continue
         before = record.truncated(i)
-        post = services.solve_record(before)
-        if not post.get("consistent"):
+        post = services.solve(before)
+        if not post.consistent:
             continue
-        hand = set(validate(before).state.marshal_hand)
+        hand = before.marshal_cards
         numbers = tuple(e.numbers) if isinstance(e, Guess) else (e.number,)
         if len(numbers) == 1:
-            p = float(post["hideouts"].get(numbers[0], 0.0))
+            p = float(post.probability(numbers[0]))
         else:
-            p = services.joint_json(services.marshal_json(before), tuple(sorted(numbers)))
+            p = services.joint(before, tuple(sorted(numbers)))
         best, bp = None, -1.0
         for x in range(1, 42):
-            q = float(post["hideouts"].get(x, 0.0))
+            q = float(post.probability(x))
             if x not in hand and q > bp:
                 best, bp = x, q
         out.append({"index": i, "numbers": numbers, "p": p, "best": best, "best_p": bp, "hit": e.hit})

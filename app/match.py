@@ -230,7 +230,7 @@ def controls(m: dict) -> None:
     if ph in (Phase.FUGITIVE_DRAW, Phase.MARSHAL_DRAW):
         decks = [i + 1 for i, s in enumerate(state.deck_sizes) if s]
         if ph is Phase.MARSHAL_DRAW and state.events:
-            tip = services.draw_advice(state.marshal_record(), state.deck_sizes, tuple(sorted(state.marshal_hand)))
+            tip = services.draw_advice(state.marshal_record())
             if tip and m.get("assist", True):
                 st.caption(t("draw_tip", d=tip[0], why=tip[1]))
         choice = st.segmented_control(t("draw_from"), decks, format_func=lambda d: t("deck_short", d=d),
@@ -343,7 +343,7 @@ def page(m: dict) -> None:
             hand = tuple(sorted(state.marshal_hand))
             post = ui.heat(rec, hand, tuple(sorted(state.up_numbers - {0})))
             if state.phase in (Phase.MARSHAL_GUESS, Phase.MANHUNT):
-                ui.suggestions(rec, post, hand, state.phase is Phase.MANHUNT, limit=3)
+                ui.suggestions(rec, post, state.phase is Phase.MANHUNT, limit=3)
     controls(m)
     if post is not None:
         ui.positions(post)

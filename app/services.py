@@ -1,25 +1,32 @@
-"""What the pages need from the other packages: the store, cached solves, advice.
+"""What the pages need from the layers below: the store, solves and advice.
 
-Nothing here knows a rule: solves come from :mod:`solver`, storage from
-:mod:`notepad.store`, and advice from :mod:`advisor` when that package is present.
-Without it (it is developed in parallel) the advice falls back to the solver's
-own figures: the numbers most likely to be face-down hideouts.
+Typed objects cross this boundary: a page hands in a :class:`engine.Record` and gets
+back a :class:`solver.Posterior`, the advisor's suggestions as :class:`Advice`, a
+:class:`advisor.DrawAdvice`, a :class:`ManhuntTip`. The Marshal's view of a record is
+taken here, once (``Record.marshal_view`` keeps it on the record), and every answer
+is cached by ``Record.key`` (its ruleset and public events), so the heat map, the
+suggestions and the Manhunt planner of one entry share one solve.
+
+Nothing here knows a rule: solves come from :mod:`solver` (through
+:mod:`advisor.cache`, which also serves the advisor's joints), storage from
+:mod:`notepad.store`, advice from :mod:`advisor`.
 """
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import streamlit as st
 
-from engine.record import Record, record_from_json
+import advisor
+from advisor import cache as solve_cache
+from engine.record import Record
 from notepad.store import GameStore, default_path
-
-try:  # the advisor package is optional (developed in parallel)
-    import advisor as _advisor  # type: ignore
-except Exception:  # pragma: no cover - depends on the checkout
-    _advisor = None
+from solver import InvalidRecord, Posterior
 
 
 # --------------------------------------------------------------------------- store
@@ -34,94 +41,58 @@ def store() -> GameStore:
 
 
 # --------------------------------------------------------------------------- solve
-def _posterior(record: Record):
-    """The solver's posterior of a record, validated; through the advisor's cache when
-    the advisor is installed, so its suggestions (and joints) reuse the page's solve."""
-    if _advisor is not None:
-        from advisor.cache import solve_cached
-
-        return solve_cached(record, validate=True)
-    from solver.solve import solve
-
-    return solve(record)
+#: how long each record's solve took when it was made (by Record.key), so a cached
+#: answer still shows the time of its solve
+_solve_ms: "OrderedDict[tuple, int]" = OrderedDict()
+_solve_ms_lock = threading.Lock()
+_SOLVE_MS_MAX = 4000
 
 
-def _solve_uncached(record_json: str) -> dict[str, Any]:
-    from solver.solve import InvalidRecord
-
+def solve(record: Record) -> Posterior:
+    """The exact posterior at the end of a record (its Marshal's view), rule-checked
+    and cached. A record that breaks a rule gives an inconsistent posterior whose
+    ``reason`` names the rule (the pages show it like a contradiction)."""
     start = time.perf_counter()
     try:
-        post = _posterior(record_from_json(record_json))
+        post = solve_cache.solve_cached(record, validate=True)
     except InvalidRecord as exc:
-        return {"consistent": False, "invalid": True, "reason": str(exc), "first_inconsistent_event": None, "ms": 0}
-    ms = int((time.perf_counter() - start) * 1000)
-    if not post.consistent:
-        return {
-            "consistent": False,
-            "invalid": False,
-            "first_inconsistent_event": post.first_inconsistent_event,
-            "reason": post.reason,
-            "ms": ms,
-        }
-    positions = []
-    for p in post.positions:
-        positions.append(
-            {
-                "position": p.position,
-                "revealed": p.revealed,
-                "sprints": p.sprints,
-                "hideout": p.hideout,
-                "candidates": {} if p.revealed else dict(p.candidates),
-            }
-        )
-    return {
-        "consistent": True,
-        "histories": str(post.histories),
-        "hideouts": dict(post.hideouts),
-        "positions": positions,
-        "ms": ms,
-    }
+        return Posterior(consistent=False, reason=str(exc))
+    key = record.key
+    with _solve_ms_lock:
+        if key not in _solve_ms:
+            _solve_ms[key] = int((time.perf_counter() - start) * 1000)
+            if len(_solve_ms) > _SOLVE_MS_MAX:
+                _solve_ms.popitem(last=False)
+    return post
 
 
-@st.cache_data(show_spinner=False, max_entries=2000)
-def solve_json(record_json: str) -> dict[str, Any]:
-    """The solver's posterior for a Marshal's record (as plain data), cached by JSON."""
-    return _solve_uncached(record_json)
+def solve_ms(record: Record) -> int:
+    """Milliseconds the solve of this record took (0 when it was not solved here)."""
+    return _solve_ms.get(record.key, 0)
 
 
-def marshal_json(record: Record) -> str:
-    """The cache key: the Marshal's record as compact JSON."""
-    return record.marshal_view().to_json(indent=None)
-
-
-def solve_record(record: Record) -> dict[str, Any]:
-    return solve_json(marshal_json(record))
-
-
-@st.cache_data(show_spinner=False, max_entries=500)
-def joint_json(record_json: str, numbers: tuple[int, ...]) -> float:
-    """P(every number is a face-down hideout now), exact, cached."""
-    post = _posterior(record_from_json(record_json))
+def joint(record: Record, numbers: tuple[int, ...]) -> float:
+    """P(every number is a face-down hideout now): the chance a guess of them hits."""
+    post = solve(record)
     if not post.consistent:
         return 0.0
-    return float(post.joint(frozenset(numbers)))
+    return float(solve_cache.joint(post, numbers))
 
 
 # --------------------------------------------------------------------------- advice
 @dataclass(frozen=True)
 class Advice:
-    """One suggested guess as the app shows it."""
+    """One suggested guess as the app shows it (an :class:`advisor.Suggestion` with
+    its reason ready to be said in the page's language)."""
 
     numbers: tuple[int, ...]
     probability: float  #: chance the guess hits
-    reason: str
-    source: str = "solver"
-    #: the advisor's reason as a key and arguments, so the page can say it in Korean
+    reason: str  #: in English (the advisor's)
     reason_key: str = ""
     reason_args: tuple[tuple[str, Any], ...] = ()
 
     def text(self) -> str:
-        """The reason in the page's language (the advisor writes English)."""
+        """The reason in the page's language."""
         from .i18n import STRINGS, get_lang, t
 
         if not self.reason_key or f"adv_{self.reason_key}" not in STRINGS.get(get_lang(), {}):
@@ -136,129 +107,81 @@ class Advice:
         return t(f"adv_{self.reason_key}", **args)
 
 
-def advisor_available() -> bool:
-    return _advisor is not None
+def advice(record: Record, limit: int = 5) -> tuple[Advice, ...]:
+    """The advisor's suggested guesses for her normal turn (her hand is in her record)."""
+    return _advice(record.key, limit)
 
 
-@st.cache_data(show_spinner=False, max_entries=500)
-def _advisor_guesses(record_json: str, hand: tuple[int, ...], limit: int) -> list[Advice] | None:
-    if _advisor is None or not hasattr(_advisor, "advise_guesses"):
-        return None
-    try:
-        got = _advisor.advise_guesses(record_from_json(record_json), hand=hand, top=limit)
-    except Exception:  # an advisor still being written must not break the page
-        return None
-    out = []
-    for s in got:
-        numbers = tuple(sorted(getattr(s, "numbers", ()) or ()))
-        prob = getattr(s, "p_hit", None)
-        if prob is None:
-            prob = getattr(s, "probability", 0.0)
-        if numbers:
-            key = str(getattr(s, "reason_key", "") or "")
-            args = tuple(sorted((getattr(s, "reason_args", None) or {}).items()))
-            out.append(Advice(numbers, float(prob), str(getattr(s, "reason", "") or ""), "advisor", key, args))
-    return out or None
+@lru_cache(maxsize=500)
+def _advice(key: tuple, limit: int) -> tuple[Advice, ...]:
+    record = _record_of(key)
+    if not solve(record).consistent:
+        return ()
+    got = advisor.advise_guesses(record, top=limit)
+    return tuple(
+        Advice(tuple(sorted(s.numbers)), float(s.p_hit), s.reason, s.reason_key, tuple(sorted(s.reason_args.items())))
+        for s in got
+    )
 
 
-def _from_advisor(record: Record, hand: tuple[int, ...], limit: int) -> list[Advice] | None:
-    """The advisor's suggestions (cached per record and hand)."""
-    if _advisor is None:
-        return None
-    return _advisor_guesses(marshal_json(record), tuple(sorted(hand)), limit)
-
-
-@st.cache_data(show_spinner=False, max_entries=500)
-def _advisor_draw(record_json: str, deck_sizes: tuple[int, int, int], hand: tuple[int, ...]):
-    """(deck, reason in English, reason key, its arguments) or None."""
-    fn = getattr(_advisor, "advise_draw", None) if _advisor is not None else None
-    if fn is None:
-        return None
-    try:
-        got = fn(record_from_json(record_json), deck_sizes, hand)
-        args = tuple(sorted((getattr(got, "reason_args", None) or {}).items()))
-        return int(got.deck), str(getattr(got, "reason", "")), str(getattr(got, "reason_key", "") or ""), args
-    except Exception:
-        return None
-
-
-def draw_advice(record: Record, deck_sizes: tuple[int, int, int], hand: tuple[int, ...]) -> tuple[int, str] | None:
-    """(deck, reason in the page's language) from the advisor, or None without it."""
+def draw_advice(record: Record) -> tuple[int, str] | None:
+    """(deck, reason in the page's language), or None before her first entry."""
     from .i18n import STRINGS, get_lang, t
 
-    if _advisor is None:
+    if not record.events:
         return None
-    got = _advisor_draw(marshal_json(record), tuple(deck_sizes), tuple(sorted(hand)))
+    got = _draw_advice(record.key)
     if got is None:
         return None
-    deck, english, key, args = got
-    if not key or f"adv_draw_{key}" not in STRINGS.get(get_lang(), {}):
-        return deck, english
-    args = dict(args)
-    text = t(f"adv_draw_{key}", **args)
+    args = dict(got.reason_args)
+    if not got.reason_key or f"adv_draw_{got.reason_key}" not in STRINGS.get(get_lang(), {}):
+        return got.deck, got.reason
+    text = t(f"adv_draw_{got.reason_key}", **args)
     if "decks" in args:  # an empty deck
         text += t("adv_draw_exhausted", **args)
-    return deck, text
+    return got.deck, text
 
 
-def fallback_advice(post: dict[str, Any], hand: tuple[int, ...], limit: int = 5) -> list[Advice]:
-    """The solver's most likely face-down numbers (the Marshal's own cards excluded)."""
-    from .i18n import t
-
-    if not post.get("consistent"):
-        return []
-    best_pos: dict[int, tuple[float, int]] = {}
-    for p in post["positions"]:
-        for x, q in p["candidates"].items():
-            x = int(x)
-            if q > best_pos.get(x, (0.0, 0))[0]:
-                best_pos[x] = (q, p["position"])
-    ranked = sorted(
-        ((float(q), int(x)) for x, q in post["hideouts"].items() if q > 0 and int(x) not in hand),
-        key=lambda qx: (-qx[0], qx[1]),
-    )[:limit]
-    return [
-        Advice((x,), q, t("suggest_reason_fallback", p=pct(q), pos=best_pos.get(x, (0, "?"))[1]))
-        for q, x in ranked
-    ]
-
-
-def advice(record: Record, post: dict[str, Any], hand: tuple[int, ...], limit: int = 5) -> list[Advice]:
-    """Suggested guesses: the advisor's when installed, else the solver's top numbers."""
-    got = _from_advisor(record, hand, limit)
-    if got:
-        return got
-    return fallback_advice(post, hand, limit)
-
-
-@st.cache_data(show_spinner=False, max_entries=200)
-def _advisor_manhunt(record_json: str) -> tuple[int, float, float] | None:
-    """(best guess, lower, upper bound of the chance of catching him) from the planner."""
-    fn = getattr(_advisor, "plan_manhunt", None) if _advisor is not None else None
-    if fn is None:
+@lru_cache(maxsize=500)
+def _draw_advice(key: tuple) -> advisor.DrawAdvice | None:
+    record = _record_of(key)
+    if not solve(record).consistent:
         return None
-    try:
-        # the page shows the best guess and the chance of catching him, not the other
-        # first guesses' values: the planner returns as soon as the value is known
-        plan = fn(record_from_json(record_json), time_budget=1.0, all_first_guesses=False)
-        return int(plan.best_guess), float(plan.lower), float(plan.upper)
-    except Exception:
-        return None
+    return advisor.advise_draw(record)
 
 
-def manhunt_plan(record: Record, post: dict[str, Any], hand: tuple[int, ...]):
-    """(next guess, chance it hits, (lower, upper) chance of catching him or None when unknown)."""
-    got = _advisor_manhunt(marshal_json(record)) if _advisor is not None else None
-    if got is not None:
-        nxt, lo, hi = got
-        hit = float(post.get("hideouts", {}).get(nxt, 0.0)) if post.get("consistent") else 0.0
-        return nxt, hit, (lo, hi)
-    tips = fallback_advice(post, hand, 1)
-    if not tips:
+@dataclass(frozen=True)
+class ManhuntTip:
+    """The planner's next Manhunt guess for a page."""
+
+    guess: int
+    hit: float  #: the chance this guess hits
+    lower: float  #: the chance of catching him, at least
+    upper: float  #: ... and at most (equal when the planner was exact)
+
+
+def manhunt_plan(record: Record) -> ManhuntTip | None:
+    """The next guess of the Manhunt and the chance of catching him (None when the
+    record is inconsistent)."""
+    return _manhunt(record.key)
+
+
+@lru_cache(maxsize=200)
+def _manhunt(key: tuple) -> ManhuntTip | None:
+    record = _record_of(key)
+    post = solve(record)
+    if not post.consistent:
         return None
-    face_down = sum(1 for p in post["positions"] if not p["revealed"])
-    catch = (tips[0].probability, tips[0].probability) if face_down == 1 else None
-    return tips[0].numbers[0], tips[0].probability, catch
+    # the page shows the best guess and the chance of catching him, not the other
+    # first guesses' values: the planner returns as soon as the value is known
+    plan = advisor.plan_manhunt(record, time_budget=1.0, all_first_guesses=False)
+    return ManhuntTip(plan.best_guess, float(post.probability(plan.best_guess)), float(plan.lower), float(plan.upper))
+
+
+def _record_of(key: tuple) -> Record:
+    """The Marshal's record of a cache key (``Record.key``)."""
+    ruleset, events = key
+    return Record(events, ruleset)
 
 
 def pct(p: float) -> str:

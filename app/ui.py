@@ -12,6 +12,7 @@ from typing import Any, Iterable
 import streamlit as st
 
 from engine.record import Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record
+from solver import Posterior
 
 from . import services
 from .i18n import get_lang, t
@@ -176,53 +177,50 @@ def status(text: str, who: str | None = None) -> None:
 
 # --------------------------------------------------------------------------- analysis
 def analysis(record: Record, hand: tuple[int, ...], face_up: tuple[int, ...], manhunt: bool = False,
-             show_suggestions: bool = True, header: bool = True) -> dict[str, Any]:
+             show_suggestions: bool = True, header: bool = True) -> Posterior | None:
     """Heat map, suggestions and candidates per position for a Marshal's record."""
     post = heat(record, hand, face_up, header=header)
     if show_suggestions:
-        suggestions(record, post, hand, manhunt)
+        suggestions(record, post, manhunt)
     positions(post)
     return post
 
 
-def heat(record: Record, hand: tuple[int, ...], face_up: tuple[int, ...], header: bool = False) -> dict[str, Any]:
-    """The 1-41 heat map (or the contradiction), solved with a spinner and cached."""
+def heat(record: Record, hand: tuple[int, ...], face_up: tuple[int, ...], header: bool = False) -> Posterior | None:
+    """The 1-41 heat map (or the contradiction), solved with a spinner and cached;
+    None before the first entry (nothing to show)."""
     if not record.events:
-        return {"consistent": True, "positions": [], "hideouts": {}}
-    key = services.marshal_json(record)
+        return None
     with st.spinner(t("computing")):
-        post = services.solve_json(key)
+        post = services.solve(record)
     if header:
         st.subheader(t("analysis"))
-    if not post.get("consistent"):
-        i = post.get("first_inconsistent_event")
+    if not post.consistent:
+        i = post.first_inconsistent_event
         if i is not None and i < len(record.events):
             st.error(t("contradiction", i=i + 1, what=describe(record.events[i])))
         else:
-            st.error(post.get("reason", ""))
+            st.error(post.reason)
         return post
-    st.html(heatmap_html(post["hideouts"], face_up, hand, len(record.events)))
-    st.html(f'<div class="fg-legend">{html.escape(t("legend"))} · {html.escape(t("histories", h=_big(post["histories"])))}'
-            f' · <span data-testid="fg-solve-ms">{post.get("ms", 0)}</span> ms</div>')
+    st.html(heatmap_html(post.hideouts, face_up, hand, len(record.events)))
+    st.html(f'<div class="fg-legend">{html.escape(t("legend"))} · {html.escape(t("histories", h=_big(post.histories)))}'
+            f' · <span data-testid="fg-solve-ms">{services.solve_ms(record)}</span> ms</div>')
     return post
 
 
-def suggestions(record: Record, post: dict[str, Any], hand: tuple[int, ...], manhunt: bool, limit: int = 5) -> None:
-    """The advisor's (or the solver's) top guesses; during a Manhunt the planner's next guess."""
-    if not record.events or not post.get("consistent"):
+def suggestions(record: Record, post: Posterior | None, manhunt: bool, limit: int = 5) -> None:
+    """The advisor's top guesses; during a Manhunt the planner's next guess."""
+    if post is None or not post.consistent:
         return
     if manhunt:
-        plan = services.manhunt_plan(record, post, hand)
+        plan = services.manhunt_plan(record)
         if plan:
-            x, hit, catch = plan
-            lines = [t("manhunt_next", x=f"<b>{x}</b>", p=pct(hit))]
-            if catch is not None:
-                lo, hi = catch
-                lines.append(t("manhunt_catch", p=pct(lo)) if abs(hi - lo) < 1e-9
-                             else t("manhunt_catch_range", lo=pct(lo), hi=pct(hi)))
+            lines = [t("manhunt_next", x=f"<b>{plan.guess}</b>", p=pct(plan.hit))]
+            lines.append(t("manhunt_catch", p=pct(plan.lower)) if abs(plan.upper - plan.lower) < 1e-9
+                         else t("manhunt_catch_range", lo=pct(plan.lower), hi=pct(plan.upper)))
             st.html('<div class="fg-sugg" data-testid="fg-manhunt">' + "<br>".join(lines) + "</div>")
         return
-    tips = services.advice(record, post, hand, limit)
+    tips = services.advice(record, limit)
     if tips:
         st.html(
             f'<div data-testid="fg-suggestions"><b>{html.escape(t("suggestions"))}</b>'
@@ -235,18 +233,18 @@ def suggestions(record: Record, post: dict[str, Any], hand: tuple[int, ...], man
         )
 
 
-def positions(post: dict[str, Any]) -> None:
+def positions(post: Posterior | None) -> None:
     """Each face-down position's candidates, most likely first."""
-    downs = [p for p in post.get("positions", []) if not p["revealed"]] if post.get("consistent") else []
+    downs = [p for p in post.positions if not p.revealed] if post is not None and post.consistent else []
     if not downs:
         return
     lines = []
     for p in downs:
-        cands = sorted(p["candidates"].items(), key=lambda kv: (-kv[1], int(kv[0])))
+        cands = sorted(p.candidates.items(), key=lambda kv: (-kv[1], kv[0]))
         shown = ", ".join(f"{x} {pct(q)}" for x, q in cands[:6])
         more = f" … (+{len(cands) - 6})" if len(cands) > 6 else ""
         lines.append(
-            f'<div class="fg-cands"><b>{t("position_n", p=p["position"], s=p["sprints"])}</b>: {shown}{more}</div>'
+            f'<div class="fg-cands"><b>{t("position_n", p=p.position, s=p.sprints)}</b>: {shown}{more}</div>'
         )
     st.html(f'<div data-testid="fg-positions"><b>{html.escape(t("positions"))}</b>' + "".join(lines) + "</div>")
 
@@ -254,12 +252,8 @@ def positions(post: dict[str, Any]) -> None:
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
-def _big(s: str) -> str:
+def _big(n: int) -> str:
     """A history count for people: 81,234,000 or 1.2 × 10²¹."""
-    try:
-        n = int(s)
-    except ValueError:
-        return s
     if n < 10**12:
         return f"{n:,}"
     mantissa, exponent = f"{n:.1e}".split("e")

@@ -27,7 +27,7 @@ def _pct(xs: list[float], q: float) -> float:
 def main(games: int = 10, seed: int = 0) -> None:
     from engine import marshal_view
     from engine.record import Guess, Place, Record
-    from solver.solve import solve
+    from solver.exact import solve
 
     from advisor import cache
     from advisor.guesses import advise_guesses

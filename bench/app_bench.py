@@ -31,7 +31,7 @@ if str(ROOT) not in sys.path:
 
 from engine.bots import RandomFugitive, RandomMarshal, play_game  # noqa: E402
 from engine.record import FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place  # noqa: E402
-from tests.app import browser  # noqa: E402
+from harness import browser  # noqa: E402
 
 #: "kind:seed" games; kind "random" (random bots) or "<marshal>-<fugitive>" (advisor bots)
 GAMES = tuple(

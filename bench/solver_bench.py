@@ -14,7 +14,7 @@ import time
 from tqdm import tqdm
 
 from engine.bots import RandomFugitive, RandomMarshal, play_game
-from solver.solve import solve
+from solver.exact import solve
 
 
 class _Cap(Exception):

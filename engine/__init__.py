@@ -8,7 +8,7 @@ Typical use::
 """
 from .errors import IllegalMove, ReplayError
 from .moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
-from .record import Record, Ruleset
+from .record import Record, Ruleset, load_record, record_from_dict, record_from_json
 from .state import GameState, Hideout, MarshalDrewFrom, Phase, PublicHideout
 from .game import (
     apply,
@@ -21,12 +21,12 @@ from .game import (
     nonempty_decks,
 )
 from .views import FugitiveView, MarshalView, fugitive_view, marshal_view
-from .replay import replay
+from .replaying import replay
 
 __all__ = [
     "IllegalMove", "ReplayError",
     "Draw", "PlaceHideout", "PassTurn", "DeclineDraw", "MakeGuess", "HuntGuess", "Move",
-    "Record", "Ruleset",
+    "Record", "Ruleset", "load_record", "record_from_dict", "record_from_json",
     "GameState", "Hideout", "PublicHideout", "MarshalDrewFrom", "Phase",
     "new_game", "apply", "legal_moves", "legal_placements", "legal_hideouts", "can_place",
     "guessable_numbers", "nonempty_decks",

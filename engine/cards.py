@@ -15,6 +15,9 @@ DECKS: dict[int, range] = {1: range(4, 15), 2: range(15, 29), 3: range(29, 42)}
 SETUP_DRAWS: dict[int, int] = {1: 3, 2: 2, 3: 0}
 #: The normal reach of a placement without sprint cards.
 BASE_STEP = 3
+#: The escape wins at once when the highest revealed hideout before 42 is at least
+#: this; below it a Manhunt starts (RULES.md, "Winning").
+ESCAPE_THRESHOLD = 30
 #: Numbers the Marshal may guess.
 GUESSABLE = range(1, 42)
 

@@ -10,16 +10,13 @@ import random
 from typing import Iterator
 
 from . import rules
-from .cards import DECKS, ESCAPE, SETUP_DRAWS, STARTING_HAND
+from .cards import DECKS, ESCAPE, ESCAPE_THRESHOLD, SETUP_DRAWS, STARTING_HAND
 from .errors import IllegalMove, move_text
 from .moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
 from .record import FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Reveal, Ruleset
 from .state import _FIELDS, GameState, Hideout, MarshalDrewFrom, Phase, PublicHideout
 
 _tnew = tuple.__new__
-
-#: The highest revealed hideout before 42 that lets the Fugitive escape at once.
-ESCAPE_THRESHOLD = 30
 
 _CARD0 = Hideout(0, (), True)
 

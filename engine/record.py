@@ -245,6 +245,18 @@ class Record:
             object.__setattr__(self, "_marshal_view", got)
         return got
 
+    @property
+    def marshal_cards(self) -> frozenset[int]:
+        """The cards the Marshal drew (her hand: she never plays a card)."""
+        return frozenset(e.card for e in self.events if isinstance(e, MarshalDraw))
+
+    @property
+    def key(self) -> tuple:
+        """What the Marshal knows of this record, hashable: its ruleset and public events.
+        Two records with the same key have the same posterior (a cache key)."""
+        r = self.marshal_view()
+        return (r.ruleset, r.events)
+
     def append(self, event: Event) -> "Record":
         return replace(self, events=self.events + (event,))
 

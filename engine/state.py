@@ -37,6 +37,15 @@ class Phase(str, Enum):
     def __str__(self) -> str:
         return self.value
 
+    @property
+    def player(self) -> str | None:
+        """Whose turn it is in this phase: "fugitive", "marshal", or None once over."""
+        if self in FUGITIVE_PHASES:
+            return "fugitive"
+        if self is Phase.OVER:
+            return None
+        return "marshal"
+
 
 # Tuples, not sets: membership of an enum member in a tuple is an identity check,
 # while hashing an Enum member runs Python code (this test runs on every move).
@@ -141,11 +150,7 @@ class GameState(tuple):
     # -- derived, public
     @property
     def current_player(self) -> str | None:
-        if self.phase in FUGITIVE_PHASES:
-            return "fugitive"
-        if self.phase is Phase.OVER:
-            return None
-        return "marshal"
+        return self.phase.player
 
     @property
     def is_over(self) -> bool:
@@ -259,7 +264,7 @@ _LAZY = {
     "can_place": "game",
     "guessable_numbers": "game",
     "nonempty_decks": "game",
-    "replay": "replay",
+    "replay": "replaying",
     "marshal_view": "views",
     "fugitive_view": "views",
     "MarshalView": "views",

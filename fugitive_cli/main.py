@@ -1,8 +1,8 @@
 """``fugitive``: the command-line entry point.
 
 Each subcommand lives in its own module of this package with two functions,
-``configure(parser)`` and ``run(args) -> int``; the modules are imported only when
-their command runs, so ``fugitive check`` never pays for Streamlit or the solver.
+``configure(parser)`` and ``run(args) -> int``; each module imports what
+its command needs inside ``run``, so ``fugitive check`` never pays for the solver.
 """
 from __future__ import annotations
 
@@ -27,12 +27,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     modules: dict[str, object] = {}
     for name, (module_name, help_text) in COMMANDS.items():
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
-            continue  # a command whose module is not written yet is simply not offered
+        module = importlib.import_module(module_name)
         p = sub.add_parser(name, help=help_text, description=help_text)
         module.configure(p)
         modules[name] = module

@@ -42,7 +42,7 @@ def render(post) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from engine.record import RecordFormatError
-    from solver.solve import InvalidRecord, solve
+    from solver.exact import InvalidRecord, solve
 
     from .reading import read_record, report
 

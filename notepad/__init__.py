@@ -3,9 +3,10 @@
 - :mod:`notepad.validator`: the rules of RULES.md, event by event (``Validator``, ``validate``).
 - :mod:`notepad.state`: the public state the validator exposes (read-only snapshots).
 - :mod:`notepad.notepad`: one game being entered (append, undo, correct).
-- :mod:`notepad.store`: SQLite storage of games.
+- :mod:`notepad.store`: storage of games (``GameStore``).
 """
 from .notepad import CorrectionError, Notepad
+from .store import GameStore, StoreError, StoredGame
 from .state import AllowedEntry, Phase, PublicState, Slot
 from .validator import RecordRuleError, Validator, validate
 
@@ -13,6 +14,9 @@ __all__ = [
     "AllowedEntry",
     "CorrectionError",
     "Notepad",
+    "GameStore",
+    "StoreError",
+    "StoredGame",
     "Phase",
     "PublicState",
     "RecordRuleError",

@@ -7,40 +7,13 @@ validator's state by accident, and a snapshot stays true to the moment it was ta
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 from types import MappingProxyType
 from typing import Literal, Mapping
 
 from engine.record import Ruleset
+from engine.state import Phase  # one vocabulary: the engine's phases
 
 Player = Literal["fugitive", "marshal"]
-
-
-class Phase(str, Enum):
-    """Where in the turn order the game is: which events may come next.
-
-    ``OPENING`` is the Fugitive's first turn (1 or 2 places, no draw).
-    ``AFTER_PASS`` exists only with ``pass_draw``: the Fugitive may take one extra
-    draw from the lowest non-empty deck, or the Marshal's turn begins.
-    """
-
-    OPENING = "opening"
-    FUGITIVE_DRAW = "fugitive_draw"
-    FUGITIVE_ACTION = "fugitive_action"
-    AFTER_PASS = "after_pass"
-    MARSHAL_DRAW = "marshal_draw"
-    MARSHAL_GUESS = "marshal_guess"
-    MANHUNT = "manhunt"
-    OVER = "over"
-
-    @property
-    def player(self) -> Player | None:
-        """Whose turn it is in this phase (None once the game is over)."""
-        if self in (Phase.OPENING, Phase.FUGITIVE_DRAW, Phase.FUGITIVE_ACTION, Phase.AFTER_PASS):
-            return "fugitive"
-        if self is Phase.OVER:
-            return None
-        return "marshal"
 
 
 @dataclass(frozen=True)

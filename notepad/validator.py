@@ -12,6 +12,11 @@ the hidden fields are checked as well (the hand, the placement rule, that reveal
 and hits agree with the hidden cards). A Marshal's record that is well-formed but
 has no consistent hidden history is *valid* here: telling that is the solver's job.
 
+The validator is an independent check of the engine: it re-derives the turn order
+and the rules from the events rather than calling ``engine.apply`` (so the tests can
+hold one against the other), but the rule constants (``engine.cards``) and the
+placement helper ``engine.rules.has_placement`` are the engine's, written once.
+
 Every check is done before anything changes: ``check`` and ``push`` compute an
 "apply" step only once the event has passed, so an invalid event leaves the
 validator exactly as it was.
@@ -25,8 +30,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from engine.cards import BASE_STEP, DECKS, ESCAPE, SETUP_DRAWS, STARTING_HAND, deck_of, sprint_value
+from engine.cards import BASE_STEP, DECKS, ESCAPE, ESCAPE_THRESHOLD, SETUP_DRAWS, STARTING_HAND, deck_of, sprint_value
 from engine.errors import CodedError, CodedText
+from engine.rules import has_placement
 from engine.record import (
     Event,
     FugitiveDraw,
@@ -45,8 +51,6 @@ from .state import AllowedEntry, Phase, Player, PublicState, Slot, frozen_mappin
 START_DECKS: dict[int, int] = {d: len(r) - SETUP_DRAWS[d] for d, r in DECKS.items()}
 #: The Fugitive's hand after setup: 1, 2, 3, 42 and five drawn cards.
 START_HAND_SIZE = len(STARTING_HAND) + sum(SETUP_DRAWS.values())
-#: Highest revealed hideout at the escape that wins the Fugitive the game at once.
-ESCAPE_SAFE = 30
 
 
 class RuleText(CodedText):
@@ -231,7 +235,7 @@ class Validator:
         self.ruleset = ruleset
         self.full = fugitive_setup is not None
         self.events = 0
-        self.phase = Phase.OPENING
+        self.phase = Phase.FUGITIVE_OPENING
         self._opening_min = 2 if ruleset.opening == "two" else 1
         self._opening_places = 0
         self._draws_left = 0
@@ -316,7 +320,7 @@ class Validator:
         out: list[AllowedEntry] = []
         ph = self.phase
         nonempty = self._nonempty()
-        if ph is Phase.OPENING:
+        if ph is Phase.FUGITIVE_OPENING:
             out.append(self._place_entry())
             if self._opening_places >= self._opening_min:
                 out += self._marshal_turn_entries(first=True)
@@ -325,9 +329,9 @@ class Validator:
                 out.append(AllowedEntry("fugitive_draw", decks=nonempty))
             else:
                 out += [self._place_entry(), AllowedEntry("pass")]
-        elif ph is Phase.FUGITIVE_ACTION:
+        elif ph is Phase.FUGITIVE_PLACE:
             out += [self._place_entry(), AllowedEntry("pass")]
-        elif ph is Phase.AFTER_PASS:
+        elif ph is Phase.FUGITIVE_BONUS_DRAW:
             if nonempty:
                 out.append(
                     AllowedEntry(
@@ -405,12 +409,12 @@ class Validator:
         """
         ph, left = self.phase, self._draws_left
         marshal_kind = kind in ("marshal_draw", "guess")
-        if ph is Phase.OPENING and self._opening_places >= self._opening_min and marshal_kind:
+        if ph is Phase.FUGITIVE_OPENING and self._opening_places >= self._opening_min and marshal_kind:
             ph, left = Phase.MARSHAL_DRAW, 2
-        elif ph is Phase.AFTER_PASS and marshal_kind:
+        elif ph is Phase.FUGITIVE_BONUS_DRAW and marshal_kind:
             ph, left = Phase.MARSHAL_DRAW, 1
         elif ph is Phase.FUGITIVE_DRAW and kind in ("place", "pass") and not self._nonempty():
-            ph = Phase.FUGITIVE_ACTION
+            ph = Phase.FUGITIVE_PLACE
         if ph is Phase.MARSHAL_DRAW and kind == "guess" and not self._nonempty():
             ph = Phase.MARSHAL_GUESS
         return ph, left
@@ -421,11 +425,11 @@ class Validator:
         if self.phase is Phase.OVER:
             raise RecordRuleError.rule(i, "game_over", winner=rule_text(f"player_{self._winner}"))
         ph, left = self._resolve(kind)
-        if isinstance(event, Place) and ph in (Phase.OPENING, Phase.FUGITIVE_ACTION):
+        if isinstance(event, Place) and ph in (Phase.FUGITIVE_OPENING, Phase.FUGITIVE_PLACE):
             return self._plan_place(event, i, ph)
-        if isinstance(event, Pass) and ph is Phase.FUGITIVE_ACTION:
+        if isinstance(event, Pass) and ph is Phase.FUGITIVE_PLACE:
             return self._plan_pass(i)
-        if isinstance(event, FugitiveDraw) and ph in (Phase.FUGITIVE_DRAW, Phase.AFTER_PASS):
+        if isinstance(event, FugitiveDraw) and ph in (Phase.FUGITIVE_DRAW, Phase.FUGITIVE_BONUS_DRAW):
             return self._plan_fugitive_draw(event, i, ph)
         if isinstance(event, MarshalDraw) and ph is Phase.MARSHAL_DRAW:
             return self._plan_marshal_draw(event, i, left)
@@ -446,7 +450,7 @@ class Validator:
         return rule_text(self._expected_code(ph, left))
 
     def _expected_code(self, ph: Phase, left: int) -> str:
-        if ph is Phase.OPENING:
+        if ph is Phase.FUGITIVE_OPENING:
             if self._opening_places == 0:
                 return "expect_opening_place"
             if self._opening_places < self._opening_min:
@@ -454,9 +458,9 @@ class Validator:
             return "expect_opening_second"
         if ph is Phase.FUGITIVE_DRAW:
             return "expect_fugitive_draw"
-        if ph is Phase.FUGITIVE_ACTION:
+        if ph is Phase.FUGITIVE_PLACE:
             return "expect_fugitive_action"
-        if ph is Phase.AFTER_PASS:
+        if ph is Phase.FUGITIVE_BONUS_DRAW:
             return "expect_after_pass"
         if ph is Phase.MARSHAL_DRAW:
             if left == 2:
@@ -476,7 +480,7 @@ class Validator:
     # ------------------------------------------------------------------ place / pass
     def _plan_place(self, e: Place, i: int, ph: Phase) -> _Plan:
         escape = e.hideout == ESCAPE
-        if ph is Phase.OPENING and self._opening_places >= 2:
+        if ph is Phase.FUGITIVE_OPENING and self._opening_places >= 2:
             raise RecordRuleError.rule(i, "opening_max_two")
         others = self._hand_size - 1
         need = e.sprints + (0 if escape else 1)
@@ -514,7 +518,7 @@ class Validator:
                 self._face_up_pos[ESCAPE] = pos
                 self._escaped = True
                 highest = max((n for n in self._face_up_pos if n != ESCAPE), default=0)
-                if highest >= ESCAPE_SAFE:
+                if highest >= ESCAPE_THRESHOLD:
                     self._end("fugitive")
                 elif self._face_down == 0:
                     self._end("marshal")
@@ -527,12 +531,12 @@ class Validator:
             if self.full:
                 assert hideout is not None
                 self._hidden_pos[hideout] = pos
-            if ph is Phase.OPENING:
+            if ph is Phase.FUGITIVE_OPENING:
                 self._opening_places += 1
                 if self._opening_places == 2:
                     self.phase, self._draws_left = Phase.MARSHAL_DRAW, 2
                 else:
-                    self.phase = Phase.OPENING
+                    self.phase = Phase.FUGITIVE_OPENING
             else:
                 self.phase, self._draws_left = Phase.MARSHAL_DRAW, 1
 
@@ -555,9 +559,9 @@ class Validator:
             raise RecordRuleError.rule(
                 i, "hideout_out_of_reach", hideout=h, prev=prev, sprint_sum=reach - prev - 3, reach=reach
             )
-        if ph is Phase.OPENING and self._opening_places == 0 and self.ruleset.opening == "two" and not escape:
+        if ph is Phase.FUGITIVE_OPENING and self._opening_places == 0 and self.ruleset.opening == "two" and not escape:
             rest = self._hand - {h, *cards}
-            if not _has_placement(h, rest):
+            if not has_placement(h, frozenset(rest)):
                 raise RecordRuleError.rule(i, "opening_blocks_second", hideout=h, cards=_cards_text(sorted(rest)))
         return h, cards
 
@@ -572,7 +576,7 @@ class Validator:
     def _plan_pass(self, i: int) -> _Plan:
         def apply() -> None:
             if self.ruleset.pass_draw and self._nonempty():
-                self.phase = Phase.AFTER_PASS
+                self.phase = Phase.FUGITIVE_BONUS_DRAW
             else:
                 self.phase, self._draws_left = Phase.MARSHAL_DRAW, 1
 
@@ -583,7 +587,7 @@ class Validator:
         d = e.deck
         if self._decks[d] == 0:
             raise RecordRuleError.rule(i, "fugitive_draw_empty_deck", deck=d)
-        if ph is Phase.AFTER_PASS:
+        if ph is Phase.FUGITIVE_BONUS_DRAW:
             low = self._nonempty()[0]
             if d != low:
                 raise RecordRuleError.rule(i, "extra_draw_not_lowest", lowest=low, deck=d)
@@ -605,10 +609,10 @@ class Validator:
             if card is not None:
                 self._hand.add(card)
                 self._fugitive_cards[card] = rule_text("how_drawn_by_fugitive", event=i)
-            if ph is Phase.AFTER_PASS:
+            if ph is Phase.FUGITIVE_BONUS_DRAW:
                 self.phase, self._draws_left = Phase.MARSHAL_DRAW, 1
             else:
-                self.phase = Phase.FUGITIVE_ACTION
+                self.phase = Phase.FUGITIVE_PLACE
 
         return _Plan(apply)
 
@@ -757,15 +761,10 @@ class Validator:
         self._winner = winner
 
 
-def _has_placement(prev: int, hand: set[int]) -> bool:
-    """Whether some card of ``hand`` (other than 42) can be placed after ``prev``.
-
-    Using every other card as a sprint card gives the longest reach, so that is
-    the only case to try for each candidate hideout.
-    """
-    usable = [c for c in hand if c != ESCAPE]
-    total = sum(sprint_value(c) for c in usable)
-    return any(prev < h <= prev + 3 + total - sprint_value(h) for h in usable)
+def public_state(record: Record) -> PublicState:
+    """What the Marshal's record says of the game now (hands, decks, row, whose turn),
+    read by the validator, which checks the record on the way (``RecordRuleError``)."""
+    return validate(record).state
 
 
 def validate(record: Record) -> Validator:

@@ -11,7 +11,7 @@ import pytest
 from engine import marshal_view
 from engine.bots import RandomFugitive, play_game
 from engine.record import ManhuntGuess, Record, record_from_dict
-from solver.solve import count_histories, solve
+from solver.exact import InvalidRecord, count_histories, solve
 
 from advisor.bots import (
     AdversarialFugitive, HeuristicFugitive, LookaheadMarshal, NotepadMarshal, SolverMarshal,
@@ -96,10 +96,26 @@ def test_lookahead_scores_at_least_the_immediate_reveals():
 
 def test_draw_advice_names_an_open_deck_with_a_reason():
     r = rec(P0, P0)
-    a = advise_draw(r, (11, 12, 13))
+    a = advise_draw(r)
     assert a.deck in (1, 2, 3) and a.reason
-    a = advise_draw(r, (0, 12, 0))
-    assert a.deck == 2 and "exhausted" in a.reason
+
+
+def fdraw(d):
+    return {"type": "fugitive_draw", "deck": d}
+
+
+def test_draw_advice_reads_the_decks_from_the_record():
+    # deck 1 (8 cards after the setup) emptied by her draws 4-8 and his three draws
+    r = rec(P0, mdraw(4), mdraw(5), miss(41), fdraw(1), {"type": "pass"}, mdraw(6), miss(40), fdraw(1),
+            {"type": "pass"}, mdraw(7), miss(39), fdraw(1), {"type": "pass"}, mdraw(8), miss(38), fdraw(2),
+            {"type": "pass"})
+    a = advise_draw(r)
+    assert a.deck in (2, 3) and 1 not in a.scores and "exhausted" in a.reason
+
+
+def test_draw_advice_checks_the_record():
+    with pytest.raises(InvalidRecord):
+        advise_draw(rec(P0, mdraw(4), mdraw(4)))
 
 
 # ------------------------------------------------------------------ Manhunt

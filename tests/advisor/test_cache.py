@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from advisor import cache
 from engine.bots import RandomFugitive, RandomMarshal, play_game
-from solver.solve import solve
+from solver.exact import solve
 
 
 def _prefixes(seed: int, count: int):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from . import browser
+from harness import browser
 
 pytestmark = pytest.mark.browser
 

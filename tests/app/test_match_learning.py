@@ -32,17 +32,23 @@ def test_rebuild_gives_back_the_exact_state_with_the_deck_order():
             assert again == state and again.decks == state.decks
 
 
-def test_solver_marshal_guesses_the_most_likely_number():
-    state = new_game(3)
+def test_solver_marshals_of_a_match_guess_the_likely_numbers_or_at_random():
     from engine.moves import Draw, PassTurn, PlaceHideout
     from engine import marshal_view
 
+    state = new_game(3)
     state = apply(state, PlaceHideout(1))
     state = apply(state, PassTurn())
     state = apply(state, Draw(3))
     state = apply(state, Draw(3))
-    move = ml.SolverMarshal(1).choose(marshal_view(state))
-    assert move.numbers <= {1, 2, 3}
+    view = marshal_view(state)
+    strong = ml.marshal_bots()["solver_strong"]
+    assert strong.make(1).choose(view).numbers <= {1, 2, 3}
+    # the medium one guesses a random number half the time: over many seeds, both kinds
+    medium = ml.marshal_bots()["solver_medium"]
+    guesses = [medium.make(seed).choose(view).numbers for seed in range(40)]
+    assert any(g <= {1, 2, 3} for g in guesses) and any(not g <= {1, 2, 3} for g in guesses)
+    assert all(not g & view.hand for g in guesses)
 
 
 def test_human_marshal_match_is_saved_and_resumes(make_app, db):

@@ -18,8 +18,6 @@ from notepad import Notepad, RecordRuleError, Validator, validate
 
 from .engine_games import RULESETS, game_record, games
 
-pytest.importorskip("engine.bots")
-
 
 def states_along(record: Record):
     """(index, event, validator before the event) for each event of a valid record."""

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from solver.solve import solve
+from solver.exact import solve
 from tests.solver.brute import brute_force
 from tests.solver.records import RULESETS, decision_prefixes, game
 

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from solver.solve import InvalidRecord, solve
+from solver.exact import InvalidRecord, solve
 from tests.solver.brute import brute_force
 from tests.solver.records import fdraw, hit, mdraw, miss, place, record
 

@@ -5,7 +5,7 @@ from engine.record import Record
 from solver.count import Counter
 from solver.facts import extract
 from solver.model import has_route, routes
-from solver.solve import solve
+from solver.exact import solve
 from tests.solver.brute import brute_force
 from tests.solver.records import RULESETS, decision_prefixes, fdraw, game, mdraw, miss, place, record
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from engine.record import Place
-from solver.solve import solve
+from solver.exact import solve
 from tests.solver.records import RULESETS, decision_prefixes, game
 
 #: Decisions with more hidden sprint cards than this are left to the benchmark: their

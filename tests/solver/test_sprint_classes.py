@@ -8,7 +8,7 @@ from itertools import combinations
 from engine.record import Guess, Record, Reveal
 from solver.count import BITS, CLASS_OF, Counter
 from solver.facts import extract
-from solver.solve import count_histories
+from solver.exact import count_histories
 from tests.solver.records import RULESETS, decision_prefixes, game
 
 

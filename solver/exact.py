@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine.record import Record, RecordFormatError, load_record, record_from_dict, record_from_json
+from notepad.validator import RecordRuleError, validate
 from .count import Counter
 from .facts import Facts, extract
 from .gcpause import no_cycle_collection
@@ -32,15 +33,12 @@ def as_record(source: Any) -> Record:
     raise TypeError(f"cannot read a record from {type(source).__name__}")
 
 
-def _validate(record: Record) -> None:
-    """Rule-check with the notepad's validator (the solver trusts nothing else)."""
-    try:
-        from notepad.validator import validate
-    except ImportError:  # pragma: no cover - the notepad is part of the project
-        return
+def validate_record(record: Record) -> None:
+    """Rule-check with the notepad's validator (the solver trusts nothing else):
+    raises :class:`InvalidRecord` for a record that breaks a rule."""
     try:
         validate(record)
-    except ValueError as exc:
+    except RecordRuleError as exc:
         raise InvalidRecord(str(exc)) from None
 
 
@@ -87,7 +85,7 @@ def solve(source: Any, validate: bool = True, deadline: float | None = None) -> 
     except RecordFormatError as exc:
         raise InvalidRecord(str(exc)) from None
     if validate:
-        _validate(record)
+        validate_record(record)
     post, counter = counted(extract(record), deadline)
     if post.consistent:
         return replace(post, _counter=counter)  # kept for joint probabilities
@@ -138,4 +136,4 @@ def posterior_from_counts(facts: Facts, total: int, counts) -> Posterior:
     return Posterior(True, total, tuple(positions), number_counts)
 
 
-__all__ = ["solve", "counted", "count_histories", "posterior_from_counts", "InvalidRecord", "as_record"]
+__all__ = ["solve", "counted", "count_histories", "posterior_from_counts", "InvalidRecord", "as_record", "validate_record"]
