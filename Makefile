@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench venv clean
+.PHONY: run test test-fast bench venv clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,8 +23,13 @@ $(BROWSER_STAMP): $(STAMP) scripts/install-browser.sh
 	bash scripts/install-browser.sh $(BIN)/pip
 	if [ -x /usr/bin/chromium ]; then touch $(BROWSER_STAMP); fi
 
+# every test, hypothesis derandomized (the same examples every run, as in CI)
 test: $(STAMP) $(BROWSER_STAMP)
-	$(BIN)/python -m pytest -n 2
+	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -n 2
+
+# the edit-test loop: no slow property / brute-force tests, no browser
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -n 2 -m "not slow and not browser"
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

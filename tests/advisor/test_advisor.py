@@ -207,6 +207,7 @@ def _game_nodes(seeds, rng, lowest: int, highest: int):
                 r = next(_hit(r, x, p, S) for S in groups if count_histories(_hit(r, x, p, S)))
 
 
+@pytest.mark.slow
 def test_pair_values_equal_the_search_on_game_nodes(monkeypatch):
     """Every first guess of nodes with two, three and four face-down hideouts from
     seeded games: the same exact values from the nodes' own counts as from the search."""

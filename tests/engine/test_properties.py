@@ -1,6 +1,8 @@
 """Properties over thousands of random games (hypothesis over seeds and rulesets)."""
 from __future__ import annotations
 
+import pytest
+
 import random
 
 from hypothesis import HealthCheck, given, settings
@@ -176,6 +178,7 @@ def walk(seed: int, ruleset: Ruleset, fugitive=None, marshal=None, max_moves: in
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(seed=SEEDS, ruleset=st.sampled_from(RULESETS))
 def test_random_games_keep_every_invariant(seed, ruleset):
@@ -197,6 +200,7 @@ class UniformLegal:
         return self.rng.choice(moves)
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=SEEDS, ruleset=st.sampled_from(RULESETS))
 def test_games_of_uniformly_random_legal_moves_keep_every_invariant(seed, ruleset):
@@ -245,6 +249,7 @@ def test_legal_moves_are_exactly_the_moves_apply_accepts(seed, ruleset, data):
         assert accepted == (move in moves) == can_place(state, h, sprints)
 
 
+@pytest.mark.slow
 def test_thousands_of_bot_games_end_and_replay():
     wins = {"fugitive": 0, "marshal": 0}
     for i in range(3000):

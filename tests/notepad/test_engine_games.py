@@ -42,6 +42,7 @@ def with_event(record: Record, index: int, event) -> Record:
 
 
 # --------------------------------------------------------------------------- valid games
+@pytest.mark.slow
 def test_two_thousand_engine_games_are_valid():
     for record in games(2000):
         v = validate(record)

@@ -29,6 +29,7 @@ def small_records(n_games: int, ruleset, per_game: int = 3):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: f"{r.opening}-{'pd' if r.pass_draw else 'nopd'}")
 def test_fast_equals_brute_force(ruleset):
     records = small_records(120, ruleset, per_game=4)[:PER_RULESET]
@@ -43,6 +44,7 @@ def test_fast_equals_brute_force(ruleset):
                 assert p.counts == counts[p.position - 1], (seed, i, p.position)
 
 
+@pytest.mark.slow
 def test_binding_multi_number_misses_equal_brute_force():
     """Missed guesses of two and three numbers that really cut histories.
 

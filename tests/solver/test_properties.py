@@ -1,6 +1,8 @@
 """Properties of the posterior at every Marshal decision of random engine games."""
 from __future__ import annotations
 
+import pytest
+
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from engine.record import Place
@@ -46,6 +48,7 @@ def check_game(seed: int, ruleset) -> int:
     return checked
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), ruleset=st.sampled_from(RULESETS))
 def test_posterior_properties_over_random_games(seed, ruleset):

@@ -3,6 +3,8 @@ reveal could show under each hideout (what the Manhunt planner relies on to skip
 others without counting them)."""
 from __future__ import annotations
 
+import pytest
+
 from itertools import combinations
 
 from engine.record import Guess, Record, Reveal
@@ -29,6 +31,7 @@ def _cases(n_games: int):
                     yield rec, facts, p.index
 
 
+@pytest.mark.slow
 def test_sprint_classes_are_the_compositions_that_fit():
     checked = 0
     for rec, facts, i in _cases(12):
