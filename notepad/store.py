@@ -321,6 +321,16 @@ class GameStore:
         info = GameInfo(row[0], row[1], row[2], row[3], row[4], len(record.events))
         return StoredGame(info, record, metadata if isinstance(metadata, dict) else {})
 
+    def version(self, game_id: str) -> str:
+        """An opaque token that changes with every write to the game (a page that
+        shows it compares tokens to learn, cheaply, that another window or device
+        moved it on)."""
+        with self._read() as con:
+            row = con.execute("SELECT updated FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise StoreError.of("no_game", game_id=game_id)
+        return row[0]
+
     def title(self, game_id: str) -> str:
         """A game's title (without reading its record)."""
         with self._read() as con:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.record import Record
+from engine.record import Place, Record
 from notepad import Notepad
 from notepad.store import SCHEMA_V1, SCHEMA_VERSION, GameStore, StoreError, default_path
 
@@ -207,3 +207,20 @@ def test_game_ids_never_look_like_options():
     assert len(ids) == 3000
     assert not any(i.startswith("-") for i in ids)
     assert all(len(i) == 16 for i in ids)
+
+
+def test_the_version_token_changes_with_every_write(tmp_path):
+    store = GameStore(tmp_path / "v.sqlite3")
+    info = store.create(Record())
+    seen = {store.version(info.id)}
+    store.save(info.id, Record((Place(0),)))
+    seen.add(store.version(info.id))
+    store.rename(info.id, "renamed")
+    seen.add(store.version(info.id))
+    store.set_metadata(info.id, {"a": 1})
+    seen.add(store.version(info.id))
+    assert len(seen) == 4
+    assert store.version(info.id) == store.version(info.id)  # reading changes nothing
+    store.delete(info.id)
+    with pytest.raises(StoreError):
+        store.version(info.id)
