@@ -274,8 +274,7 @@ def page(gid: str) -> None:
     top[1].caption(f"{t('game_id')}: `{gid}`")
     text, who = _phase_text(pad)
     ui.status(text, who)
-    slots = [{"number": x.number, "sprints": x.sprints, "label": f"#{x.position}"} for x in s.row]
-    st.html(ui.row_html(slots))
+    st.html(ui.row_html(ui.public_row(s.row)))
     st.caption(
         t("decks_status", d1=s.deck_sizes[1], d2=s.deck_sizes[2], d3=s.deck_sizes[3])
         + " · " + t("fugitive_hand_size", n=s.fugitive_hand_size)

@@ -119,8 +119,7 @@ def run() -> None:
     state = validate(prefix).state
     if step:
         ui.status(f"{step}. {ui.describe(record.events[step - 1])}", "marshal" if state.turn == "fugitive" else "fugitive")
-    slots = [{"number": x.number, "sprints": x.sprints, "label": f"#{x.position}"} for x in state.row]
-    st.html(ui.row_html(slots))
+    st.html(ui.row_html(ui.public_row(state.row)))
     ui.analysis(prefix, state.marshal_hand, state.face_up_numbers, manhunt=state.manhunt, header=False,
                 show_suggestions=not state.over)
     st.markdown(f"#### {t('grades')}")

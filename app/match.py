@@ -196,15 +196,14 @@ def setup() -> None:
 def table(m: dict, viewer: str | None) -> None:
     """The row, the decks and the viewer's own hand (spectators see both hands)."""
     state = m["state"]
-    slots = []
-    for i, h in enumerate(state.row[1:], start=1):
-        if h.face_up:
-            slots.append({"number": h.number, "sprints": len(h.sprint_cards)})
-        elif viewer in ("fugitive", "all"):
-            slots.append({"number": None, "sprints": len(h.sprint_cards), "label": f"({h.number})"})
+    owner = viewer in ("fugitive", "all")  # sees his own hidden cards
+    cards = []
+    for i, (h, ph) in enumerate(zip(state.row[1:], state.public_row[1:]), start=1):
+        if owner:
+            cards.append(ui.RowCard(i, h.face_up, len(h.sprint_cards), h.number, tuple(h.sprint_cards)))
         else:
-            slots.append({"number": None, "sprints": len(h.sprint_cards), "label": f"#{i}"})
-    st.html(ui.row_html(slots))
+            cards.append(ui.RowCard(i, h.face_up, ph.sprints, ph.number, ph.sprint_cards))
+    st.html(ui.row_html(cards))
     d = state.deck_sizes
     st.caption(t("decks_status", d1=d[0], d2=d[1], d3=d[2]))
     if viewer in ("fugitive", "all"):

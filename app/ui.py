@@ -7,10 +7,12 @@ a few milliseconds; the heat map is one ``st.html`` element (41 cells) rather th
 from __future__ import annotations
 
 import html
+from dataclasses import dataclass
 from typing import Any, Iterable
 
 import streamlit as st
 
+from engine.rules import SPRINT
 from engine.record import Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record
 from solver import Posterior
 
@@ -58,10 +60,21 @@ div.stButton > button, div.stDownloadButton > button {min-height: 46px; font-siz
 .fg-certain {background: #7a0010 !important; color: #fff !important;}
 .fg-legend {font-size: 12px; color: #666; margin-bottom: 6px;}
 .fg-row {display: flex; flex-wrap: wrap; gap: 4px; margin: 4px 0;}
+.fg-slot {display: flex; flex-direction: column; align-items: center;}
 .fg-card {border-radius: 6px; min-width: 40px; padding: 4px 5px; text-align: center; font-weight: 700;
           border: 2px solid #444; background: #fff; font-family: system-ui, sans-serif; font-size: 15px;}
 .fg-card.down {background: #3b4a6b; color: #fff; border-color: #3b4a6b;}
 .fg-card .s {display: block; font-size: 11px; font-weight: 400;}
+/* the sprint cards under a card: a stack of small backs with their count (x2), or
+   their numbers and the steps they add (+4) when the viewer may see them */
+.fg-stack {display: flex; align-items: center; min-height: 18px; margin-top: 2px; font-size: 11px;
+           font-family: system-ui, sans-serif;}
+.fg-mini {display: inline-block; width: 9px; height: 14px; border-radius: 2px; background: #7d8cad;
+          border: 1px solid #fff; margin-left: -4px; box-shadow: 0 0 0 1px #3b4a6b;}
+.fg-mini:first-child {margin-left: 0;}
+.fg-mini.up {width: auto; height: auto; min-width: 14px; padding: 0 2px; background: #fff; color: #333;
+             box-shadow: 0 0 0 1px #888; margin-left: 1px; font-size: 10px; line-height: 14px; text-align: center;}
+.fg-count, .fg-steps {margin-left: 3px; font-weight: 600; color: #3b4a6b;}
 .fg-status {font-size: 1.05rem; font-weight: 600; padding: 6px 10px; border-radius: 8px; background: #f3f1ea;
             margin-bottom: 6px;}
 .fg-status.marshal {background: #fde9e4;}
@@ -156,18 +169,61 @@ def heatmap_html(hideouts: dict[int, float], face_up: Iterable[int] = (), hand: 
     return f'<div class="fg-grid" data-testid="fg-heatmap" data-events="{events}">' + "".join(cells) + "</div>"
 
 
-def row_html(row: list[dict[str, Any]]) -> str:
-    """The row as cards: card 0, then face-down cards as sprint counts."""
-    cards = ['<div class="fg-card">0<span class="s">&nbsp;</span></div>']
-    for slot in row:
-        s = slot.get("sprints", 0)
-        sprint = "+" + str(s) if s else "&nbsp;"
-        if slot.get("number") is not None:
-            cards.append(f'<div class="fg-card">{slot["number"]}<span class="s">{sprint}</span></div>')
+@dataclass(frozen=True)
+class RowCard:
+    """One card of the row (position >= 1) as the viewer may see it.
+
+    ``number`` is the face-up number, or the hidden number when the viewer owns it
+    (the Fugitive's own face-down hideout), else None. ``sprints`` is how many sprint
+    cards lie under it (public); ``sprint_cards`` their numbers when the viewer may see
+    them (revealed, or the Fugitive's own), else None.
+    """
+
+    position: int
+    face_up: bool
+    sprints: int
+    number: int | None = None
+    sprint_cards: tuple[int, ...] | None = None
+
+
+def public_row(slots) -> list[RowCard]:
+    """The Marshal's row (``notepad.state.Slot`` values) as row cards."""
+    return [RowCard(x.position, x.number is not None, x.sprints, x.number, x.sprint_cards) for x in slots]
+
+
+def _sprint_stack(card: RowCard) -> str:
+    """Under a card: its sprint cards as a little stack of card backs (their count,
+    "×2"), or, when the viewer may see them, their numbers and the steps they add
+    ("+4"): a count of cards and a count of footprints never look alike."""
+    if not card.sprints:
+        return '<div class="fg-stack empty">&nbsp;</div>'
+    title = html.escape(t("sprint_cards_n", n=card.sprints))
+    if card.sprint_cards is not None:
+        mini = "".join(f'<span class="fg-mini up">{c}</span>' for c in card.sprint_cards)
+        steps = sum(SPRINT[c] for c in card.sprint_cards if c != 42)
+        return (f'<div class="fg-stack" title="{title}" data-sprints="{card.sprints}">{mini}'
+                f'<span class="fg-steps">+{steps}</span></div>')
+    backs = "".join('<span class="fg-mini"></span>' for _ in range(min(card.sprints, 6)))
+    return (f'<div class="fg-stack" title="{title}" data-sprints="{card.sprints}">{backs}'
+            f'<span class="fg-count">×{card.sprints}</span></div>')
+
+
+def row_html(row: Iterable[RowCard]) -> str:
+    """The row as cards: card 0, then each card with its sprint cards under it. A
+    face-down card shows ``#position`` (or, in brackets, the hidden number its owner
+    knows)."""
+    cards = ['<div class="fg-slot" data-position="0"><div class="fg-card">0</div>'
+             '<div class="fg-stack empty">&nbsp;</div></div>']
+    for card in row:
+        if card.face_up:
+            face = f'<div class="fg-card">{card.number}</div>'
+        elif card.number is not None:
+            face = f'<div class="fg-card down">({card.number})</div>'
         else:
-            label = html.escape(str(slot.get("label", "?")))
-            cards.append(f'<div class="fg-card down">{label}<span class="s">{sprint}</span></div>')
+            face = f'<div class="fg-card down">#{card.position}</div>'
+        cards.append(f'<div class="fg-slot" data-position="{card.position}">{face}{_sprint_stack(card)}</div>')
     return '<div class="fg-row" data-testid="fg-row">' + "".join(cards) + "</div>"
+
 
 
 def status(text: str, who: str | None = None) -> None:
