@@ -307,13 +307,25 @@ class Validator:
             events=self.events,
             row=row,
             deck_sizes=frozen_mapping(self._decks),
-            phase=self.phase,
+            phase=self._settled_phase(),
             marshal_hand=tuple(sorted(self._marshal_hand)),
             fugitive_hand_size=self._hand_size,
             escaped=self._escaped,
             winner=self._winner,
             allowed=self.allowed_next(),
         )
+
+    def _settled_phase(self) -> Phase:
+        """The phase as the engine names it: a draw due while every deck is empty is
+        skipped (RULES.md), so that turn is already at its guess or placement. (A
+        decision that writes no event, one opening hideout or no bonus draw, cannot
+        be seen in a record: until the next event the phase stays the Fugitive's.)"""
+        if not self._nonempty():
+            if self.phase is Phase.MARSHAL_DRAW:
+                return Phase.MARSHAL_GUESS
+            if self.phase is Phase.FUGITIVE_DRAW:
+                return Phase.FUGITIVE_PLACE
+        return self.phase
 
     def allowed_next(self) -> tuple[AllowedEntry, ...]:
         """The kinds of event the rules allow now, each with its constraints."""
