@@ -870,8 +870,18 @@ def observation_observer(max_turns: int = DEFAULT_MAX_TURNS) -> Observer:
 
 def referee_text(node: Node) -> str:
     """Everything about the node (both players' cards, the history): for debugging
-    and OpenSpiel's ``str(state)``; never show it to a player."""
-    return _REFEREE.string_from(node, FUGITIVE).split("\n", 1)[1]
+    and OpenSpiel's ``str(state)``; never show it to a player.
+
+    OpenSpiel's tests ask it several times of a state and of its clones, which share
+    the node, so the texts of the last nodes asked are kept (by identity)."""
+    for entry in _REFEREE_TEXTS:
+        if entry[0] is node:
+            return entry[1]
+    text = _REFEREE.string_from(node, FUGITIVE).split("\n", 1)[1]
+    _REFEREE_TEXTS.insert(0, (node, text))
+    del _REFEREE_TEXTS[4:]
+    return text
 
 
 _REFEREE = Observer(max_turns=1, perfect_recall=True, private="all")
+_REFEREE_TEXTS: list[tuple[Node, str]] = []

@@ -69,17 +69,18 @@ def test_bad_parameters_are_refused_with_a_clear_message(params, words):
 # --------------------------------------------------------------------------- OpenSpiel's own test
 @pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: f"{r.opening}-{r.pass_draw}")
 def test_openspiels_random_simulation_test_from_the_deal(ruleset):
-    # max_turns 10 keeps 40 uniformly random games short (a uniformly random Marshal
+    # max_turns 10 keeps 30 uniformly random games short (a uniformly random Marshal
     # rarely ends a game: she adds numbers to her guesses half the time).
     game = game_for(ruleset, max_turns=10)
-    pyspiel.random_sim_test(game, num_sims=40, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=30, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: f"{r.opening}-{r.pass_draw}")
 def test_openspiels_random_simulation_test_to_every_ending(ruleset):
     """From late positions of bot games, so that the random continuations end in
-    escapes, Manhunts and catches; the checker sees every ending kind."""
-    game = game_for(ruleset)
+    escapes, Manhunts and catches (each game allows 20 more guesses than its start
+    has made), and from the bot games' own ends (the terminal checks of both
+    winners: a uniformly random Marshal seldom catches the Fugitive)."""
     endings = Counter()
 
     def check(state):
@@ -91,10 +92,16 @@ def test_openspiels_random_simulation_test_to_every_ending(ruleset):
 
     for seed in range(15):
         record = bot_record(seed, ruleset)
-        start = eo.state_from_record(game, record.truncated(max(0, len(record.events) - 12)))
+        start_record = record.truncated(max(0, len(record.events) - 12))
+        guesses = sum(e.type == "guess" for e in start_record.events)
+        game = game_for(ruleset, max_turns=guesses + 20)
+        start = eo.state_from_record(game, start_record)
         pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False, state_checker_fn=check,
                                 specific_initial_state=start)
-    assert endings["fugitive"] and endings["marshal"], endings
+        end = eo.state_from_record(game_for(ruleset), record)
+        pyspiel.random_sim_test(end.get_game(), num_sims=1, serialize=True, verbose=False, state_checker_fn=check,
+                                specific_initial_state=end)
+    assert endings["fugitive"] and endings["marshal"] and endings["manhunt"], endings
 
 
 # --------------------------------------------------------------------------- clones, serialization
