@@ -38,7 +38,7 @@ test: $(STAMP) $(BROWSER_STAMP) $(RESEARCH_STAMP)
 test-fast: $(STAMP) $(RESEARCH_STAMP)
 	$(BIN)/python -m pytest -n 2 -m "not slow and not browser"
 
-bench: $(STAMP)
+bench: $(STAMP) $(RESEARCH_STAMP)
 	$(BIN)/python -m bench
 
 clean:

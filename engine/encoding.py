@@ -698,84 +698,124 @@ class Observer:
             n = int(np.prod(shape))
             self.dict[name] = self.tensor[i:i + n].reshape(shape)
             i += n
-        self._rounds_flat = self.dict["rounds"].reshape(-1) if "rounds" in self.dict else None
+        #: where each piece starts in ``tensor``
+        self._at = {}
+        i = 0
+        for name, shape in pieces:
+            self._at[name] = i
+            i += int(np.prod(shape))
 
     def _sees(self, player: int, whose: int) -> bool:
         return self.private == "all" or (self.private == "single" and player == whose)
 
     # ---------------------------------------------------------------- tensor
     def set_from(self, node: Node, player: int) -> None:
-        """Fill ``tensor`` with what ``player`` knows of ``node``."""
+        """Fill ``tensor`` with what ``player`` knows of ``node``.
+
+        The entries are gathered as flat indices and values and written in one numpy
+        call: a numpy call costs more than the Python that finds an entry."""
         if player not in (FUGITIVE, MARSHAL):
             raise ValueError(f"player must be 0 (Fugitive) or 1 (Marshal), not {player!r}")
-        t = self.dict
-        self.tensor.fill(0.0)
-        t["player"][player] = 1.0
+        at = self._at
+        idx = [at["player"] + player]
+        val = [1.0]
         g = node.game
         if self.public:
-            self._set_public(node, t)
-        if self.private == "none":
-            return
-        if self._sees(player, FUGITIVE):
-            t["fugitive_hand"][list(_fugitive_hand(node))] = 1.0
-            if g is not None:
-                rows = t["fugitive_row"]
-                for p, h in enumerate(fugitive_view(g).row[1:]):
-                    rows[p, h.number] = 1.0
-                    for c in h.sprint_cards:
-                        rows[p, CARDS + c] = 1.0
-            if _selection_owner(node) == FUGITIVE:
-                t["fugitive_selection"][list(node.chosen)] = 1.0
-            if self.perfect_recall:
-                order = _fugitive_order(node)
-                t["fugitive_draws"][list(order)] = np.arange(1, len(order) + 1) / 38
-        if self._sees(player, MARSHAL) and g is not None:
-            t["marshal_hand"][list(marshal_view(g).hand)] = 1.0
-            if _selection_owner(node) == MARSHAL:
-                t["marshal_selection"][list(node.chosen)] = 1.0
-            if self.perfect_recall:
-                order = node.marshal_cards
-                t["marshal_draws"][list(order)] = np.arange(1, len(order) + 1) / 33
+            self._public_entries(node, idx, val)
+        if self.private != "none":
+            if self._sees(player, FUGITIVE):
+                base = at["fugitive_hand"]
+                for c in _fugitive_hand(node):
+                    idx.append(base + c)
+                    val.append(1.0)
+                if g is not None:
+                    base = at["fugitive_row"]
+                    for h in fugitive_view(g).row[1:]:
+                        idx.append(base + h.number)
+                        val.append(1.0)
+                        for c in h.sprint_cards:
+                            idx.append(base + CARDS + c)
+                            val.append(1.0)
+                        base += 2 * CARDS
+                if _selection_owner(node) == FUGITIVE:
+                    base = at["fugitive_selection"]
+                    for c in node.chosen:
+                        idx.append(base + c)
+                        val.append(1.0)
+                if self.perfect_recall:
+                    base = at["fugitive_draws"]
+                    for k, c in enumerate(_fugitive_order(node), 1):
+                        idx.append(base + c)
+                        val.append(k / 38)
+            if self._sees(player, MARSHAL) and g is not None:
+                base = at["marshal_hand"]
+                for c in marshal_view(g).hand:
+                    idx.append(base + c)
+                    val.append(1.0)
+                if _selection_owner(node) == MARSHAL:
+                    base = at["marshal_selection"]
+                    for c in node.chosen:
+                        idx.append(base + c)
+                        val.append(1.0)
+                if self.perfect_recall:
+                    base = at["marshal_draws"]
+                    for k, c in enumerate(node.marshal_cards, 1):
+                        idx.append(base + c)
+                        val.append(k / 33)
+        tensor = self.tensor
+        tensor.fill(0.0)
+        tensor[idx] = val
+        if self.perfect_recall and self.public and node.marks:
+            tensor[np.fromiter(node.marks, np.intp, len(node.marks)) + at["rounds"]] = 1.0
 
-    def _set_public(self, node: Node, t: dict) -> None:
-        t["stage"][_STAGE_INDEX[stage(node)]] = 1.0
+    def _public_entries(self, node: Node, idx: list, val: list) -> None:
+        at = self._at
+        idx.append(at["stage"] + _STAGE_INDEX[stage(node)])
+        val.append(1.0)
         if node.drawing:
-            t["drawing_deck"][node.drawing - 1] = 1.0
-        t["ruleset"][:] = (node.ruleset.opening == "two", node.ruleset.pass_draw)
-        t["clock"][0] = node.guesses / node.max_turns
+            idx.append(at["drawing_deck"] + node.drawing - 1)
+            val.append(1.0)
+        idx += (at["ruleset"], at["ruleset"] + 1, at["clock"])
+        val += (float(node.ruleset.opening == "two"), float(node.ruleset.pass_draw), node.guesses / node.max_turns)
         g = node.game
         if g is None:
-            t["deck_sizes"][:] = (1.0, 1.0, 1.0)
-            t["hand_sizes"][0] = (len(STARTING_HAND) + len(node.dealt)) / 42
+            idx += (at["deck_sizes"], at["deck_sizes"] + 1, at["deck_sizes"] + 2, at["hand_sizes"])
+            val += (1.0, 1.0, 1.0, (len(STARTING_HAND) + len(node.dealt)) / 42)
             return
         mv = marshal_view(g)
         if node.cut:
-            t["outcome"][2] = 1.0
+            idx.append(at["outcome"] + 2)
+            val.append(1.0)
         elif mv.winner is not None:
-            t["outcome"][0 if mv.winner == "fugitive" else 1] = 1.0
+            idx.append(at["outcome"] + (0 if mv.winner == "fugitive" else 1))
+            val.append(1.0)
         sizes = mv.deck_sizes
-        t["deck_sizes"][:] = (sizes[0] / 11, sizes[1] / 14, sizes[2] / 13)
-        t["hand_sizes"][:] = (mv.fugitive_hand_size / 42, len(mv.hand) / 38)
-        rows = t["row"]
-        for p, h in enumerate(mv.row[1:]):
-            rows[p, 0] = 1.0
-            rows[p, 2] = h.sprints / 41
-            if h.number is None:
-                rows[p, 1] = 1.0
-            else:
-                rows[p, 3 + h.number] = 1.0
+        base = at["deck_sizes"]
+        idx += (base, base + 1, base + 2, at["hand_sizes"], at["hand_sizes"] + 1)
+        val += (sizes[0] / 11, sizes[1] / 14, sizes[2] / 13, mv.fugitive_hand_size / 42, len(mv.hand) / 38)
+        base = at["row"]
+        for h in mv.row[1:]:
+            number = h.number
+            idx += (base, base + 2, base + 1 if number is None else base + 3 + number)
+            val += (1.0, h.sprints / 41, 1.0)
             if h.sprint_cards:
                 for c in h.sprint_cards:
-                    rows[p, 3 + CARDS + c] = 1.0
+                    idx.append(base + 3 + CARDS + c)
+                    val.append(1.0)
+            base += ROW_FIELDS
         if self.perfect_recall:
-            if node.marks:
-                self._rounds_flat[list(node.marks)] = 1.0
-            if node.hunts:
-                t["manhunt"][list(node.hunts)] = np.arange(1, len(node.hunts) + 1) / 41
+            base = at["manhunt"]
+            for k, n in enumerate(node.hunts, 1):
+                idx.append(base + n)
+                val.append(k / 41)
         elif node.last_guess is not None:
             numbers, hit = node.last_guess
-            t["last_guess"][list(numbers)] = 1.0
-            t["last_guess_result"][1 if hit else 0] = 1.0
+            base = at["last_guess"]
+            for n in numbers:
+                idx.append(base + n)
+                val.append(1.0)
+            idx.append(at["last_guess_result"] + (1 if hit else 0))
+            val.append(1.0)
 
     # ---------------------------------------------------------------- text
     def string_from(self, node: Node, player: int) -> str:

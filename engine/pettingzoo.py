@@ -124,11 +124,11 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
         self.agent_selection = AGENTS[enc.current_player(self.node)]
 
     def _chance(self, node: enc.Node) -> enc.Node:
-        """Resolve chance nodes with the environment's generator."""
+        """Resolve chance nodes with the environment's generator (every chance node
+        of this game is uniform over the cards left in a deck)."""
         while enc.current_player(node) == enc.CHANCE:
             outcomes = enc.chance_outcomes(node)
-            probabilities = [p for _, p in outcomes]
-            node = enc.apply(node, outcomes[self.np_random.choice(len(outcomes), p=probabilities)][0])
+            node = enc.apply(node, outcomes[int(self.np_random.integers(len(outcomes)))][0])
         return node
 
     def step(self, action) -> None:
