@@ -62,7 +62,7 @@ from typing import Iterable, NamedTuple
 import numpy as np
 
 from . import rules
-from .cards import DECKS, ESCAPE, SETUP_DRAWS, STARTING_HAND, deck_of
+from .cards import BASE_STEP, DECKS, ESCAPE, SETUP_DRAWS, STARTING_HAND, deck_of
 from .errors import IllegalMove
 from .game import _needs_second, apply as engine_apply, initial_state
 from .moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
@@ -357,7 +357,7 @@ def _placement_actions(g: GameState, chosen: tuple[int, ...]) -> list[int]:
     previous = g.row[-1].number
     hand = g.fugitive_hand
     out: list[int] = []
-    if not chosen and (g.phase is Phase.FUGITIVE_PLACE or (g.opening_placed == 1 and g.ruleset.opening == "one-or-two")):
+    if not chosen and fugitive_view(g).can_pass:
         out.append(PASS)
     last = chosen[-1] if chosen else 0
     if _needs_second(g):
@@ -371,7 +371,7 @@ def _placement_actions(g: GameState, chosen: tuple[int, ...]) -> list[int]:
     value = 0
     for c in chosen:
         value += _SPRINT[c]
-    reach = previous + 3 + value
+    reach = previous + BASE_STEP + value
     ordered = sorted(hand)
     chosen_set = set(chosen)
     out.extend(place_action(h) for h in ordered if previous < h <= reach and h not in chosen_set)
