@@ -167,7 +167,8 @@ class FugitiveState(pyspiel.State):
         """Not yet: drawing the other player's hidden state exactly waits for the
         Fugitive-AI issue's sampler ``solver.sample(record, rng)`` (the Marshal's view)
         and a uniform sampler of the Marshal's hand (the Fugitive's view). A state is
-        rebuilt from a sampled full record with :func:`state_from_record`."""
+        rebuilt from a sampled full record with :func:`state_from_record`, then the
+        asking player's unfinished sub-actions (``self.node.chosen``) are applied."""
         raise NotImplementedError(
             "resample_from_infostate waits for the exact sampler solver.sample(record, rng) "
             "(see engine.openspiel's docstring)"
