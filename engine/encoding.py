@@ -899,15 +899,6 @@ def _hidden_slot(h) -> str:
     return f"{number}+{len(h.sprint_cards)}({' '.join(map(str, h.sprint_cards))})"
 
 
-#: The information state (perfect recall) and the observation of a player.
-def information_state_observer(max_turns: int = DEFAULT_MAX_TURNS) -> Observer:
-    return Observer(max_turns=max_turns, perfect_recall=True)
-
-
-def observation_observer(max_turns: int = DEFAULT_MAX_TURNS) -> Observer:
-    return Observer(max_turns=max_turns, perfect_recall=False)
-
-
 def referee_text(node: Node) -> str:
     """Everything about the node (both players' cards, the history): for debugging
     and OpenSpiel's ``str(state)``; never show it to a player.
