@@ -23,15 +23,22 @@ $(BROWSER_STAMP): $(STAMP) scripts/install-browser.sh
 	bash scripts/install-browser.sh $(BIN)/pip
 	if [ -x /usr/bin/chromium ]; then touch $(BROWSER_STAMP); fi
 
+# the optional research extra (OpenSpiel, PettingZoo): installed for the tests
+RESEARCH_STAMP := $(VENV)/.research
+
+$(RESEARCH_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet -e '.[research]'
+	touch $(RESEARCH_STAMP)
+
 # every test, hypothesis derandomized (the same examples every run, as in CI)
-test: $(STAMP) $(BROWSER_STAMP)
+test: $(STAMP) $(BROWSER_STAMP) $(RESEARCH_STAMP)
 	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -n 2
 
 # the edit-test loop: no slow property / brute-force tests, no browser
-test-fast: $(STAMP)
+test-fast: $(STAMP) $(RESEARCH_STAMP)
 	$(BIN)/python -m pytest -n 2 -m "not slow and not browser"
 
-bench: $(STAMP)
+bench: $(STAMP) $(RESEARCH_STAMP)
 	$(BIN)/python -m bench
 
 clean:
