@@ -24,3 +24,12 @@ def pytest_report_header(config):
 
     why = postgres.missing()
     return why if why else f"postgresql: a throwaway server per test session from {postgres.bindir()}"
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Where PostgreSQL cannot run, say so at the end, where it is seen."""
+    from harness import postgres
+
+    why = postgres.missing()
+    if why and not hasattr(terminalreporter.config, "workerinput"):
+        terminalreporter.write_line(f"WARNING: {why}", yellow=True, bold=True)
