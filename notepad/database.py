@@ -92,7 +92,7 @@ class Location:
             raise StoreError.of("bad_database_url", url=_hide_password(text), scheme=scheme) from None
         if scheme in SQLITE_SCHEMES and url.database:
             return cls._sqlite(Path(url.database))
-        if scheme in POSTGRES_SCHEMES and url.database:
+        if scheme in POSTGRES_SCHEMES:  # no database name: libpq's default (the user's name)
             return cls("postgresql", url.set(drivername="postgresql+psycopg"),
                        unquote(url.render_as_string(hide_password=True)))
         raise StoreError.of("bad_database_url", url=_hide_password(text), scheme=scheme)

@@ -308,3 +308,30 @@ def test_a_store_opened_to_read_never_makes_a_database(backend):
     GameStore(where).close()
     with GameStore(where, create=False) as store:
         assert store.list() == []
+
+
+@pytest.mark.parametrize("value, dialect, where", [
+    ("data/fugitive.sqlite3", "sqlite", "data/fugitive.sqlite3"),
+    ("sqlite:////srv/games.sqlite3", "sqlite", "/srv/games.sqlite3"),
+    ("postgresql://me:pw@db.example:5433/games", "postgresql", "postgresql://me:***@db.example:5433/games"),
+    ("postgres://me@/games?host=/run/postgresql", "postgresql", "postgres://me@/games?host=/run/postgresql"),
+    ("postgresql+psycopg://me@db.example", "postgresql", "postgresql+psycopg://me@db.example"),
+])
+def test_which_database_a_setting_names(value, dialect, where):
+    from notepad.database import Location, display_location
+
+    location = Location.parse(value)
+    assert (location.dialect, location.where, display_location(value)) == (dialect, where, where)
+    assert location.url.drivername == {"sqlite": "sqlite+pysqlite", "postgresql": "postgresql+psycopg"}[dialect]
+
+
+@pytest.mark.parametrize("value", ["mysql://me:pw@h/db", "http://example.com/x", "sqlite://", "redis://h"])
+def test_a_url_of_another_kind_is_refused_and_makes_no_file(value, tmp_path, monkeypatch):
+    from notepad.database import display_location
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(StoreError) as info:
+        GameStore(value)
+    assert info.value.code == "bad_database_url" and "pw" not in str(info.value)
+    assert display_location(value) == info.value.params["url"]
+    assert list(tmp_path.iterdir()) == []
