@@ -58,9 +58,24 @@ def run() -> None:
         # the database cannot be used (another program's file, a newer version's, not
         # a database, a server that does not answer, no room): say which and why (never
         # its password), and show nothing that needs it
-        st.error(t("db_unusable", path=display_location(default_location()),
-                   reason=error_text(exc) if isinstance(exc, StoreError) else str(exc)))
+        _db_unusable(exc)
         return
+    try:
+        _show(page)
+    except StoreError as exc:
+        # the database went away while the page was drawn (a PostgreSQL server that
+        # stopped, a disk that filled): the same message; the next run reconnects
+        if exc.code != "database_error":
+            raise
+        _db_unusable(exc)
+
+
+def _db_unusable(exc: BaseException) -> None:
+    st.error(t("db_unusable", path=display_location(default_location()),
+               reason=error_text(exc) if isinstance(exc, StoreError) else str(exc)))
+
+
+def _show(page: str) -> None:
     if page == "assistant":
         from . import assistant
 

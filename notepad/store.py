@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -116,8 +117,6 @@ def new_game_id() -> str:
     URL-safe base64 may start with ``-``, which a command line reads as an option
     (``fugitive games export -AbC…``), so such ids are drawn again.
     """
-    import secrets
-
     while True:
         gid = secrets.token_urlsafe(12)
         if not gid.startswith("-"):

@@ -38,3 +38,24 @@ def test_a_database_that_cannot_be_used_is_one_message(make_app, postgres_server
     no_exception(at)
     [error] = [e.value for e in at.error]
     assert "cannot be used" in error and said in error and "s3cret" not in error and "***" in error
+
+
+def test_a_server_that_stops_under_a_running_app_is_one_message(make_app, monkeypatch):
+    from harness import postgres
+
+    with postgres.throwaway_server() as server:
+        url = server.new_database()
+        monkeypatch.setenv("FUGITIVE_DB", url)
+        at = make_app(page="assistant")
+        no_exception(at)
+        at.button(key="new_start").click().run()
+        no_exception(at)
+        server.run("pg_ctl", "-D", str(server.data), "-m", "fast", "-w", "stop", capture_output=True)
+        for page in ("assistant", "match", "learning"):
+            at = make_app(page=page)
+            no_exception(at)
+            assert [e.value for e in at.error if "cannot be used" in e.value], page
+        server.run("pg_ctl", "-D", str(server.data), "-l", str(server.log), "-w", "start", capture_output=True)
+        at = make_app(page="assistant")
+        no_exception(at)
+        assert not [e.value for e in at.error if "cannot be used" in e.value]

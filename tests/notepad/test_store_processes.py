@@ -128,3 +128,26 @@ def test_matches_played_by_two_processes_lose_and_double_no_move(backend, mode, 
     assert report.moves > 150
     if mode == "seats":
         assert report.refused == 0  # one process per seat: never two moves at once
+
+
+def test_a_postgresql_server_that_goes_away_and_comes_back():
+    """While the server is down every request is one coded error (the page says it);
+    once it is back the same store goes on (its pooled connections are checked and
+    made again), and nothing saved before is lost."""
+    from harness import postgres
+
+    why = postgres.missing()
+    if why:
+        pytest.skip(why)
+    with postgres.throwaway_server() as server, GameStore(server.new_database()) as store:
+        gid = store.create(EXAMPLE).id
+        assert store.open(gid).record == EXAMPLE  # a pooled connection now exists
+        server.run("pg_ctl", "-D", str(server.data), "-m", "fast", "-w", "stop", capture_output=True)
+        for call in (lambda: store.open(gid), lambda: store.save(gid, EXAMPLE.append(fdraw(1))), store.list):
+            with pytest.raises(StoreError) as info:
+                call()
+            assert info.value.code == "database_error" and info.value.params["where"] == store.where
+        server.run("pg_ctl", "-D", str(server.data), "-l", str(server.log), "-w", "start", capture_output=True)
+        assert store.open(gid).record == EXAMPLE
+        store.save(gid, EXAMPLE.append(fdraw(1)), expected=EXAMPLE)
+        assert store.version(gid) == 2
