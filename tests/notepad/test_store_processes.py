@@ -121,6 +121,7 @@ def test_threads_of_one_server_share_its_store(store):
     assert errors == [] and all(store.version(g) == 11 for g in gids)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode, matches", [("seats", 4), ("race", 4)])
 def test_matches_played_by_two_processes_lose_and_double_no_move(backend, mode, matches):
     report = store_load.run(backend.location(), matches=matches, mode=mode, time_limit=240)
