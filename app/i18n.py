@@ -536,8 +536,8 @@ KO: dict[str, str] = {
     "store_database_error": "데이터베이스 {where}: {reason}",
     "store_bad_role": "역할은 {roles} 중 하나여야 합니다 ({role!r}이(가) 아님)",
     "store_bad_owner_key": "소유자 키는 URL에 쓸 수 있는 문자 {low}~{high}자여야 합니다 (notepad.access.new_owner_key가 만듭니다)",
-    "store_not_online": "게임 {game_id!r}은(는) 링크로 두는 대국이 아닙니다",
-    "store_already_rematched": "게임 {game_id!r}에는 이미 재대국이 있습니다: {rematch_id!r}",
+    "store_not_online": "게임 {game_id!r}은(는) 링크로 하는 대전이 아닙니다",
+    "store_already_rematched": "게임 {game_id!r}에는 이미 재대전이 있습니다: {rematch_id!r}",
     # the engine's illegal moves (engine.errors MOVE_MESSAGES, MOVE_PHRASES), said in Korean:
     # "move_<code>" with the placeholders of the English template (IllegalMove.params)
     "move_game_over": "게임이 끝났습니다: {winner}의 승리입니다",
