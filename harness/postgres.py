@@ -168,7 +168,9 @@ def start(*, durable: bool = False) -> Server:
         raise StartError(why)
     user, bin_ = server_user(), bindir()
     assert user is not None and bin_ is not None
-    root = Path(tempfile.mkdtemp(prefix="fugitive-pg-"))
+    # /tmp, not $TMPDIR: the server's user must reach the folder, and a Unix socket's
+    # path must stay under ~100 bytes
+    root = Path(tempfile.mkdtemp(prefix="fugitive-pg-", dir="/tmp" if os.path.isdir("/tmp") else None))
     if os.geteuid() == 0:
         os.chown(root, user.pw_uid, user.pw_gid)
     server = Server(root, bin_, user)
