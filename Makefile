@@ -30,9 +30,18 @@ $(RESEARCH_STAMP): $(STAMP)
 	$(BIN)/pip install --quiet -e '.[research]'
 	touch $(RESEARCH_STAMP)
 
-# every test, hypothesis derandomized (the same examples every run, as in CI)
-test: $(STAMP) $(BROWSER_STAMP) $(RESEARCH_STAMP)
-	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -n 2
+PG_STAMP := $(VENV)/.postgres
+
+# Debian's postgresql for the store's PostgreSQL tests (each test session starts and
+# stops a throwaway server of its own); skipped loudly where it cannot be installed
+$(PG_STAMP): $(STAMP) scripts/install-postgres.sh
+	bash scripts/install-postgres.sh
+	if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then touch $(PG_STAMP); fi
+
+# every test, hypothesis derandomized (the same examples every run, as in CI); -rs
+# prints the reason of every skip (no browser, no PostgreSQL)
+test: $(STAMP) $(BROWSER_STAMP) $(RESEARCH_STAMP) $(PG_STAMP)
+	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -n 2 -rs
 
 # the edit-test loop: no slow property / brute-force tests, no browser
 test-fast: $(STAMP) $(RESEARCH_STAMP)

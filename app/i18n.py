@@ -531,6 +531,13 @@ KO: dict[str, str] = {
     "store_long_title": "제목은 {limit}자 이하여야 합니다",
     "store_metadata_not_object": "메타데이터는 JSON 객체여야 합니다",
     "store_metadata_not_json": "메타데이터는 일반 JSON이어야 합니다: {detail}",
+    "store_no_database": "{where}에 Fugitive 데이터베이스가 없습니다",
+    "store_bad_database_url": "{url}은(는) SQLite 파일도 postgresql:// URL도 아닙니다 ({scheme!r}(으)로 시작함)",
+    "store_database_error": "데이터베이스 {where}: {reason}",
+    "store_bad_role": "역할은 {roles} 중 하나여야 합니다 ({role!r}이(가) 아님)",
+    "store_bad_owner_key": "소유자 키는 URL에 쓸 수 있는 문자 {low}~{high}자여야 합니다 (notepad.access.new_owner_key가 만듭니다)",
+    "store_not_online": "게임 {game_id!r}은(는) 링크로 하는 대전이 아닙니다",
+    "store_already_rematched": "게임 {game_id!r}에는 이미 재대전이 있습니다: {rematch_id!r}",
     # the engine's illegal moves (engine.errors MOVE_MESSAGES, MOVE_PHRASES), said in Korean:
     # "move_<code>" with the placeholders of the English template (IllegalMove.params)
     "move_game_over": "게임이 끝났습니다: {winner}의 승리입니다",

@@ -6,11 +6,9 @@ screen.
 """
 from __future__ import annotations
 
-import sqlite3
-
 import streamlit as st
 
-from notepad.store import StoreError, default_path
+from notepad.store import StoreError, default_location, display_location
 
 from . import i18n, services, ui
 from .i18n import error_text, t
@@ -56,12 +54,28 @@ def run() -> None:
     )
     try:
         services.store()
-    except (StoreError, sqlite3.Error, OSError) as exc:
+    except (StoreError, OSError) as exc:
         # the database cannot be used (another program's file, a newer version's, not
-        # a database, no room): say which and why, and show nothing that needs it
-        st.error(t("db_unusable", path=str(default_path()), reason=error_text(exc) if isinstance(exc, StoreError)
-                   else str(exc)))
+        # a database, a server that does not answer, no room): say which and why (never
+        # its password), and show nothing that needs it
+        _db_unusable(exc)
         return
+    try:
+        _show(page)
+    except StoreError as exc:
+        # the database went away while the page was drawn (a PostgreSQL server that
+        # stopped, a disk that filled): the same message; the next run reconnects
+        if exc.code != "database_error":
+            raise
+        _db_unusable(exc)
+
+
+def _db_unusable(exc: BaseException) -> None:
+    st.error(t("db_unusable", path=display_location(default_location()),
+               reason=error_text(exc) if isinstance(exc, StoreError) else str(exc)))
+
+
+def _show(page: str) -> None:
     if page == "assistant":
         from . import assistant
 
