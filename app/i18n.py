@@ -701,6 +701,60 @@ KO: dict[str, str] = {
 
 STRINGS = {"en": EN, "ko": KO}
 
+# issue 16: the match and Learning as a player meets them
+EN.update({
+    "match_moved_on": "This match moved on in another window or on another device: here it is as saved.",
+    "saved_matches": "Saved matches",
+    "list_you_vs": "You: {side} vs {bot}",
+    "list_two_players": "Two players",
+    "list_ai_ai": "AI vs AI: {m} vs {f}",
+    "list_you_won": "you won",
+    "list_you_lost": "you lost",
+    "list_fugitive_won": "the Fugitive won",
+    "list_marshal_won": "the Marshal won",
+    "list_your_turn": "your turn",
+    "list_in_play": "in play",
+    "moves_one": "1 move",
+    "moves_n": "{n} moves",
+    "marshal_hand_size": "Marshal holds {n}",
+    "ev_end_opening": "Fugitive: ends his first turn",
+    "ev_decline_draw": "Fugitive: no extra draw",
+    "bonus_draw_info": "After a pass you may draw one more card, only from deck {d}.",
+    "forced_pass": "No card in your hand can follow {p}, whatever sprint cards you add: you must pass.",
+    "guess_own_card": "{n}: in your hand, so not a hideout: this guess misses.",
+    "own_cards_marked": "◆ your own cards: they cannot be hideouts.",
+    "ai_turn": "{who} (AI) to move",
+    "you_draw_two": "draw 2 cards, then guess",
+    "you_draw_second": "draw your second card",
+    "you_draw": "draw a card",
+})
+KO.update({
+    "match_moved_on": "이 대전은 다른 창이나 기기에서 진행되었습니다. 저장된 상태를 보여 줍니다.",
+    "saved_matches": "저장된 대전",
+    "list_you_vs": "나: {side} 대 {bot}",
+    "list_two_players": "2인",
+    "list_ai_ai": "AI 대 AI: {m} 대 {f}",
+    "list_you_won": "승리",
+    "list_you_lost": "패배",
+    "list_fugitive_won": "도망자 승리",
+    "list_marshal_won": "수사관 승리",
+    "list_your_turn": "내 차례",
+    "list_in_play": "진행 중",
+    "moves_one": "1수",
+    "moves_n": "{n}수",
+    "marshal_hand_size": "수사관 카드 {n}장",
+    "ev_end_opening": "도망자: 첫 차례 끝",
+    "ev_decline_draw": "도망자: 추가로 뽑지 않음",
+    "bonus_draw_info": "패스했으므로 덱 {d}에서만 1장 더 뽑을 수 있습니다.",
+    "forced_pass": "도약 카드를 어떻게 더해도 {p} 다음에 놓을 카드가 없습니다. 패스해야 합니다.",
+    "guess_own_card": "{n}: 내 카드이므로 은신처가 아닙니다. 이 수사 시도는 실패합니다.",
+    "own_cards_marked": "◆ 내 카드: 은신처일 수 없습니다.",
+    "ai_turn": "{who} (AI) 차례",
+    "you_draw_two": "2장을 뽑고 수사 시도",
+    "you_draw_second": "두 번째 카드를 뽑으세요",
+    "you_draw": "카드를 1장 뽑으세요",
+})
+
 #: English of a refusal inside the app, where the entries are numbered from 1 as in
 #: the list of entries: "entry 4: ..." for the CLI's "event 3: ..."
 EN["entry_reason"] = "entry {n}: {reason}"

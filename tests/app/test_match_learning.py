@@ -11,6 +11,14 @@ from app import match_logic as ml
 from .helpers import keys, no_exception, status, texts
 
 
+def _hand(at, nth: int = 0) -> list[int]:
+    """The cards of the ``nth`` hand on the page (``fg-hand``)."""
+    import re
+
+    body = [b for b in texts(at).split('data-testid="fg-hand"')[1:]][nth]
+    return [int(x) for x in re.findall(r'<div class="fg-card">(\d+)', body.split('class="fg-info-line"')[0])]
+
+
 def _gid(at):
     gid = at.query_params["game"]
     return gid[0] if isinstance(gid, list) else gid
@@ -173,7 +181,9 @@ def test_a_match_moved_on_in_another_window_is_not_overwritten(make_app, db):
     b.segmented_control(key=draw).set_value(2).run()
     no_exception(b)
     assert GameStore(db).open(gid).record == saved
-    assert any("changed elsewhere" in e.value for e in b.error), [e.value for e in b.error]
+    # the stale window is told, and shows the stored match (her first card drawn)
+    assert any("another window" in e.value for e in list(b.error) + list(b.info)), [e.value for e in b.error]
+    assert _hand(b) == [sorted(GameStore(db).open(gid).record.marshal_cards)[0]]
 
 
 def test_two_humans_get_a_secret_deal_and_a_typed_seed_is_flagged(make_app, db):
@@ -319,3 +329,79 @@ def test_a_match_with_damaged_metadata_is_a_message(make_app, db):
         at = make_app(page="match", game=info.id)
         no_exception(at)
         assert any("cannot go on" in e.value for e in at.error), meta
+
+
+# --------------------------------------------------------------------------- issue 16
+def _stored_match(db, mode: str, moves=(), seed: int = 11, ruleset: Ruleset = Ruleset(), **meta):
+    """A match stored as the match page stores one, after ``moves`` (engine moves or
+    callables state -> move) from ``new_game(seed)``; returns (id, state)."""
+    state = new_game(seed, ruleset)
+    for move in moves:
+        state = apply(state, move(state) if callable(move) else move)
+    info = GameStore(db).create(state.record(), kind="match",
+                                metadata={"seed": seed, "mode": mode, "fugitive_bot": "random",
+                                          "marshal_bot": "random", **meta})
+    return info.id, state
+
+
+def _lowest_hideout(state):
+    from engine import fugitive_view
+
+    from engine.moves import PlaceHideout
+
+    return PlaceHideout(fugitive_view(state).legal_hideouts()[0])
+
+
+def _click(at, prefix: str):
+    at.button(key=next(k for k in keys(at.button) if k.startswith(prefix))).click().run()
+    no_exception(at)
+
+
+def test_ending_the_first_turn_with_one_hideout_survives_a_reload_and_a_second_tab(make_app, db):
+    gid, _ = _stored_match(db, "hotseat", [_lowest_hideout])
+    other = make_app(page="match", game=gid)  # a second tab, open before the decision
+    at = make_app(page="match", game=gid)
+    _click(at, "m_ready")
+    _click(at, "mc_pass_")  # "End my first turn with one hideout"
+    assert "Hand the device to the Marshal" in status(at)
+    again = make_app(page="match", game=gid)  # a reload
+    no_exception(again)
+    assert "Hand the device to the Marshal" in status(again), status(again)
+    # the second tab, at its next tap, shows the stored match: the Marshal's turn
+    _click(other, "m_ready")
+    assert "Marshal" in status(other) and not [w for w in other.pills if w.key.startswith("mc_h_")]
+    assert len(GameStore(db).open(gid).record.events) == 1
+
+
+def test_declining_the_extra_draw_survives_a_reload(make_app, db):
+    from engine.moves import Draw, MakeGuess, PassTurn
+
+    def miss(state):  # a number in her own hand never hits
+        return MakeGuess(frozenset({min(state.marshal_hand)}))
+
+    gid, state = _stored_match(db, "hotseat", [_lowest_hideout, PassTurn(), Draw(1), Draw(1), miss, Draw(2)],
+                               ruleset=Ruleset("one-or-two", True))
+    assert state.phase == "fugitive_place"
+    at = make_app(page="match", game=gid)
+    _click(at, "m_ready")
+    _click(at, "mc_pass_")
+    assert [k for k in keys(at.button) if k.startswith("mc_decline_")]
+    _click(at, "mc_decline_")
+    assert "Hand the device to the Marshal" in status(at)
+    again = make_app(page="match", game=gid)
+    no_exception(again)
+    assert "Hand the device to the Marshal" in status(again), status(again)
+    _click(again, "m_ready")
+    assert [k for k in keys(again.segmented_control) if k.startswith("mc_draw")]  # her draw, not his extra one
+
+
+def test_a_stale_decision_in_the_metadata_is_a_message_not_a_move(make_app, db):
+    # the metadata says the opening was ended after one event, but the record has two
+    from engine.moves import PlaceHideout
+
+    gid, state = _stored_match(db, "hotseat", [PlaceHideout(1), PlaceHideout(2)])
+    store = GameStore(db)
+    store.set_metadata(gid, dict(store.open(gid).metadata, ended_turn={"events": 2, "move": "decline_draw"}))
+    at = make_app(page="match", game=gid)
+    no_exception(at)
+    assert any("cannot go on" in e.value for e in at.error)
