@@ -73,6 +73,7 @@ MATCH_CSS = """
 .fg-hand-line .fg-card {min-width: 30px; padding: 1px 4px; font-size: 14px; border-width: 1.5px;}
 .fg-hand-line .fg-card .s {font-size: 9px; line-height: 9px;}
 .fg-hand-line .who {font-weight: 600; margin-right: 4px;}
+.fg-hand-line .fg-card.fg-new {border-color: #c8374a; box-shadow: 0 0 0 1.5px #c8374a;}
 .fg-info-line {font-size: 13px; color: #666; margin: 0 0 2px 0; font-family: system-ui, sans-serif;}
 .fg-slot-line {font-size: 13px; color: #555; min-height: 2.7em; font-family: system-ui, sans-serif;}
 .fg-slot-line .warn {color: #a3400b; font-weight: 600;}
@@ -382,18 +383,33 @@ def table(m: MatchSession, viewer: str) -> None:
     if viewer == "fugitive":
         info.append(t("marshal_hand_size", n=len(state.marshal_hand)))
     parts = []
+    new = _drawn_this_turn(state)
     if viewer in ("fugitive", "all"):
-        parts.append(_hand_html(t("fugitive") if viewer == "all" else t("your_hand"), sorted(state.fugitive_hand), True))
+        parts.append(_hand_html(t("fugitive") if viewer == "all" else t("your_hand"), sorted(state.fugitive_hand),
+                                True, new))
     if viewer in ("marshal", "all"):
-        parts.append(_hand_html(t("marshal") if viewer == "all" else t("your_hand"), sorted(state.marshal_hand), False))
+        parts.append(_hand_html(t("marshal") if viewer == "all" else t("your_hand"), sorted(state.marshal_hand),
+                                False, new))
     st.html("".join(parts) + f'<div class="fg-info-line">{html.escape(" · ".join(info))}</div>')
 
 
-def _hand_html(title: str, cards: list[int], footprints: bool) -> str:
-    """A hand on one line: small cards (with their footprints, for the Fugitive)."""
+def _drawn_this_turn(state: GameState) -> frozenset[int]:
+    """The cards drawn in the turn now being played (marked in the hand: which card is
+    new is the first thing a player looks for after a draw)."""
+    turns = _turns(state.events)
+    if not turns or turns[-1][0] != state.current_player:
+        return frozenset()
+    _, a, b = turns[-1]
+    return frozenset(e.card for e in state.events[a:b] if e.type in ("fugitive_draw", "marshal_draw"))
+
+
+def _hand_html(title: str, cards: list[int], footprints: bool, new: frozenset[int] = frozenset()) -> str:
+    """A hand on one line: small cards (with their footprints, for the Fugitive); the
+    cards drawn this turn are marked."""
     def card(c: int) -> str:
         dots = ("•" * SPRINT[c] if c != 42 else "&nbsp;") if footprints else ""
-        return f'<div class="fg-card">{c}' + (f'<span class="s">{dots}</span>' if footprints else "") + "</div>"
+        cls = "fg-card fg-new" if c in new else "fg-card"
+        return (f'<div class="{cls}">{c}' + (f'<span class="s">{dots}</span>' if footprints else "") + "</div>")
 
     inner = "".join(card(c) for c in cards) or "—"
     return (f'<div class="fg-hand-line" data-testid="fg-hand"><span class="who">{html.escape(title)}</span>'

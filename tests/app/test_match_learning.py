@@ -16,7 +16,7 @@ def _hand(at, nth: int = 0) -> list[int]:
     import re
 
     body = [b for b in texts(at).split('data-testid="fg-hand"')[1:]][nth]
-    return [int(x) for x in re.findall(r'<div class="fg-card">(\d+)', body.split('class="fg-info-line"')[0])]
+    return [int(x) for x in re.findall(r'<div class="fg-card(?: fg-new)?">(\d+)', body.split('class="fg-info-line"')[0])]
 
 
 def _gid(at):
@@ -405,3 +405,83 @@ def test_a_stale_decision_in_the_metadata_is_a_message_not_a_move(make_app, db):
     at = make_app(page="match", game=gid)
     no_exception(at)
     assert any("cannot go on" in e.value for e in at.error)
+
+
+def _bots_until(seed: int, pred, ruleset: Ruleset = Ruleset()):
+    """The moves of the random bots from ``new_game(seed)`` until ``pred(state)``."""
+    from engine import fugitive_view, marshal_view
+
+    state, moves = new_game(seed, ruleset), []
+    fb, mb = RandomFugitive(seed), RandomMarshal(seed)
+    while not pred(state):
+        assert not state.is_over, "the game ended first"
+        move = fb.choose(fugitive_view(state)) if state.current_player == "fugitive" else mb.choose(marshal_view(state))
+        moves.append(move)
+        state = apply(state, move)
+    return moves
+
+
+def test_ai_vs_ai_says_who_moves_and_the_last_move(make_app, db):
+    gid, _ = _stored_match(db, "ai_ai")
+    at = make_app(page="match", game=gid)
+    assert "Your turn" not in status(at) and "Fugitive (AI) to move" in status(at)
+    for _ in range(3):
+        _click(at, "m_step")
+    record = GameStore(db).open(gid).record
+    box = texts(at).split("Last move:")[1]
+    from app.ui import describe
+
+    assert f"{len(record.events)}. {describe(record.events[-1])}".replace("+", "+") in box.replace("&amp;", "&")
+    assert "Your turn" not in status(at) and "(AI) to move" in status(at)
+
+
+def test_the_marshal_is_warned_when_she_picks_a_card_of_her_own_hand(make_app, db):
+    from engine.moves import Draw
+
+    gid, state = _stored_match(db, "human_marshal", [_lowest_hideout, lambda s: __import__("engine").PassTurn(),
+                                                      Draw(1), Draw(2)])
+    assert state.phase == "marshal_guess"
+    at = make_app(page="match", game=gid)
+    mine = min(state.marshal_hand)
+    pills = next(w for w in at.pills if w.key.startswith("mc_g_"))
+    assert "in your hand" not in texts(at)
+    pills.set_value([mine]).run()
+    assert f"{mine}: in your hand, so not a hideout: this guess misses." in texts(at)
+    # the rules allow the guess: it is made (and misses), not refused
+    _click(at, "mc_guess_")
+    guess = GameStore(db).open(gid).record.events[len(state.events)]
+    assert guess.type == "guess" and guess.numbers == (mine,) and not guess.hit
+
+
+def test_a_forced_pass_is_explained_and_is_the_only_control(make_app, db):
+    from engine import fugitive_view
+
+    moves = _bots_until(0, lambda s: s.phase == "fugitive_place" and not fugitive_view(s).legal_hideouts())
+    gid, state = _stored_match(db, "human_fugitive", moves, seed=0)
+    at = make_app(page="match", game=gid)
+    no_exception(at)
+    assert f"No card in your hand can follow {state.previous}" in texts(at) and "you must pass" in texts(at)
+    assert not [w for w in at.pills if w.key.startswith("mc_")]  # no cards to pick, no disabled Place
+    assert not [k for k in keys(at.button) if k.startswith("mc_place_")]
+    drawn = state.events[-1].card  # the card he has just drawn is marked in his hand
+    assert f'<div class="fg-card fg-new">{drawn}<' in texts(at) and texts(at).count("fg-card fg-new") == 1
+    _click(at, "mc_pass_")
+    assert GameStore(db).open(gid).record.events[len(state.events)].type == "pass"
+
+
+def test_the_list_of_matches_says_who_played_whom_how_it_ended_when_and_how_long(make_app, db):
+    from engine.bots import play_game
+
+    store = GameStore(db)
+    final = play_game(RandomFugitive(4), RandomMarshal(4), seed=4)
+    won = store.create(final.record(), kind="match",
+                       metadata={"seed": 4, "mode": "human_marshal", "fugitive_bot": "random", "marshal_bot": "random"})
+    gid, _ = _stored_match(db, "hotseat", [_lowest_hideout])
+    at = make_app(page="match")
+    labels = [w.label for w in at.button if w.key.startswith("mopen_")]
+    mine = next(lb for lb in labels if "You: Marshal vs Random" in lb)
+    assert ("you won" if final.winner == "marshal" else "you lost") in mine
+    assert f"{len(final.events)} moves" in mine and store.open(won.id).info.updated[:10] in mine
+    two = next(lb for lb in labels if "Two players" in lb)
+    assert "1 move" in two and "in play" in two and "entries" not in two
+    assert "**Saved matches** (2)" in texts(at)
