@@ -396,7 +396,7 @@ def table(m: MatchSession, viewer: str) -> None:
 def _drawn_this_turn(state: GameState) -> frozenset[int]:
     """The cards drawn in the turn now being played (marked in the hand: which card is
     new is the first thing a player looks for after a draw)."""
-    turns = _turns(state.events)
+    turns = ml.turns(state.events)
     if not turns or turns[-1][0] != state.current_player:
         return frozenset()
     _, a, b = turns[-1]
@@ -417,22 +417,6 @@ def _hand_html(title: str, cards: list[int], footprints: bool, new: frozenset[in
 
 
 # --------------------------------------------------------------------------- what happened
-_FUGITIVE_EVENTS = ("place", "pass", "fugitive_draw")
-
-
-def _turns(events) -> list[tuple[str, int, int]]:
-    """The events cut into turns: (player, first index, end index), a turn being the
-    events one player wrote one after the other."""
-    out: list[tuple[str, int, int]] = []
-    for i, e in enumerate(events):
-        who = "fugitive" if e.type in _FUGITIVE_EVENTS else "marshal"
-        if out and out[-1][0] == who:
-            out[-1] = (who, out[-1][1], i + 1)
-        else:
-            out.append((who, i, i + 1))
-    return out
-
-
 def recent_events(state: GameState, viewer: str) -> tuple[str, list[int]]:
     """(title key, event indices) of the box above the row.
 
@@ -442,7 +426,7 @@ def recent_events(state: GameState, viewer: str) -> tuple[str, list[int]]:
     the thumb. "public" (the hand-over screen) and "all" (a spectator) see the last
     turn, however far it has gone.
     """
-    turns = _turns(state.events)
+    turns = ml.turns(state.events)
     if not turns:
         return "since_your_move", []
     if viewer in ("public", "all"):

@@ -121,7 +121,7 @@ def test_learning_grades_a_guess(make_app, db):
     at = make_app(page="learning", game=info.id)
     no_exception(at)
     page = texts(at)
-    assert "You guessed 7 at 0%" in page and "was 33%" in page
+    assert "You guessed 7: 0%; the best single number, 1, had 33%. It missed, as it had to: it could not hit." in page
     at.button(key="l_prev").click().run()
     no_exception(at)
 
@@ -485,3 +485,97 @@ def test_the_list_of_matches_says_who_played_whom_how_it_ended_when_and_how_long
     two = next(lb for lb in labels if "Two players" in lb)
     assert "1 move" in two and "in play" in two and "entries" not in two
     assert "**Saved matches** (2)" in texts(at)
+
+
+# --------------------------------------------------------------------------- issue 16: navigation
+def test_a_page_switch_brings_the_match_back(make_app, db):
+    at = make_app(page="match")
+    at.text_input(key="m_seed").input("11").run()
+    at.button(key="m_start").click().run()
+    gid = _gid(at)
+    at.segmented_control(key="nav").set_value("tutorial").run()
+    no_exception(at)
+    assert at.query_params["page"] in ("tutorial", ["tutorial"]) and "game" not in at.query_params
+    at.segmented_control(key="nav").set_value("match").run()
+    no_exception(at)
+    assert _gid(at) == gid and "Your turn · Marshal" in status(at)
+    # the new-match button forgets it: the next switch back shows the setup
+    at.button(key="m_back").click().run()
+    at.segmented_control(key="nav").set_value("learning").run()
+    at.segmented_control(key="nav").set_value("match").run()
+    assert "game" not in at.query_params and "m_start" in keys(at.button)
+
+
+def test_learning_says_an_unknown_id_and_opens_no_other_game(make_app, db):
+    from engine.record import MarshalDraw, Place, Record
+
+    GameStore(db).create(Record((Place(0), MarshalDraw(20))))
+    at = make_app(page="learning", game="no-such-game")
+    no_exception(at)
+    assert any("No saved game with id `no-such-game`" in e.value for e in at.error)
+    assert _gid(at) == "no-such-game" and 'data-testid="fg-heatmap"' not in texts(at)
+    plain = make_app(page="learning")  # no id: the picker, no game opened
+    no_exception(plain)
+    assert "game" not in plain.query_params and 'data-testid="fg-heatmap"' not in texts(plain)
+    assert plain.selectbox[0].value is None
+
+
+# --------------------------------------------------------------------------- issue 16: grades of sets
+def _all_sets_best(post, k, hand):
+    """The best joint probability of k numbers, by trying every set (the test's own count)."""
+    import itertools
+
+    from advisor.cache import joint
+
+    cands = [x for x, c in post.number_counts.items() if c and x not in hand]
+    return max((joint(post, s) if k > 1 else post.probability(s[0]) for s in itertools.combinations(cands, k)),
+               default=0)
+
+
+def test_a_set_is_graded_by_its_joint_chance_against_the_best_set_of_its_size(make_app, db):
+    from engine.record import Guess, MarshalDraw, Place, Record, Reveal
+
+    from app import review, services
+    from app.services import pct
+
+    before = Record((Place(0), Place(0), MarshalDraw(20), MarshalDraw(21)))
+    won = before.append(Guess((1, 3), True, (Reveal(1, 1, ()), Reveal(2, 3, ()))))
+    info = GameStore(db).create(won)
+    post = services.solve(before)
+    joint = float(post.joint({1, 3}))
+    best = float(_all_sets_best(post, 2, {20, 21}))
+    grade = review.grade_record(won, services.solve)[0]
+    assert abs(grade.p - joint) < 1e-12 and abs(grade.best_p - best) < 1e-12 and len(grade.best) == 2
+    assert grade.won and grade.revealed == 2
+    at = make_app(page="learning", game=info.id)
+    no_exception(at)
+    page = texts(at)
+    line = f"You guessed 1+3: {pct(joint)} that all 2 were hideouts"
+    assert line in page and "the game was won" in page
+    if best > joint:
+        assert f"the best 2 numbers, {'+'.join(map(str, grade.best))}, had {pct(best)}" in page
+    single = max(float(post.probability(x)) for x in range(1, 42))
+    assert f"was {pct(single)}" not in page  # never against a single number
+
+
+def test_the_best_set_search_is_exact_on_real_positions():
+    from engine.bots import play_game
+
+    from app import review
+    from app.services import solve
+
+    checked = 0
+    for seed in range(6):
+        rec = play_game(RandomFugitive(seed), RandomMarshal(seed), seed=seed).record().marshal_view()
+        for cut in range(4, len(rec.events), 9):
+            part = rec.truncated(cut)
+            post = solve(part)
+            if not post.consistent or post.face_down_count < 2:
+                continue
+            for k in (1, 2, 3):
+                if k > post.face_down_count:
+                    continue
+                got = review.best_set(post, k, part.marshal_cards)
+                assert got.exact and got.p == _all_sets_best(post, k, part.marshal_cards), (seed, cut, k)
+                checked += 1
+    assert checked > 20
