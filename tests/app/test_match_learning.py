@@ -344,6 +344,14 @@ def _stored_match(db, mode: str, moves=(), seed: int = 11, ruleset: Ruleset = Ru
     return info.id, state
 
 
+def _stored_match_state(seed: int, moves, ruleset: Ruleset = Ruleset()):
+    """(None, the state after ``moves`` from ``new_game(seed)``), the moves as in _stored_match."""
+    state = new_game(seed, ruleset)
+    for move in moves:
+        state = apply(state, move(state) if callable(move) else move)
+    return None, state
+
+
 def _lowest_hideout(state):
     from engine import fugitive_view
 
@@ -579,3 +587,141 @@ def test_the_best_set_search_is_exact_on_real_positions():
                 assert got.exact and got.p == _all_sets_best(post, k, part.marshal_cards), (seed, cut, k)
                 checked += 1
     assert checked > 20
+
+
+# --------------------------------------------------------------------------- issue 16: hindsight and the coach
+def test_the_coach_on_a_first_hideout_is_the_solvers_worked_example():
+    """No card drawn by her yet: one hand, so the exposure is the solver's probability
+    itself; SOLVER_MODEL.md's worked examples give the figures."""
+    from fractions import Fraction
+
+    import solver
+    from engine.record import Place, Record
+
+    from app import review
+
+    full = Record((Place(0, 2, ()),), Ruleset(), (4, 5, 6, 15, 16))  # he holds 1, 2, 3, 42 and these
+    (turn,) = review.coach(full)
+    assert turn.hands == turn.averaged == 1 and turn.exact
+    assert [(x.position, x.number) for x in turn.exposures] == [(1, 2)]
+    assert abs(turn.exposures[0].p - 1 / 3) < 1e-12  # "place sprints=0": 1, 2, 3 at 1/3 each
+    five = next(o for o in turn.options if (o.hideout, o.sprints) == (5, 1))
+    p5 = solver.solve(Record((Place(1),))).probability(5)
+    assert abs(five.worst - float(p5)) < 1e-12 and round(five.worst, 4) == 0.0367  # "place sprints=1": 5 at 0.0367
+    assert turn.best is not None and turn.best.worst == min(o.worst for o in turn.options) < 1 / 3
+    assert p5 == Fraction(p5.numerator, p5.denominator)
+
+
+def _her_hands_by_hand(full, index):
+    """Every hand she could hold before event ``index``, as the Fugitive sees it: for
+    each deck, any cards of it he has not seen, as many as she drew (counted here
+    without the coach's code)."""
+    import itertools
+
+    from engine.cards import DECKS, deck_of
+
+    events = full.events[:index]
+    seen = set(full.fugitive_setup) | {e.card for e in events if e.type == "fugitive_draw"}
+    counts = {d: sum(1 for e in events if e.type == "marshal_draw" and deck_of(e.card) == d) for d in (1, 2, 3)}
+    per_deck = [list(itertools.combinations([c for c in DECKS[d] if c not in seen], counts[d])) for d in (1, 2, 3)]
+    return [sum(combo, ()) for combo in itertools.product(*per_deck)]
+
+
+def test_the_coach_averages_the_solver_over_every_hand_she_could_hold():
+    import solver
+    from engine.cards import deck_of
+    from engine.record import MarshalDraw, Record
+
+    from app import review
+
+    from engine import legal_placements
+    from engine.moves import Draw, MakeGuess, PassTurn
+
+    def first_placement(state):
+        return next(iter(legal_placements(state)))
+
+    def own_card(state):
+        return MakeGuess(frozenset({min(state.marshal_hand)}))
+
+    for seed in (1, 2, 3):
+        # she draws her two cards from deck 1: C(8, 2) = 28 hands, few enough to average exactly
+        _, state = _stored_match_state(seed, [first_placement, PassTurn(), Draw(1), Draw(1), own_card, Draw(2),
+                                              first_placement])
+        full = state.record()
+        last = review.coach(full)[-1]
+        hands = _her_hands_by_hand(full, last.index)
+        assert len(hands) == last.hands == 28 <= review.EXACT_HANDS
+        assert last.exact and last.averaged == len(hands)
+        sums = {}
+        for hand in hands:
+            left = {d: sorted(c for c in hand if deck_of(c) == d) for d in (1, 2, 3)}
+            events = [MarshalDraw(left[deck_of(e.card)].pop(0)) if e.type == "marshal_draw" else e
+                      for e in full.events]
+            post = solver.solve(Record(tuple(events), full.ruleset).marshal_view())
+            for x in last.exposures:
+                sums[x.number] = sums.get(x.number, 0) + post.probability(x.number)
+        for x in last.exposures:
+            assert abs(x.p - float(sums[x.number] / len(hands))) < 1e-12, (seed, x)
+        assert last.worst == max(x.p for x in last.exposures)
+
+
+def test_the_coach_samples_many_hands_and_says_so():
+    from engine.bots import play_game
+
+    from app import review
+
+    full = play_game(RandomFugitive(1), RandomMarshal(1), seed=1).record()
+    turns = review.coach(full.truncated(40))
+    sampled = [c for c in turns if c.hands > review.EXACT_HANDS]
+    assert sampled and all(c.averaged == review.SAMPLE_HANDS and not c.exact for c in sampled)
+    assert any(x.se > 0 for c in sampled for x in c.exposures)
+    assert review.coach(full.truncated(40)) == turns  # the sample is fixed by the record: the figures repeat
+
+
+def test_a_bluff_is_measured_against_the_fewest_sprint_cards():
+    from engine.record import Place, Record
+
+    from app import review
+
+    # 5 from 0 needs one even card; he spent two (4 and 6): a bluff
+    bluffed = Record((Place(2, 5, (4, 6)),), Ruleset(), (4, 5, 6, 15, 16))
+    (turn,) = review.coach(bluffed)
+    assert turn.bluff is not None and (turn.bluff.hideout, turn.bluff.sprints, turn.bluff.fewest) == (5, 2, 1)
+    one = next(o for o in turn.options if (o.hideout, o.sprints) == (5, 1))
+    two = next(o for o in turn.options if (o.hideout, o.sprints) == (5, 2))
+    assert abs(turn.bluff.p_fewest - one.worst) < 1e-12 and abs(turn.bluff.p - two.worst) < 1e-12
+    assert turn.bluff.worked == (two.worst < one.worst)
+
+
+def test_learning_shows_where_he_really_was_once_a_match_is_over(make_app, db):
+    from engine.bots import play_game
+
+    from app import review, services
+    from app.services import pct
+
+    store = GameStore(db)
+    meta = {"seed": 2, "mode": "human_marshal", "fugitive_bot": "random", "marshal_bot": "random"}
+    final = play_game(RandomFugitive(2), RandomMarshal(2), seed=2)
+    info = store.create(final.record().truncated(12), kind="match", metadata=meta)
+    at = make_app(page="learning", game=info.id)
+    assert 'data-testid="fg-truth-row"' not in texts(at) and "shown once the match is over" in texts(at)
+    store.save(info.id, final.record())
+    at = make_app(page="learning", game=info.id)
+    no_exception(at)
+    step = 12
+    at.slider(key=f"l_step_{info.id}").set_value(step).run()
+    no_exception(at)
+    real = review.truth_at(final.record(), step)
+    post = services.solve(final.record().marshal_view().truncated(step))
+    spots = [(i, h.number) for i, h in enumerate(real.row) if i and not h.face_up]
+    assert spots
+    for position, number in spots:
+        here = post.positions[position - 1].probability(number)
+        assert f"#{position} was {number}: she gave it {pct(float(here))} there" in texts(at)
+    assert 'data-testid="fg-truth-row"' in texts(at)
+    assert "Coach for the Fugitive" in [e.label for e in at.expander]
+    at.button(key="l_coach").click().run()
+    no_exception(at)
+    coached = [h for h in texts(at).split('data-testid="fg-coach"')[1:]]
+    fugitive_turns = [c for c in review.coach(final.record())]
+    assert len(coached) == len(fugitive_turns) and "hands she could hold" in coached[0]
