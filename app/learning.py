@@ -13,7 +13,7 @@ from typing import Callable
 import streamlit as st
 
 from engine.record import Pass, Place, Record, record_from_json
-from engine.rules import placement_error
+from engine.rules import has_placement, placement_error
 from notepad.store import GameInfo, StoreError, StoredGame
 from notepad.validator import RecordRuleError, validate
 
@@ -319,18 +319,38 @@ def _q_place(answer) -> bool:
     return set(answer or ()) == right
 
 
+def _q_first_draws(answer) -> bool:
+    return answer == 2  # RULES.md, "Turns": the Marshal's first turn draws 2 cards
+
+
+#: the passing question: after 9, a hand of 15 and 42 (the rules decide: no placement)
+_PASS_PREVIOUS, _PASS_HAND = 9, frozenset({15, 42})
+
+
+def _q_pass(answer) -> bool:
+    must_pass = not has_placement(_PASS_PREVIOUS, _PASS_HAND)
+    return answer == ("tut_pass_a2" if must_pass else "tut_pass_a1")
+
+
 STEPS = [
     ("tut1", [1, 2], "single", _q_footprints),
+    ("tut_turns", [1, 2, 3], "single", _q_first_draws),
     ("tut2", [5, 6, 7, 8, 10], "multi", _q_place),
+    ("tut_pass", ["tut_pass_a1", "tut_pass_a2"], "single", _q_pass),
     ("tut3", ["tut3_a1", "tut3_a2", "tut3_a3"], "single", lambda a: a == "tut3_a1"),
     ("tut4", ["tut4_a1", "tut4_a2"], "single", lambda a: a == "tut4_a2"),
     ("tut5", None, None, None),
 ]
 
 
+def _go(page: str) -> None:
+    lang = st.query_params.get("lang")
+    st.query_params.from_dict(dict({"lang": lang} if lang else {}, page=page))
+
+
 def tutorial() -> None:
     st.caption(t("tutorial_intro"))
-    i = st.session_state.setdefault("tut_step", 0)
+    i = min(st.session_state.setdefault("tut_step", 0), len(STEPS) - 1)
     name, options, mode, check = STEPS[i]
     st.progress((i + 1) / len(STEPS))
     st.subheader(t(f"{name}_title"))
@@ -343,6 +363,13 @@ def tutorial() -> None:
                 st.success(t("tut_right"))
             else:
                 st.warning(t("tut_wrong", why=t(f"{name}_why")))
+    else:  # the end: off to play
+        if st.button(t("tut_play"), key="tut_play", type="primary", use_container_width=True):
+            _go("match")
+            st.rerun()
+        if st.button(t("tut_assistant"), key="tut_assistant", use_container_width=True):
+            _go("assistant")
+            st.rerun()
     c = st.columns(2)
     if i > 0 and c[0].button(t("tut_prev"), key="tut_prev", use_container_width=True):
         st.session_state["tut_step"] = i - 1

@@ -135,9 +135,10 @@ def test_tutorial_checks_answers(make_app, db):
     at.pills(key="tut_a_0").set_value(1).run()
     at.button(key="tut_check_0").click().run()
     assert at.success
+    at.button(key="tut_next").click().run()  # turns and draws
     at.button(key="tut_next").click().run()
-    at.pills(key="tut_a_1").set_value([5, 6, 7]).run()
-    at.button(key="tut_check_1").click().run()
+    at.pills(key="tut_a_2").set_value([5, 6, 7]).run()
+    at.button(key="tut_check_2").click().run()
     assert at.success
 
 
@@ -725,3 +726,45 @@ def test_learning_shows_where_he_really_was_once_a_match_is_over(make_app, db):
     coached = [h for h in texts(at).split('data-testid="fg-coach"')[1:]]
     fugitive_turns = [c for c in review.coach(final.record())]
     assert len(coached) == len(fugitive_turns) and "hands she could hold" in coached[0]
+
+
+# --------------------------------------------------------------------------- issue 16: the tutorial
+def test_the_tutorial_covers_turns_draws_passing_and_ends_with_play_now(make_app, db):
+    at = make_app(page="tutorial")
+    seen = []
+    for _ in range(12):
+        seen.append(texts(at))
+        if "tut_next" not in keys(at.button):
+            break
+        at.button(key="tut_next").click().run()
+        no_exception(at)
+    whole = "\n".join(seen)
+    assert "goes first" in whole and "draws 2 cards" in whole  # turn order, her two cards on her first turn
+    assert "from any deck" in whole and "which deck is public" in whole  # draws
+    assert "pass" in whole and "must pass" in whole  # passing
+    last = seen[-1]
+    assert "Match" in last and "Learning" in last and "Assistant" in last  # the last step is not the assistant alone
+    # a question on the Marshal's first turn, checked
+    i = next(n for n, page in enumerate(seen) if "Marshal's first turn" in page)
+    at = make_app(page="tutorial")
+    for _ in range(i):
+        at.button(key="tut_next").click().run()
+    at.pills(key=f"tut_a_{i}").set_value(2).run()
+    at.button(key=f"tut_check_{i}").click().run()
+    assert at.success
+    # and the end: play now
+    for _ in range(12):
+        if "tut_next" not in keys(at.button):
+            break
+        at.button(key="tut_next").click().run()
+    at.button(key="tut_play").click().run()
+    no_exception(at)
+    assert at.query_params["page"] in ("match", ["match"]) and "m_start" in keys(at.button)
+
+
+def test_the_tutorial_pass_question_is_decided_by_the_rules(make_app, db):
+    from app import learning
+
+    name = next(s for s in learning.STEPS if s[0] == "tut_pass")
+    check = name[3]
+    assert check("tut_pass_a2") and not check("tut_pass_a1")
