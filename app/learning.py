@@ -89,7 +89,7 @@ def _move_text(e) -> str:
     if isinstance(e, Place):
         if e.is_escape:
             return t("coach_move_escape", s=e.sprints)
-        return t("coach_move_place", h=e.hideout, s=e.sprints)
+        return t("coach_move_place", h=e.hideout, s=e.sprints) if e.sprints else t("coach_move_place_none", h=e.hideout)
     return t("coach_move_pass")
 
 
@@ -97,7 +97,9 @@ def coach_lines(turn: review.CoachTurn) -> list[str]:
     """The coach's words for one turn (markdown-free text)."""
     spots = " · ".join(f"#{x.position} ({x.number}) {pct(x.p)}" for x in turn.exposures) or t("coach_nothing_hidden")
     lines = [f"{turn.index + 1}. {_move_text(turn.event)} — {spots}"]
-    if turn.exact:
+    if turn.hands == 1:
+        lines.append(t("coach_hands_one"))
+    elif turn.exact:
         lines.append(t("coach_hands_exact", n=f"{turn.hands:,}"))
     else:
         se = max((x.se for x in turn.exposures), default=0.0)

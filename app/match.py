@@ -64,19 +64,23 @@ MATCH_CSS = """
 .fg-match .fg-row {gap: 3px; margin: 2px 0;}
 .fg-match .fg-card {min-width: 34px; padding: 3px 4px; font-size: 14px;}
 .fg-match .fg-stack {min-height: 15px; margin-top: 1px;}
-.fg-last {font-size: 13px; line-height: 1.35; color: #444; min-height: 2.7em; margin: 0 0 4px 0;
-          font-family: system-ui, sans-serif;}
+/* what happened since: three lines at most, always three lines high (the newest kept
+   when there is more), so the controls under it stand still from turn to turn */
+.fg-last {font-size: 13px; line-height: 1.35; color: #444; height: 4.05em; overflow: hidden; margin: 0 0 4px 0;
+          display: flex; flex-direction: column; justify-content: flex-end; font-family: system-ui, sans-serif;}
 .fg-last b {font-weight: 600;}
 .fg-last .now {color: #111; font-weight: 600;}
-.fg-hand-line {display: flex; flex-wrap: wrap; align-items: center; gap: 3px; font-size: 13px; margin: 2px 0;
+.fg-hand-line {display: flex; flex-wrap: wrap; align-items: center; gap: 3px; font-size: 13px; margin: 2px 0; min-height: 34px;
                font-family: system-ui, sans-serif;}
 .fg-hand-line .fg-card {min-width: 30px; padding: 1px 4px; font-size: 14px; border-width: 1.5px;}
 .fg-hand-line .fg-card .s {font-size: 9px; line-height: 9px;}
 .fg-hand-line .who {font-weight: 600; margin-right: 4px;}
 .fg-hand-line .fg-card.fg-new {border-color: #c8374a; box-shadow: 0 0 0 1.5px #c8374a;}
 .fg-info-line {font-size: 13px; color: #666; margin: 0 0 2px 0; font-family: system-ui, sans-serif;}
-.fg-slot-line {font-size: 13px; color: #555; min-height: 2.7em; font-family: system-ui, sans-serif;}
+.fg-slot-line {font-size: 13px; line-height: 1.35; color: #555; min-height: 2.7em; font-family: system-ui, sans-serif;}
 .fg-slot-line .warn {color: #a3400b; font-weight: 600;}
+/* a turn must fit one phone screen: the match page packs its elements closer */
+div[data-testid="stMainBlockContainer"] div[data-testid="stVerticalBlock"] {gap: 0.55rem !important;}
 /* the numbers of a guess: 8 to a line, 44 px high, so 41 of them take 6 short lines */
 div[class*="st-key-mc_g_"] div[data-testid="stButtonGroup"] > div {gap: 4px !important;}
 div[class*="st-key-mc_g_"] div[data-testid="stButtonGroup"] button {min-width: 40px; padding: 0 4px;}
@@ -457,7 +461,7 @@ def _recent(m: MatchSession, viewer: str) -> None:
     if items:
         items[-1] = f'<span class="now">{items[-1]}</span>'
     body = " · ".join(items) if items else "&nbsp;"
-    st.html(f'<div class="fg-last" data-testid="fg-last"><b>{html.escape(t(title))}</b> {body}</div>')
+    st.html(f'<div class="fg-last" data-testid="fg-last"><div><b>{html.escape(t(title))}</b> {body}</div></div>')
 
 
 def _log(m: MatchSession, viewer: str = "all") -> None:
@@ -521,11 +525,17 @@ def _placement_controls(m: MatchSession, key: str) -> None:
             st.rerun()
         return
     h = st.pills(t("choose_hideout"), legal, key=f"mc_h_{key}")
-    pool = sorted(c for c in state.fugitive_hand if c != 42 and c != h)
-    sprints = st.pills(t("choose_sprints"), pool, selection_mode="multi", key=f"mc_s_{key}_{h}") or []
+    # every card he could sprint with, the chosen hideout too, so the list keeps its
+    # size (and the buttons under it their place) whichever hideout he picks; the
+    # hideout picked as its own sprint card is left out, and the line under says so
+    pool = sorted(c for c in state.fugitive_hand if c != 42)
+    picked = st.pills(t("choose_sprints"), pool, selection_mode="multi", key=f"mc_s_{key}_{h}") or []
+    sprints = [c for c in picked if c != h]
     reach = view.previous + 3 + sum(SPRINT[c] for c in sprints)
-    line = t("reach_info", r=reach)
-    if h is not None and h > reach:
+    line = html.escape(t("reach_info", r=reach))
+    if h is not None and h in picked:
+        line += ' · <span class="warn">' + html.escape(t("hideout_not_sprint", h=h)) + "</span>"
+    elif h is not None and h > reach:
         line += ' · <span class="warn">' + html.escape(t("place_out_of_reach", h=h)) + "</span>"
     st.html(f'<div class="fg-slot-line" data-testid="fg-reach">{line}</div>')
     if st.button(t("place_button"), type="primary", key=f"mc_place_{key}", use_container_width=True,
@@ -542,9 +552,10 @@ def _guess_controls(m: MatchSession, key: str) -> None:
     manhunt = state.phase is Phase.MANHUNT
     hand = state.marshal_hand
     numbers = [x for x in range(1, 42) if x not in state.up_numbers]
+    # the status line says what to do: the numbers need no label of their own on screen
     sel = st.pills(t("guess_number_match" if manhunt else "guess_numbers_match"), numbers,
                    selection_mode="single" if manhunt else "multi", key=f"mc_g_{key}",
-                   format_func=lambda x: f"{x}◆" if x in hand else str(x))
+                   format_func=lambda x: f"{x}◆" if x in hand else str(x), label_visibility="collapsed")
     chosen = ([sel] if sel is not None else []) if manhunt else list(sel or [])
     if st.button(t("guess_button"), type="primary", key=f"mc_guess_{key}", use_container_width=True,
                  disabled=not chosen):
@@ -666,7 +677,7 @@ def _phase_hint(state: GameState) -> str:
         Phase.FUGITIVE_BONUS_DRAW: t("you_bonus_draw"),
         Phase.MARSHAL_DRAW: t("you_draw"),
         Phase.MARSHAL_GUESS: t("phase_marshal_guess"),
-        Phase.MANHUNT: t("phase_manhunt"),
+        Phase.MANHUNT: t("you_manhunt"),
     }.get(state.phase, "")
 
 
