@@ -725,7 +725,7 @@ def test_learning_shows_where_he_really_was_once_a_match_is_over(make_app, db):
     no_exception(at)
     coached = [h for h in texts(at).split('data-testid="fg-coach"')[1:]]
     fugitive_turns = [c for c in review.coach(final.record())]
-    assert len(coached) == len(fugitive_turns) and "hands she could hold" in coached[0]
+    assert len(coached) == len(fugitive_turns) and "hands she could hold" in "".join(coached)
 
 
 # --------------------------------------------------------------------------- issue 16: the tutorial
