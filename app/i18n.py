@@ -770,7 +770,7 @@ EN.update({
     "coach_move_pass": "He passed",
     "coach_nothing_hidden": "nothing face down",
     "coach_hands_exact": "exact: averaged over all {n} hands she could hold",
-    "coach_hands_sampled": "averaged over {k} of the {n} hands she could hold, drawn at random (standard error up to {se} points)",
+    "coach_hands_sampled": "averaged over {k} of the {n} hands she could hold, drawn at random (standard error at most {se} points)",
     "coach_best": "Better: {h} with {s} sprint card(s), its most exposed hideout at {bp} instead of {p}.",
     "coach_best_instead_of_pass": "{h} with {s} sprint card(s) would have hidden him as well ({bp}, passing: {p}) and moved him on.",
     "coach_best_escape": "Better: the escape (42) with {s} sprint card(s) would have won at once.",

@@ -6,6 +6,7 @@ interactive tutorial. The figures come from :mod:`app.review` (no Streamlit ther
 from __future__ import annotations
 
 import html
+import math
 import threading
 from collections import OrderedDict
 from typing import Callable
@@ -103,7 +104,8 @@ def coach_lines(turn: review.CoachTurn) -> list[str]:
         lines.append(t("coach_hands_exact", n=f"{turn.hands:,}"))
     else:
         se = max((x.se for x in turn.exposures), default=0.0)
-        lines.append(t("coach_hands_sampled", k=turn.averaged, n=f"{turn.hands:,}", se=f"{se * 100:.1f}"))
+        lines.append(t("coach_hands_sampled", k=turn.averaged, n=f"{turn.hands:,}",
+                       se=f"{max(math.ceil(se * 1000), 1) / 10:.1f}"))
     b = turn.best
     if b is not None and b.wins:
         lines.append(t("coach_best_escape", s=b.sprints))

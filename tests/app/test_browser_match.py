@@ -383,6 +383,6 @@ def test_learning_shows_the_truth_and_coaches_the_fugitive(server, page):
     page.wait_for_selector('[data-testid="fg-coach"]', timeout=120_000)
     browser.wait_idle(page)
     coached = page.locator('[data-testid="fg-coach"]')
-    assert coached.count() >= 3 and "hands she could hold" in coached.first.inner_text()
-    coached.first.scroll_into_view_if_needed()
+    assert coached.count() >= 3 and "hands she could hold" in coached.nth(1).inner_text()
+    coached.first.evaluate("e => e.scrollIntoView({block: 'start'})")
     page.screenshot(path=str(SHOTS / "learning-coach.png"))
