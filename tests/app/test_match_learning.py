@@ -768,3 +768,15 @@ def test_the_tutorial_pass_question_is_decided_by_the_rules(make_app, db):
     name = next(s for s in learning.STEPS if s[0] == "tut_pass")
     check = name[3]
     assert check("tut_pass_a2") and not check("tut_pass_a1")
+
+
+def test_every_string_is_in_both_languages_with_the_same_placeholders():
+    import string
+
+    from app import i18n
+
+    def fields(text):
+        return {f[1] for f in string.Formatter().parse(text) if f[1]}
+
+    assert set(i18n.EN) <= set(i18n.KO), sorted(set(i18n.EN) - set(i18n.KO))
+    assert [k for k in i18n.EN if fields(i18n.EN[k]) != fields(i18n.KO[k])] == []
