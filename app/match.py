@@ -173,8 +173,6 @@ def _save(m: MatchSession) -> bool:
     is unchanged) is refused too, except in the moment between the two reads."""
     record = m.state.record()
     meta = dict(m.meta)
-    if m.state.is_over:
-        meta["winner"] = m.state.winner
     store = services.store()
     try:
         if store.version(m.gid) != m.version:

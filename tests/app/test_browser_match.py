@@ -19,7 +19,6 @@ import pytest
 
 from engine import apply, fugitive_view, legal_placements, marshal_view, new_game
 from engine.bots import RandomFugitive, RandomMarshal
-from engine.moves import Draw, MakeGuess, PassTurn, PlaceHideout
 from engine.record import Ruleset
 from harness import browser
 from notepad.store import GameStore
