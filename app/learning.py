@@ -60,30 +60,58 @@ def grade_text(g: review.Grade, you: bool = True) -> str:
     return text
 
 
-# --------------------------------------------------------------------------- the coach
-_coached: "OrderedDict[str, tuple[review.CoachTurn, ...]]" = OrderedDict()
-_coached_lock = threading.Lock()
+# --------------------------------------------------------------------------- kept results
+class _Kept:
+    """The last results of a heavy computation, by the record they were made from
+    (the coach makes hundreds of solves, the chart one per move): computed once, with
+    a progress bar, then shown at once. Shared by the sessions of the server."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.items: OrderedDict[str, object] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: str):
+        with self.lock:
+            got = self.items.get(key)
+            if got is not None:
+                self.items.move_to_end(key)
+            return got
+
+    def put(self, key: str, value) -> None:
+        with self.lock:
+            self.items[key] = value
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+
+_coached = _Kept(32)
+_series = _Kept(64)
 
 
 def coach(full: Record, progress: Callable[[int, int], None] | None = None) -> tuple[review.CoachTurn, ...]:
-    """:func:`review.coach`, kept for the last 32 records (it makes hundreds of solves)."""
+    """:func:`review.coach`, kept for the last 32 records."""
     key = full.to_json(indent=None)
-    with _coached_lock:
-        got = _coached.get(key)
-        if got is not None:
-            _coached.move_to_end(key)
-            return got
-    got = review.coach(full, progress)
-    with _coached_lock:
-        _coached[key] = got
-        while len(_coached) > 32:
-            _coached.popitem(last=False)
+    got = _coached.get(key)
+    if got is None:
+        got = review.coach(full, progress)
+        _coached.put(key, got)
     return got
 
 
 def coach_known(full: Record) -> bool:
-    with _coached_lock:
-        return full.to_json(indent=None) in _coached
+    return _coached.get(full.to_json(indent=None)) is not None
+
+
+def _progress_bar(text: str) -> tuple[Callable[[int, int], None], Callable[[], None]]:
+    """(progress(done, total), done()) of a progress bar placed here."""
+    bar = st.progress(0.0, text=text)
+
+    def progress(done: int, total: int) -> None:
+        if done == total or done % 8 == 0:
+            bar.progress(done / max(total, 1), text=text)
+
+    return progress, bar.empty
 
 
 def _move_text(e) -> str:
@@ -239,32 +267,39 @@ def _hindsight(full: Record, prefix: Record, step: int, state) -> None:
     if prefix.events:
         post = services.solve(prefix)
     spots = review.hindsight(full, step, post) if post is not None and post.consistent else ()
-    if spots:
+    if post is None or not post.consistent:
+        ui.heat(prefix, state.marshal_hand, state.face_up_numbers)  # nothing yet, or the contradiction
+    else:
         outline = "".join(f'.fg-truth [data-n="{x.number}"] {{outline: 3px solid #1a7f37; outline-offset: -3px;}}'
                           for x in spots)
-        st.html(f"<style>{outline}</style>")
+        st.html(f"<style>{outline}</style>" if outline else "<span></span>")
         st.html('<div class="fg-truth">' + ui.heatmap_html(post.hideouts, state.face_up_numbers, state.marshal_hand,
                                                            len(prefix.events)) + "</div>")
+    if spots:
         st.html('<div data-testid="fg-hindsight">' + "".join(
             '<div class="fg-cands">' + html.escape(t("hindsight_spot", p=x.position, x=x.number, ph=pct(x.p_here),
                                                        pn=pct(x.p_number), b=x.her_best, bp=pct(x.her_best_p)))
             + "</div>" for x in spots) + "</div>")
         st.caption(t("hindsight_legend"))
-    elif post is not None and not post.consistent:
-        ui.heat(prefix, state.marshal_hand, state.face_up_numbers)
-    else:
+    elif prefix.events:
         st.caption(t("hindsight_none"))
 
 
-@st.cache_data(show_spinner=False, max_entries=50)
-def exposure_series(full_json: str) -> list[tuple[int, float, float]]:
+def exposure_series(full: Record, progress: Callable[[int, int], None] | None = None) -> list[tuple[int, float, float]]:
     """(move, her chance on his most exposed face-down hideout, her most likely
-    number's chance) after every move of a finished match."""
-    full = record_from_json(full_json)
+    number's chance) after every move of a finished match (one solve per move), kept
+    for the last 64 records."""
+    key = full.to_json(indent=None)
+    got = _series.get(key)
+    if got is not None:
+        return got
     out = []
-    for step in range(1, len(full.events) + 1):
+    n = len(full.events)
+    for step in range(1, n + 1):
         prefix = full.marshal_view().truncated(step)
         post = services.solve(prefix)
+        if progress is not None:
+            progress(step, n)
         if not post.consistent:
             continue
         real = review.truth_at(full, step)
@@ -274,12 +309,17 @@ def exposure_series(full_json: str) -> list[tuple[int, float, float]]:
         mine = prefix.marshal_cards
         top = max((float(post.probability(x)) for x in range(1, 42) if x not in mine), default=0.0)
         out.append((step, max(float(post.probability(x)) for x in hidden), top))
+    _series.put(key, out)
     return out
 
 
 def _exposure_chart(full: Record) -> None:
-    with st.spinner(t("computing")):
-        series = exposure_series(full.to_json(indent=None))
+    if _series.get(full.to_json(indent=None)) is not None:
+        series = exposure_series(full)
+    else:  # the first time: one solve per move, with a progress bar
+        progress, done = _progress_bar(t("computing"))
+        series = exposure_series(full, progress)
+        done()
     if not series:
         return
     st.markdown(f"**{t('chart_title')}**")
@@ -297,14 +337,9 @@ def _coach_section(full: Record, open_: bool) -> None:
         st.caption(t("coach_intro"))
         if not coach_known(full) and not st.button(t("coach_button"), key="l_coach", type="primary"):
             return
-        bar = st.progress(0.0, text=t("coach_computing"))
-
-        def progress(done: int, total: int) -> None:
-            if done == total or done % 8 == 0:
-                bar.progress(done / max(total, 1), text=t("coach_computing"))
-
+        progress, done = _progress_bar(t("coach_computing"))
         turns = coach(full, progress)
-        bar.empty()
+        done()
         for turn in turns:
             lines = coach_lines(turn)
             st.html('<div class="fg-cands" data-testid="fg-coach">' + "<br>".join(

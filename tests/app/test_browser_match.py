@@ -366,10 +366,15 @@ def test_sprint_cards_on_the_table_are_counted_backs_or_revealed_numbers(server,
 # --------------------------------------------------------------------------- learning
 def test_learning_shows_the_truth_and_coaches_the_fugitive(server, page):
     url, db = server
-    final = bots_until(2, lambda s: s.is_over)
+    from advisor import bots
+    from engine.bots import play_game
+
+    # the adversarial Fugitive against the notepad Marshal: bluffs, and a coach of some seconds
+    final = play_game(bots.make_bot(bots.FUGITIVE_BOTS["adversarial"], 2),
+                      bots.make_bot(bots.MARSHAL_BOTS["notepad"], 2), seed=2)
     gid = GameStore(db).create(final.record(), kind="match",
-                               metadata={"seed": 2, "mode": "human_fugitive", "fugitive_bot": "random",
-                                         "marshal_bot": "random"}).id
+                               metadata={"seed": 2, "mode": "human_fugitive", "fugitive_bot": "advisor:adversarial",
+                                         "marshal_bot": "advisor:notepad"}).id
     page.goto(f"{url}/?page=learning&game={gid}")
     page.wait_for_selector('[data-testid="fg-truth-row"]')
     on_first_screen(page, 'button:has-text("◀")', 'button:has-text("▶")')
@@ -385,3 +390,21 @@ def test_learning_shows_the_truth_and_coaches_the_fugitive(server, page):
     assert coached.count() >= 3 and "hands she could hold" in coached.nth(1).inner_text()
     coached.first.evaluate("e => e.scrollIntoView({block: 'start'})")
     page.screenshot(path=str(SHOTS / "learning-coach.png"))
+
+
+# --------------------------------------------------------------------------- the tutorial
+def test_every_step_of_the_tutorial_has_its_buttons_on_the_first_screen(server, page):
+    url, _ = server
+    page.goto(url + "/?page=tutorial")
+    page.wait_for_selector('[data-testid="stProgress"]')
+    for step in range(7):
+        browser.wait_idle(page)
+        if step < 6:
+            on_first_screen(page, 'button:has-text("Check")', 'button:has-text("Next step")')
+            press(page, 'button:has-text("Next step")')
+            page.wait_for_selector(f"text={step + 2}.")
+        else:
+            on_first_screen(page, 'button:has-text("Play now: start a match")')
+    press(page, 'button:has-text("Play now: start a match")')
+    page.wait_for_selector('button:has-text("Start the match")')
+    assert "page=match" in page.url

