@@ -730,6 +730,7 @@ EN.update({
     "you_manhunt": "Manhunt: one number",
     "hideout_not_sprint": "{h} is the hideout: it cannot also be a sprint card",
     "coach_move_place_none": "He placed {h} without sprint cards",
+    "continue_match": "Continue: {what}",
     "coach_hands_one": "exact: he knew her hand (she had drawn nothing yet, or no other cards were left)",
     # learning: grades of sets, what a guess gained
     "pick_game_prompt": "Choose a game",
@@ -819,6 +820,7 @@ KO.update({
     "you_manhunt": "마지막 추적: 숫자 하나",
     "hideout_not_sprint": "{h}은(는) 은신처이므로 도약 카드가 될 수 없습니다",
     "coach_move_place_none": "도약 카드 없이 {h}에 놓음",
+    "continue_match": "이어 하기: {what}",
     "coach_hands_one": "정확한 값: 수사관의 카드를 알고 있었습니다 (아직 뽑지 않았거나 남은 카드가 없음)",
     "pick_game_prompt": "게임을 고르세요",
     "grades_bot": "수사관의 수사 시도 평가",

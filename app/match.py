@@ -232,7 +232,9 @@ def _human(m: MatchSession, move: Move) -> None:
 
 # --------------------------------------------------------------------------- setup page
 def setup() -> None:
+    st.html(MATCH_CSS)
     st.caption(t("match_intro"))
+    _continue_button()
     with st.container(border=True):
         mode = st.segmented_control(
             t("mode"), list(ml.MODES), default="human_marshal", format_func=lambda k: t(f"mode_{k}"), key="m_mode",
@@ -256,9 +258,10 @@ def setup() -> None:
         seed_text = ""
         if mode != "hotseat":
             seed_text = st.text_input(t("seed"), key="m_seed")
-            if mode != "ai_ai":
-                st.caption(t("seed_is_public"))
-        if st.button(t("start_match"), type="primary", key="m_start", use_container_width=True):
+        start = st.button(t("start_match"), type="primary", key="m_start", use_container_width=True)
+        if mode not in ("hotseat", "ai_ai"):  # under the button: the button stays on the first screen
+            st.caption(t("seed_is_public"))
+        if start:
             seed = _seed(seed_text)
             if seed is None:
                 st.error(t("bad_seed", limit=f"{SEED_MAX:,}", text=ui.shown_id(seed_text)))
@@ -272,6 +275,19 @@ def setup() -> None:
             st.query_params["game"] = info.id
             st.rerun()
     saved_list()
+
+
+def _continue_button() -> None:
+    """The match last played, if it is still on, one tap away (a page opened without
+    its game, after a reload on another page, finds it here)."""
+    games = services.store().list(kind="match")
+    for g in games[:1]:
+        s = summary(g.id, g.updated)
+        if s is not None and s.winner is None:
+            if st.button(t("continue_match", what=list_label(g)), key="m_continue", type="primary",
+                         use_container_width=True):
+                st.query_params["game"] = g.id
+                st.rerun()
 
 
 def saved_list() -> None:

@@ -270,6 +270,8 @@ def test_two_players_and_ai_vs_ai_need_no_scroll(server, page):
     # AI vs AI: the step button on the first screen, and where it was after each step
     page.goto(url + "/?page=match")
     tap(page, "Players", "AI vs AI (watch)")
+    # the setup of the mode with the most choices (two AIs), under the match to continue
+    on_first_screen(page, 'button:has-text("Continue: ")', 'button:has-text("Start the match")')
     press(page, 'button:has-text("Start the match")')
     page.wait_for_selector('button:has-text("Next move")')
     assert "Your turn" not in page.locator('[data-testid="fg-status"]').inner_text()

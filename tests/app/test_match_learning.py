@@ -784,3 +784,13 @@ def test_every_string_is_in_both_languages_with_the_same_placeholders():
 
     assert set(i18n.EN) <= set(i18n.KO), sorted(set(i18n.EN) - set(i18n.KO))
     assert [k for k in i18n.EN if fields(i18n.EN[k]) != fields(i18n.KO[k])] == []
+
+
+def test_the_match_page_without_a_game_offers_the_match_last_played(make_app, db):
+    gid, _ = _stored_match(db, "human_marshal", [_lowest_hideout])
+    at = make_app(page="match")  # e.g. a reload on another page lost this session's memory
+    cont = at.button(key="m_continue")
+    assert cont.label.startswith("Continue: You: Marshal vs")
+    cont.click().run()
+    no_exception(at)
+    assert _gid(at) == gid and "Your turn · Marshal" in status(at)
