@@ -2,7 +2,9 @@
 
 The URL carries ``page`` (assistant, match, learning, tutorial), ``game`` (a saved
 game's id) and ``lang`` (en, ko), so a reload or a restarted server shows the same
-screen.
+screen. Every change of page or game writes the URL once, so that each is one entry
+of the browser's history and Back returns to the page and game before it; a page
+switch brings back the game that page showed last in this session.
 """
 from __future__ import annotations
 
@@ -17,13 +19,33 @@ PAGES = ("assistant", "match", "learning", "tutorial")
 NAV = {"assistant": "nav_assistant", "match": "nav_match", "learning": "nav_learning", "tutorial": "nav_tutorial"}
 
 
+#: session_state: the game each page showed last in this session ({page: game id})
+PAGE_GAMES = "page_games"
+
+
 def _on_nav() -> None:
+    """Switch pages: the new page comes back with the game it showed last in this
+    session. The URL is written once (one browser history entry), so Back returns to
+    the page and game before the switch."""
     page = st.session_state.get("nav")
     if page and page != st.query_params.get("page"):
-        st.query_params.clear()
-        st.query_params["page"] = page
+        params = {"page": page}
+        game = st.session_state.get(PAGE_GAMES, {}).get(page)
+        if game:
+            params["game"] = game
         if st.session_state.get("lang", "en") != "en":
-            st.query_params["lang"] = st.session_state["lang"]
+            params["lang"] = st.session_state["lang"]
+        st.query_params.from_dict(params)
+
+
+def _remember(page: str) -> None:
+    """Note the game this page shows (none: forget it), for :func:`_on_nav`."""
+    games = st.session_state.setdefault(PAGE_GAMES, {})
+    game = st.query_params.get("game")
+    if game:
+        games[page] = game
+    else:
+        games.pop(page, None)
 
 
 def _on_lang() -> None:
@@ -41,6 +63,7 @@ def run() -> None:
     if page not in PAGES:
         page = "assistant"
     st.session_state["nav"] = page
+    _remember(page)
     st.session_state["lang_pick"] = i18n.get_lang()
     head = st.columns([3, 2], vertical_alignment="bottom")
     head[0].markdown(f"#### {t('app_title')}")
