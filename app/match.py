@@ -100,7 +100,7 @@ class MatchSession:
     fbot: Any
     mbot: Any
     saved: Record
-    version: str
+    version: int
     shown_to: str | None = None  #: hot-seat: whose cards are on screen
     error: str | None = None
     assist: bool = True
@@ -155,7 +155,7 @@ def _current() -> MatchSession | None:
     return m
 
 
-def _session(gid: str, meta: dict, state: GameState, version: str) -> MatchSession:
+def _session(gid: str, meta: dict, state: GameState, version: int) -> MatchSession:
     seed = int(meta["seed"])
     fb = ml.fugitive_bots().get(meta.get("fugitive_bot", "random")) or ml.fugitive_bots()["random"]
     mb = ml.marshal_bots().get(meta.get("marshal_bot", "random")) or ml.marshal_bots()["random"]
@@ -168,17 +168,15 @@ def _save(m: MatchSession) -> bool:
     it), nothing is written and the session is dropped, so the next run shows the
     stored game, with the reason.
 
-    The version token is compared before the store's own check of the record (one
-    transaction): a window that missed only a silent move of another one (its record
-    is unchanged) is refused too, except in the moment between the two reads."""
+    The store compares the game's version in the same transaction as the write, so a
+    window that missed only a silent move of another one (its record is unchanged)
+    is refused too; a save makes the version one more."""
     record = m.state.record()
     meta = dict(m.meta)
     store = services.store()
     try:
-        if store.version(m.gid) != m.version:
-            raise StoreError.of("changed_elsewhere", game_id=m.gid)
-        store.save(m.gid, record, metadata=meta, expected=m.saved)
-        m.version = store.version(m.gid)
+        store.save(m.gid, record, metadata=meta, expected=m.saved, expected_version=m.version)
+        m.version += 1
     except StoreError as exc:
         st.session_state.pop(KEY, None)
         st.session_state[FLASH] = t("not_saved", reason=error_text(exc))
