@@ -160,7 +160,7 @@ class RandomMarshal:
         if phase is Phase.MARSHAL_DRAW:
             return _random_draw(rng, view.deck_sizes)
         if phase is Phase.MARSHAL_GUESS or phase is Phase.MANHUNT:
-            up = view.face_up_numbers
+            up = view.face_up_numbers | view.face_up_sprint_cards  # face up: not guessable
             hand = view.hand
             # Rejection sampling: uniform over 1-41 minus face-up minus her hand,
             # without building the candidate list every turn.
