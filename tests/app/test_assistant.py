@@ -32,6 +32,26 @@ def _opening(at):
     no_exception(at)
 
 
+def _open_entry(at, gid, index):
+    """Open entry ``index`` (0-based) for correction, as a tap on the row, on a message
+    or on the list does."""
+    at.session_state["assistant_edit"] = (gid, index)
+    at.run()
+    no_exception(at)
+
+
+def _widget(collection, prefix: str):
+    """The widget of ``collection`` whose key starts with ``prefix`` (the editor's keys
+    end with a stamp of the entry)."""
+    found = [w for w in collection if (w.key or "").startswith(prefix)]
+    assert len(found) == 1, [w.key for w in collection]
+    return found[0]
+
+
+def _band(at) -> str:
+    return next((b for b in html_bodies(at) if 'data-testid="fg-confirm"' in b), "")
+
+
 def test_new_game_puts_the_id_in_the_url_and_the_store(make_app, db):
     at, gid = _new_game(make_app, db)
     assert _record(db, gid).events == ()
@@ -99,7 +119,7 @@ def test_resume_from_the_id_in_the_url(make_app, db):
     no_exception(again)
     assert keys(again.pills) == ["guess_3"]
     assert "Your guess" in status(again)
-    assert "Your hand: 6 17" in texts(again) and "drew 17" in texts(again)
+    assert "Your hand: 6 17" in texts(again) and "Entry 3: Marshal: drew 6" in _band(again)
 
 
 def test_unknown_id_is_a_clear_message(make_app, db):
@@ -134,15 +154,15 @@ def test_contradiction_names_the_entry(make_app, db):
 def test_correct_an_earlier_entry(make_app, db):
     at, gid = _new_game(make_app, db)
     _opening(at)
-    at.selectbox(key="corr_idx_3_None").set_value(1).run()
-    at.text_input(key="corr_text_3_1").input('{"type": "marshal_draw", "card": 30}').run()
-    at.button(key="corr_save_3_1").click().run()
+    _open_entry(at, gid, 1)
+    _widget(at.text_input, "corr_text_1_").input('{"type": "marshal_draw", "card": 30}').run()
+    _widget(at.button, "corr_save_1_").click().run()
     no_exception(at)
     assert _record(db, gid).events[1] == MarshalDraw(30)
     # a correction that breaks the rules is refused with the reason
-    at.selectbox(key="corr_idx_3_None").set_value(2).run()
-    at.text_input(key="corr_text_3_2").input('{"type": "marshal_draw", "card": 30}').run()
-    at.button(key="corr_save_3_2").click().run()
+    _open_entry(at, gid, 2)
+    _widget(at.text_input, "corr_text_2_").input('{"type": "marshal_draw", "card": 30}').run()
+    _widget(at.button, "corr_save_2_").click().run()
     assert "already drawn" in texts(at)
     assert _record(db, gid).events[2] == MarshalDraw(6)
 
@@ -210,10 +230,11 @@ def test_validator_messages_in_korean_change_nothing(make_app, db, korean_outsid
         "입력하지 않았습니다: 위치 #1의 은신처 아래에는 도약 카드가 1장 있지만, 공개한 도약 카드는 0장입니다"
     ]
     assert len(_record(db, gid).events) == 3
+    at.button(key="hitcancel_3").click().run()
     # a refused correction: the event number is the entry number of the list (event 1 = entry 2)
-    at.selectbox(key="corr_idx_3_None").set_value(2).run()
-    at.text_input(key="corr_text_3_2").input('{"type": "marshal_draw", "card": 17}').run()
-    at.button(key="corr_save_3_2").click().run()
+    _open_entry(at, gid, 2)
+    _widget(at.text_input, "corr_text_2_").input('{"type": "marshal_draw", "card": 17}').run()
+    _widget(at.button, "corr_save_2_").click().run()
     no_exception(at)
     assert [e.value for e in at.error] == [
         "입력하지 않았습니다: 17을(를) 뽑았다고 했지만, 17은(는) 이미 입력 2에서 수사관이 뽑은 카드입니다"
@@ -329,8 +350,9 @@ def test_two_open_copies_never_overwrite_each_others_entries(make_app, db):
     no_exception(a)
     saved = _record(db, gid)
     assert saved.events[-1] == Guess((5,), False)
-    # the second window still shows the game before the guess: its guess is refused
-    b.pills(key="guess_3").set_value([9]).run()
+    # the second window still shows the game before the guess: a guess tapped there
+    # before it follows the store is refused
+    b.pills(key="guess_3").set_value([9])
     b.button(key="miss_3").click().run()
     no_exception(b)
     assert _record(db, gid) == saved
@@ -351,10 +373,10 @@ def test_undo_and_correction_of_a_game_deleted_meanwhile_are_messages(make_app, 
     assert "no game with id" in texts(at)
     at, gid = _new_game(make_app, db)
     _opening(at)
+    _open_entry(at, gid, 1)
     GameStore(db).delete(gid)
-    at.selectbox(key="corr_idx_3_None").set_value(1).run()
-    at.text_input(key="corr_text_3_1").input('{"type": "marshal_draw", "card": 18}').run()
-    at.button(key="corr_save_3_1").click().run()
+    _widget(at.text_input, "corr_text_1_").input('{"type": "marshal_draw", "card": 18}')
+    _widget(at.button, "corr_save_1_").click().run()
     no_exception(at)
     assert "no game with id" in texts(at)
     assert GameStore(db).list() == []
@@ -399,9 +421,9 @@ def test_an_id_from_the_url_is_shown_as_code_and_cut(make_app, db):
 def test_a_refused_correction_in_english_names_entries_as_the_list_numbers_them(make_app, db):
     at, gid = _new_game(make_app, db)
     _opening(at)  # 1. place, 2. drew 17, 3. drew 6
-    at.selectbox(key="corr_idx_3_None").set_value(2).run()
-    at.text_input(key="corr_text_3_2").input('{"type": "marshal_draw", "card": 17}').run()
-    at.button(key="corr_save_3_2").click().run()
+    _open_entry(at, gid, 2)
+    _widget(at.text_input, "corr_text_2_").input('{"type": "marshal_draw", "card": 17}').run()
+    _widget(at.button, "corr_save_2_").click().run()
     no_exception(at)
     assert [e.value for e in at.error] == [
         "Not entered: marshal_draw of 17, but 17 was already drawn (entry 2)"
@@ -475,12 +497,12 @@ def test_the_draw_tip_follows_the_language(make_app, db):
     at.pills(key="mdraw_1_2").set_value(17).run()  # the second draw: the tip is shown
 
     def tip(at) -> str:
-        return next((c.value for c in at.caption if c.value.startswith(("Suggested deck", "추천 덱"))), "")
+        return next((b for b in html_bodies(at) if 'data-testid="fg-draw-tip"' in b), "")
 
-    assert tip(at).startswith("Suggested deck") and "rules out the most" in tip(at)
+    assert "Suggested deck" in tip(at) and "rules out the most" in tip(at)
     at.segmented_control(key="lang_pick").set_value("ko").run()
     no_exception(at)
-    assert tip(at).startswith("추천 덱") and "배제" in tip(at) and "rules out" not in tip(at)
+    assert "추천 덱" in tip(at) and "배제" in tip(at) and "rules out" not in tip(at)
 
 
 def test_every_draw_reason_has_a_korean_string_with_the_same_placeholders():
@@ -505,21 +527,22 @@ def test_a_suggestion_joins_its_numbers_the_pages_way(korean_outside_the_page):
     assert text.startswith("5, 7: 확실; 12(36%)") and " and " not in text and "0.36" not in text
 
 
-def test_a_mistyped_card_or_sprint_count_is_corrected_with_taps(make_app, db):
+def test_a_mistyped_card_or_sprint_count_is_corrected_with_one_tap(make_app, db):
     at, gid = _new_game(make_app, db)
     _opening(at)  # 1. +1, 2. drew 17, 3. drew 6
-    at.selectbox(key="corr_idx_3_None").set_value(1).run()
-    assert at.selectbox(key="corr_q_3_1").value == 17  # set to the entry as it is
-    at.selectbox(key="corr_q_3_1").set_value(18).run()
-    at.button(key="corr_qsave_3_1").click().run()
+    _open_entry(at, gid, 1)
+    card = _widget(at.pills, "edcard_1_")
+    assert card.value == 17  # set to the entry as it is
+    card.set_value(18).run()  # one tap: corrected and saved
     no_exception(at)
     assert _record(db, gid).events == (Place(1), MarshalDraw(18), MarshalDraw(6))
-    at.selectbox(key="corr_idx_3_None").set_value(0).run()
-    at.selectbox(key="corr_q_3_0").set_value(0).run()
-    at.button(key="corr_qsave_3_0").click().run()
+    assert "Corrected entry 2: Marshal: drew 18" in texts(at)
+    assert not [w for w in at.pills if (w.key or "").startswith("edcard_")]  # the entry closes
+    _open_entry(at, gid, 0)
+    _widget(at.pills, "edplace_0_").set_value(0).run()
     no_exception(at)
     assert _record(db, gid).events[0] == Place(0)
-    assert "Corrected entry 1." in texts(at)
+    assert "Corrected entry 1: Fugitive: hideout +0" in texts(at)
 
 
 def test_history_counts_read_as_numbers_people_use():
@@ -561,11 +584,11 @@ def test_a_hit_refused_by_the_store_is_said_at_the_top(make_app, db):
     a, gid = _new_game(make_app, db)
     _opening(a)
     b = make_app(game=gid)
-    a.pills(key="guess_3").set_value([5]).run()
-    a.button(key="miss_3").click().run()
     b.pills(key="guess_3").set_value([2]).run()
     b.button(key="hit_3").click().run()
     b.pills(key="spr_3_2_1").set_value([9]).run()
+    a.pills(key="guess_3").set_value([5]).run()  # meanwhile the other window saves a miss
+    a.button(key="miss_3").click().run()
     b.button(key="hitsave_3").click().run()
     no_exception(b)
     assert any("changed elsewhere" in e.value for e in b.error), [e.value for e in b.error]
@@ -582,7 +605,8 @@ def test_the_quick_correction_takes_a_placement_of_many_sprint_cards(make_app, d
     gid = GameStore(db).create(Record(tuple(events))).id
     at = make_app(game=gid)
     no_exception(at)
-    assert at.selectbox(key=f"corr_q_{len(events)}_{len(events) - 1}").value == 13
+    _open_entry(at, gid, len(events) - 1)
+    assert _widget(at.pills, f"edplace_{len(events) - 1}_").value == 13
 
 
 def test_an_unusable_database_is_one_message(make_app, db, tmp_path, monkeypatch):
