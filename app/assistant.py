@@ -44,7 +44,7 @@ from solver import Posterior
 
 from . import services, ui
 from .i18n import error_text, format_text, rule_text, t
-from .tappable import tappable
+from .tappable import taps
 
 PADS = "assistant_pads"  # session_state: game id -> Notepad
 FLASH = "assistant_flash"  # session_state: the Message of the last action, shown once
@@ -53,7 +53,6 @@ BROKEN = "assistant_broken"  # session_state: (game id, first entry breaking a r
 SEEN = "assistant_seen"  # session_state: game id -> the store's version this session shows
 EDIT = "assistant_edit"  # session_state: (game id, entry index) open for correction
 HITS = "assistant_hits"  # session_state: (game id, entry count) -> HitDraft of a hit being entered
-SCROLL = "assistant_scroll"  # session_state: a token; a new one scrolls the page to its top
 #: how often a page looks whether its game was changed elsewhere (another window or phone)
 WATCH_SECONDS = 2.0
 
@@ -364,7 +363,7 @@ GAME_CSS = """
 .fg-tap .fg-row {flex-wrap: nowrap; overflow-x: auto; scrollbar-width: none; padding: 2px 3px 0 3px; margin: 0;}
 .fg-tap .fg-slot {flex: 0 0 auto;}
 .fg-tap .fg-slot[data-pick] {cursor: pointer;}
-[class*="st-key-fgrow_"] {min-height: 62px;}
+.st-key-fgtaps {display: none;}
 .fg-confirm {height: 64px; display: flex; align-items: center; gap: 12px; overflow: hidden; padding: 0 8px;
              border-radius: 8px; background: #f6f7f9; font-family: system-ui, sans-serif;}
 .fg-confirm.fresh {background: #e9f6ec;}
@@ -391,9 +390,9 @@ GAME_CSS = """
                             line-height: 1.2;}
 .st-key-fg_head button {padding: 0 !important; min-width: 46px;}
 .fg-tip {font-size: 13px; color: #555; line-height: 1.3;}
-.fg-grid-mark {display: none;}
+.fg-grid-mark {height: 1px;}
 .fg-entry {padding: 9px 4px; border-bottom: 1px solid #eee; cursor: pointer; font-size: 15px;}
-div[data-testid="stElementContainer"]:has(.fg-grid-mark) {display: none;}
+div[data-testid="stElementContainer"]:has(.fg-grid-mark) {margin-bottom: -0.45rem;}
 </style>
 """
 
@@ -533,18 +532,23 @@ def _heat(pad: Notepad, post: Posterior) -> None:
 
 def _row(gid: str, pad: Notepad) -> None:
     """The row; a tap on a card opens the entry that placed it (its sprint count is
-    the entry most often mistyped, and is corrected there in one tap)."""
+    the entry most often mistyped, and is corrected there in one tap), a tap on the
+    list of entries at the bottom opens that entry (here, at the top)."""
     s = pad.state
+    picked = taps(len(pad))
+    if picked is not None:
+        kind, value = picked
+        if kind == "card" and 1 <= value <= len(s.row):
+            st.session_state[EDIT] = (gid, s.row[value - 1].placed_at)
+        elif kind == "entry" and value < len(pad):
+            st.session_state[EDIT] = (gid, value)
     edit = st.session_state.get(EDIT)
     mark = None
     if edit and edit[0] == gid:
         mark = next((x.position for x in s.row if x.placed_at == edit[1]), None)
     elif len(pad) and isinstance(pad.events[-1], Place):
         mark = len(s.row)  # the card just placed
-    html = ui.row_html(ui.public_row(s.row), pick=True, mark=mark)
-    picked = tappable(html, key=f"fgrow_{gid}", scroll=str(st.session_state.get(SCROLL, "")))
-    if picked is not None and picked.isdigit() and 1 <= int(picked) <= len(s.row):
-        st.session_state[EDIT] = (gid, s.row[int(picked) - 1].placed_at)
+    st.html('<div class="fg-tap">' + ui.row_html(ui.public_row(s.row), pick=True, mark=mark) + "</div>")
 
 
 def _confirmation_html(pad: Notepad, fresh: bool) -> str:
@@ -595,10 +599,8 @@ def _band(gid: str, pad: Notepad, post: Posterior | None, confirm: bool = True) 
         st.html(_confirmation_html(pad, fresh=msg is not None and msg.saved))
 
 
-def _open_entry(gid: str, index: int, scroll: bool = False) -> None:
+def _open_entry(gid: str, index: int) -> None:
     st.session_state[EDIT] = (gid, index)
-    if scroll:
-        st.session_state[SCROLL] = st.session_state.get(SCROLL, 0) + 1
 
 
 def _close_entry() -> None:
@@ -999,7 +1001,7 @@ def correct(gid: str, index: int, text: str, truncate: bool) -> bool:
 
 def entries_panel(gid: str, pad: Notepad, post: Posterior | None) -> None:
     """Every entry; a tap opens one for correction at the top of the page (the page
-    scrolls there). Drawn only while the section is open (it is long)."""
+    scrolls there, app.tappable). Drawn only while the section is open (it is long)."""
     bad = post.first_inconsistent_event if post is not None and not post.consistent else None
     section = st.expander(f"{t('entries')} ({len(pad)})", expanded=bad is not None,
                           key=f"exp_entries_{gid}_{len(pad)}_{bad}", on_change="rerun")
@@ -1014,10 +1016,7 @@ def entries_panel(gid: str, pad: Notepad, post: Posterior | None) -> None:
             + (" <b>← ?</b>" if i == bad else "") + "</div>"
             for i, e in enumerate(pad.events)
         )
-        picked = tappable(f'<div data-testid="fg-entries">{lines}</div>', key=f"fglist_{gid}")
-        if picked is not None and picked.isdigit() and int(picked) < len(pad):
-            _open_entry(gid, int(picked), scroll=True)
-            st.rerun()
+        st.html(f'<div data-testid="fg-entries">{lines}</div>')
 
 
 def game_panel(gid: str) -> None:

@@ -284,7 +284,7 @@ EN: dict[str, str] = {
     "phone_title": "Open this page on your phone",
     "phone_scan": "Scan this with the phone's camera, or type the address:",
     "phone_help": "The phone must be on the same Wi-Fi (network) as this computer. If the page does not open on the phone, allow incoming connections to port {port} in this computer's firewall.",
-    "phone_local_only": "This server answers only on this computer (server.address {address}). Start it with `--server.address 0.0.0.0` (as `make run` does) so that the phone can reach it.",
+    "phone_local_only": "This server answers only on this computer (server.address {address}). Start it with `--server.address 0.0.0.0` (`make run` answers on the network already) so that the phone can reach it.",
     "phone_no_network": "This computer has no network address: connect it to the Wi-Fi the phone uses, then reload this page.",
     # the advisor's reasons whose English said one probability twice ("19% … probability 0.19")
     "adv_certain_plus": "{cert} {verb} certain; adding {unc} ({p}) reveals {words} hideouts if it hits{win}",
@@ -762,7 +762,7 @@ KO: dict[str, str] = {
     "phone_title": "휴대폰에서 이 페이지 열기",
     "phone_scan": "휴대폰 카메라로 스캔하거나 주소를 입력하세요:",
     "phone_help": "휴대폰이 이 컴퓨터와 같은 Wi-Fi(네트워크)에 있어야 합니다. 휴대폰에서 열리지 않으면 이 컴퓨터의 방화벽에서 포트 {port}(으)로 들어오는 연결을 허용하세요.",
-    "phone_local_only": "이 서버는 이 컴퓨터에서만 응답합니다 (server.address {address}). 휴대폰이 접속할 수 있도록 `--server.address 0.0.0.0`으로 시작하세요 (`make run`은 그렇게 합니다).",
+    "phone_local_only": "이 서버는 이 컴퓨터에서만 응답합니다 (server.address {address}). 휴대폰이 접속할 수 있도록 `--server.address 0.0.0.0`으로 시작하세요 (`make run`은 이미 네트워크에서 응답합니다).",
     "phone_no_network": "이 컴퓨터에 네트워크 주소가 없습니다: 휴대폰과 같은 Wi-Fi에 연결한 뒤 이 페이지를 새로 고치세요.",
 }
 

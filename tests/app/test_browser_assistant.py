@@ -90,3 +90,88 @@ def test_every_next_control_is_on_the_first_screen_and_stays_put(server, page, g
     assert not thumb.moved, thumb.moved
     assert not thumb.shifted, thumb.shifted
     assert page.evaluate("window.scrollY") == 0  # the Marshal never had to scroll
+
+
+def _on_screen(target) -> bool:
+    box = _box(target)
+    return box["y"] >= 0 and box["y"] + box["height"] <= SCREEN
+
+
+def test_a_card_of_the_row_opens_its_entry_and_one_tap_corrects_it(server, page):
+    taps.new_game(page, server)
+    table = taps.Table()
+    from engine.record import Place
+
+    taps.enter(page, Place(4), 1, table)
+    band = page.locator('[data-testid="fg-confirm"]')
+    assert band.locator(".fg-mini").count() == 4 and "+4" in band.inner_text()  # the big confirmation
+    page.locator('[data-testid="fg-row"] [data-pick="1"]').click()  # tap the card on the row
+    plus5 = taps.option(page, "Sprint cards under it", "+5", prefix=True)
+    plus5.wait_for()
+    browser.wait_idle(page)
+    assert _on_screen(plus5)
+    plus5.click()  # one tap: corrected and saved
+    page.wait_for_selector('[data-testid="fg-row"] [data-position="1"] [data-sprints="5"]')
+    browser.wait_idle(page)
+    assert "Corrected entry 1: Fugitive: hideout +5" in page.locator('[data-testid="stAlert"]').first.inner_text()
+    # in Korean the entry opens in Korean (the old drop-down kept its English)
+    taps.option(page, "Language", "한국어").click()
+    page.wait_for_selector("text=도망자")
+    browser.wait_idle(page)
+    page.locator('[data-testid="fg-row"] [data-pick="1"]').click()
+    page.wait_for_selector('[aria-label^="그 아래의 도약 카드"]')
+    assert "입력 1: 도망자: 은신처 +5" in page.locator(".st-key-fg_editor").inner_text()
+
+
+def test_the_band_keeps_its_height_and_the_entries_their_place(server, page):
+    taps.new_game(page, server)
+    from engine.record import Place
+
+    taps.enter(page, Place(1), 1, taps.Table())
+    band = page.locator('[data-testid="fg-confirm"]')
+    assert "Saved:" in band.inner_text()
+    first = page.locator('[aria-label^="Deck 1 "] button').first
+    with_message, band_height = _box(first)["y"], _box(band)["height"]
+    page.reload()  # the same page with no fresh message: the band shows the last entry
+    page.wait_for_selector('[data-testid="fg-confirm"][data-entry="1"]')
+    browser.wait_idle(page)
+    assert "Saved:" not in band.inner_text() and "Entry 1" in band.inner_text()
+    assert abs(_box(first)["y"] - with_message) < 2 and abs(_box(band)["height"] - band_height) < 2
+    assert band_height < 70  # no empty slot of ~100 px above the entries
+
+
+def test_a_second_phone_shows_new_entries_without_a_tap(server):
+    from engine.record import Place
+
+    with browser.phone_pages(2) as (a, b):
+        taps.new_game(a, server)
+        taps.enter(a, Place(0), 1, taps.Table())
+        b.goto(a.url)  # the same game on a second phone
+        b.wait_for_selector(taps.heat_selector(1), state="attached")
+        browser.wait_idle(b)
+        table = taps.Table()
+        taps.enter(a, Place(1), 2, table)  # his second hideout, entered on the first phone
+        # the second phone follows within a few seconds, untouched
+        b.wait_for_selector(taps.heat_selector(2), state="attached", timeout=15_000)
+        browser.wait_idle(b)
+        assert b.locator('[data-testid="fg-row"] .fg-card').count() == 3
+        taps.option(b, "Deck 1 ", "6", prefix=True).click()  # and its first tap is taken
+        b.wait_for_selector(taps.heat_selector(3), state="attached")
+        browser.wait_idle(b)
+        assert b.get_by_text("changed elsewhere").count() == 0
+
+
+def test_the_machine_that_serves_shows_the_phone_its_address(server, page):
+    page.goto(server + "/?page=assistant")
+    page.wait_for_selector("text=Open this page on your phone")
+    page.wait_for_selector("text=same Wi-Fi")  # the last line of the panel
+    browser.wait_idle(page)
+    qr = page.locator('[data-testid="fg-qr"]')
+    if qr.count():
+        port = server.rsplit(":", 1)[1]
+        assert qr.get_attribute("data-url").endswith(f":{port}") and qr.locator("img").is_visible()
+        # the test server listens on 127.0.0.1 only: the page says how to let the phone in
+        assert page.get_by_text("--server.address 0.0.0.0").count() == 1
+    else:
+        assert page.get_by_text("This computer has no network address").count() == 1
+    assert page.get_by_text("same Wi-Fi").count() == 1
