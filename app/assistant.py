@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import html
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -51,6 +52,7 @@ FLASH = "assistant_flash"  # session_state: the Message of the last action, show
 LIST_CAP = 30  # games listed before "show all"
 BROKEN = "assistant_broken"  # session_state: (game id, first entry breaking a rule, its record)
 SEEN = "assistant_seen"  # session_state: game id -> the store's version this session shows
+CHECKED = "assistant_checked"  # session_state: when this session last read the store's version (monotonic)
 EDIT = "assistant_edit"  # session_state: (game id, entry index) open for correction
 HITS = "assistant_hits"  # session_state: (game id, entry count) -> HitDraft of a hit being entered
 #: how often a page looks whether its game was changed elsewhere (another window or phone)
@@ -140,6 +142,7 @@ def _follow_store(gid: str) -> None:
     """Drop this session's copy of the game when the store holds a newer one (saved
     from another window or phone), so the page shows what is stored and the next tap
     is not refused as out of date."""
+    st.session_state[CHECKED] = time.monotonic()
     try:
         now = services.store().version(gid)
     except StoreError:
@@ -153,7 +156,10 @@ def _follow_store(gid: str) -> None:
 @st.fragment(run_every=WATCH_SECONDS)
 def _watch(gid: str) -> None:
     """Every few seconds: rerun the page when the stored game changed elsewhere (one
-    cheap read of its version; nothing is drawn)."""
+    cheap read of its version; nothing is drawn). Not in the run that just read it."""
+    if time.monotonic() - st.session_state.get(CHECKED, 0.0) < WATCH_SECONDS / 2:
+        return
+    st.session_state[CHECKED] = time.monotonic()
     try:
         now = services.store().version(gid)
     except StoreError:
@@ -390,9 +396,17 @@ GAME_CSS = """
                             line-height: 1.2;}
 .st-key-fg_head button {padding: 0 !important; min-width: 46px;}
 .fg-tip {font-size: 13px; color: #555; line-height: 1.3;}
+/* his sprint count: one line of 8 (+0 to +7, the opening's every choice) */
+:is([class*="st-key-place_"], [class*="st-key-escape_"]) {width: 100% !important;}
+:is([class*="st-key-place_"], [class*="st-key-escape_"]) [data-testid="stButtonGroup"] {width: 100%;}
+:is([class*="st-key-place_"], [class*="st-key-escape_"]) :is([role="toolbar"], [role="radiogroup"])
+    {display: grid !important; grid-template-columns: repeat(8, minmax(0, 1fr)); gap: 3px !important;
+     width: 100% !important; max-width: none !important;}
+:is([class*="st-key-place_"], [class*="st-key-escape_"]) :is([role="toolbar"], [role="radiogroup"]) > button
+    {min-width: 0 !important; width: 100%; margin: 0 !important; padding: 0 !important; border-radius: 7px !important;
+     min-height: 44px !important; height: 44px;}
 .fg-grid-mark {height: 1px;}
 .fg-entry {padding: 9px 4px; border-bottom: 1px solid #eee; cursor: pointer; font-size: 15px;}
-div[data-testid="stElementContainer"]:has(.fg-grid-mark) {margin-bottom: -0.45rem;}
 </style>
 """
 
@@ -461,7 +475,6 @@ def page(gid: str) -> None:
             del st.query_params["game"]
             st.rerun()
         return
-    st.html(GAME_CSS)
     with st.container(key="fg_game"):
         game_page(gid, pad)
     _watch(gid)
@@ -526,8 +539,8 @@ def _solve(pad: Notepad) -> Posterior | None:
 
 def _heat(pad: Notepad, post: Posterior) -> None:
     s = pad.state
-    st.html(ui.heatmap_html(post.hideouts, s.face_up_numbers, s.marshal_hand, len(pad), s.face_up_sprint_cards))
-    st.html(ui.legend_html(pad.record, post, bool(s.face_up_sprint_cards)))
+    st.html(ui.heatmap_html(post.hideouts, s.face_up_numbers, s.marshal_hand, len(pad), s.face_up_sprint_cards)
+            + ui.legend_html(pad.record, post, bool(s.face_up_sprint_cards)))
 
 
 def _row(gid: str, pad: Notepad) -> None:
@@ -548,7 +561,7 @@ def _row(gid: str, pad: Notepad) -> None:
         mark = next((x.position for x in s.row if x.placed_at == edit[1]), None)
     elif len(pad) and isinstance(pad.events[-1], Place):
         mark = len(s.row)  # the card just placed
-    st.html('<div class="fg-tap">' + ui.row_html(ui.public_row(s.row), pick=True, mark=mark) + "</div>")
+    st.html(GAME_CSS + '<div class="fg-tap">' + ui.row_html(ui.public_row(s.row), pick=True, mark=mark) + "</div>")
 
 
 def _confirmation_html(pad: Notepad, fresh: bool) -> str:
@@ -671,21 +684,27 @@ def entry_panel(gid: str, pad: Notepad, post: Posterior | None) -> None:
             )
     if "pass" in allowed:
         st.button(t("pass"), key=f"pass_{n}", on_click=enter, args=(gid, Pass()), use_container_width=True)
-    if "place" in allowed and allowed["place"].escape_max_sprints is not None:
-        a = allowed["place"]
-        with st.expander(t("escape_expander")):
-            key = f"escape_{n}"
-            st.pills(
-                t("place_escape"), list(range(a.escape_min_sprints, a.escape_max_sprints + 1)),
-                format_func=lambda k: f"42 +{k}",
-                key=key, on_change=_on_pick, args=(gid, key, lambda k: Place(int(k), 42)),
-            )
+    escape = "place" in allowed and allowed["place"].escape_max_sprints is not None
+    if escape and "marshal_draw" not in allowed:
+        _escape_panel(gid, n, allowed["place"])
     if "marshal_draw" in allowed:
         marshal_draw_panel(gid, pad, allowed["marshal_draw"])
+        if escape:  # after his first hideout: the rare escape under her draw, whose cards come first
+            _escape_panel(gid, n, allowed["place"])
     if "guess" in allowed:
         guess_panel(gid, pad, allowed["guess"], post, manhunt=False)
     if "manhunt_guess" in allowed:
         guess_panel(gid, pad, allowed["manhunt_guess"], post, manhunt=True)
+
+
+def _escape_panel(gid: str, n: int, a) -> None:
+    with st.expander(t("escape_expander")):
+        key = f"escape_{n}"
+        st.pills(
+            t("place_escape"), list(range(a.escape_min_sprints, a.escape_max_sprints + 1)),
+            format_func=lambda k: f"42 +{k}",
+            key=key, on_change=_on_pick, args=(gid, key, lambda k: Place(int(k), 42)),
+        )
 
 
 def marshal_draw_panel(gid: str, pad: Notepad, a) -> None:
@@ -696,13 +715,14 @@ def marshal_draw_panel(gid: str, pad: Notepad, a) -> None:
     # one line above the cards (the suggested deck); its reason under them, in small type
     st.markdown(f"**{t('marshal_draw')}**" + (f" · {t('draw_tip_deck', d=tip[0])}" if tip else ""))
     possible = set(a.cards)
+    st.html("".join(_grey_css(f"mdraw_{n}_{d}", [i + 1 for i, c in enumerate(DECKS[d])
+                                                   if c not in possible or not s.deck_sizes[d]]) for d in (1, 2, 3)))
     for d in (1, 2, 3):
         cards = list(DECKS[d])
         key = f"mdraw_{n}_{d}"
         left = s.deck_sizes[d]
         unseen = sum(c in possible for c in cards)
         label = t("deck_cards", d=d, n=left, u=unseen) if left else t("deck_empty", d=d)
-        st.html(_grey_css(key, [i + 1 for i, c in enumerate(cards) if c not in possible or not left]))
         st.pills(label, cards, key=key, on_change=_on_pick, args=(gid, key, lambda c: MarshalDraw(int(c))))
     if tip:
         st.html(f'<div class="fg-tip" data-testid="fg-draw-tip">{html.escape(t("draw_tip", d=tip[0], why=tip[1]))}</div>')
@@ -758,9 +778,9 @@ def guess_panel(gid: str, pad: Notepad, a, post: Posterior | None, manhunt: bool
         zero = [x for x in chosen if x not in hand and post.probability(x) == 0]
         if zero:
             hints.append(t("manhunt_zero", x=zero[0]))
-    st.html(f'<div class="fg-hint" data-testid="fg-guess-hint">{" · ".join(hints) or "&nbsp;"}</div>')
-    if post is not None and post.consistent:
-        st.html(ui.legend_html(pad.record, post, bool(sprint_up)))
+    legend = ui.legend_html(pad.record, post, bool(sprint_up)) if post is not None and post.consistent else ""
+    st.html(f'<div class="fg-hint" data-testid="fg-guess-hint">{html.escape(" · ".join(hints)) or "&nbsp;"}</div>'
+            + legend)
 
 
 def _selected(n: int, manhunt: bool) -> tuple[int, ...]:

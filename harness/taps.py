@@ -134,8 +134,10 @@ def taps(page, event: Event, table: Table) -> Iterator[Tap]:
 
 #: In the page's own clock: the tap is the first pointerdown (capture phase, before any
 #: handler), "on screen" the first animation frame after the new heat map is in the DOM.
+#: It also measures how long a spinner was on screen meanwhile (``__fgSpin``, ms).
 ARM = """(sel) => {
-    window.__fgTap = undefined; window.__fgSeen = undefined;
+    window.__fgTap = undefined; window.__fgSeen = undefined; window.__fgSpin = 0;
+    let spinSince;
     document.addEventListener('pointerdown', () => {
         if (window.__fgTap === undefined) window.__fgTap = performance.now();
     }, {capture: true, once: true});
@@ -143,10 +145,26 @@ ARM = """(sel) => {
         if (window.__fgSeen === undefined) window.__fgSeen = performance.now();
     });
     const obs = new MutationObserver(() => {
-        if (window.__fgTap !== undefined && document.querySelector(sel)) { obs.disconnect(); seen(); }
+        const spinning = document.querySelector('[data-testid="stSpinner"]') !== null;
+        if (spinning && spinSince === undefined) spinSince = performance.now();
+        if (!spinning && spinSince !== undefined) { window.__fgSpin += performance.now() - spinSince; spinSince = undefined; }
+        if (window.__fgTap !== undefined && document.querySelector(sel)) {
+            if (spinSince !== undefined) window.__fgSpin += performance.now() - spinSince;
+            obs.disconnect(); seen();
+        }
     });
     obs.observe(document.body, {childList: true, subtree: true, attributes: true});
 }"""
+
+
+@dataclass
+class Timing:
+    """One entry's clock: from its final tap to the updated probabilities."""
+
+    in_page: float  #: seconds, in the page's own clock
+    wall: float  #: seconds from Playwright's click call (adds its own checks)
+    spinner_ms: float  #: how long a spinner was on screen meanwhile
+    solver_ms: int  #: how long the solve took on the server (the page says it)
 
 
 def heat_selector(n: int) -> str:
@@ -154,13 +172,11 @@ def heat_selector(n: int) -> str:
     return f'[data-testid="fg-heatmap"][data-events="{n}"]'
 
 
-def enter(page, event: Event, n: int, table: Table, look: Callable[[Tap, int], None] | None = None
-          ) -> tuple[float, float]:
+def enter(page, event: Event, n: int, table: Table, look: Callable[[Tap, int], None] | None = None) -> Timing:
     """Enter ``event`` (the ``n``-th, from 1) by taps. ``look(tap, n)`` is called with
-    each control just before it is tapped, once the page is idle. Returns the seconds
-    from the final tap to the updated probabilities, in the page's clock and from
-    outside (Playwright's click call, which adds its own checks)."""
-    in_page = wall = 0.0
+    each control just before it is tapped, once the page is idle. Returns the time
+    from the final tap to the updated probabilities (:class:`Timing`)."""
+    in_page = wall = spin = 0.0
     for tap in taps(page, event, table):
         browser.wait_idle(page)
         if look is not None:
@@ -175,9 +191,15 @@ def enter(page, event: Event, n: int, table: Table, look: Callable[[Tap, int], N
         tap.target.click()
         page.wait_for_selector(heat_selector(n), state="attached", timeout=120_000)
         wall = time.perf_counter() - start
-        in_page = page.evaluate("() => (window.__fgSeen - window.__fgTap) / 1000")
+        in_page, spin = page.evaluate("() => [(window.__fgSeen - window.__fgTap) / 1000, window.__fgSpin]")
     browser.wait_idle(page)  # let the rest of the page (suggestions, candidates) finish
-    return in_page, wall
+    return Timing(in_page, wall, spin, solver_ms(page))
+
+
+def solver_ms(page) -> int:
+    """The milliseconds of the last solve, as the page shows them under the heat map."""
+    shown = page.locator('[data-testid="fg-solve-ms"]')
+    return int(shown.first.inner_text()) if shown.count() else 0
 
 
 def game_events(kind: str, seed: int) -> tuple[Event, ...]:

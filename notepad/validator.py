@@ -237,6 +237,7 @@ class Validator:
         self.ruleset = ruleset
         self.full = fugitive_setup is not None
         self.events = 0
+        self._snapshot: PublicState | None = None  # the state, until the next push
         self.phase = Phase.FUGITIVE_OPENING
         self._opening_min = 2 if ruleset.opening == "two" else 1
         self._opening_places = 0
@@ -279,6 +280,7 @@ class Validator:
     def push(self, event: Event) -> tuple[str, ...]:
         """Check ``event`` and apply it; on an error nothing changes."""
         plan = self._plan(event)
+        self._snapshot = None
         plan.apply()
         self.events += 1
         return plan.warnings
@@ -293,7 +295,13 @@ class Validator:
 
     @property
     def state(self) -> PublicState:
-        """A frozen snapshot of the public state."""
+        """A frozen snapshot of the public state (made once per event: a page reads it
+        many times between two entries)."""
+        if self._snapshot is None:
+            self._snapshot = self._make_state()
+        return self._snapshot
+
+    def _make_state(self) -> PublicState:
         row = tuple(
             Slot(
                 position=i + 1,

@@ -175,3 +175,33 @@ def test_the_machine_that_serves_shows_the_phone_its_address(server, page):
     else:
         assert page.get_by_text("This computer has no network address").count() == 1
     assert page.get_by_text("same Wi-Fi").count() == 1
+
+
+def test_every_control_of_the_crowded_screens_is_on_the_first_screen(server, page):
+    """The screens with the most controls: after his first hideout (his second, or her
+    draw), and in the second edition after his pass (his extra draw, or her draw)."""
+    from engine.record import FugitiveDraw, Guess, MarshalDraw, Pass, Place
+
+    page.goto(server + "/?page=assistant")
+    page.get_by_text("Extra draw after a pass (2nd edition)").click()
+    browser.wait_idle(page)
+    page.get_by_role("button", name="Start").click()
+    page.wait_for_selector('[data-testid="fg-status"]')
+    browser.wait_idle(page)
+    table = taps.Table()
+
+    def all_on_screen(labels) -> list[str]:
+        off = []
+        for label in labels:
+            for button in page.locator(f'[aria-label^="{label}"] button').all():
+                if not _on_screen(button):
+                    off.append(f"{label}: {button.inner_text()} at y={_box(button)['y']:.0f}")
+        return off
+
+    events = [Place(0), MarshalDraw(4), MarshalDraw(15), Guess((1,), False), FugitiveDraw(1), Pass()]
+    taps.enter(page, events[0], 1, table)
+    assert not all_on_screen(["He placed a hideout", "Deck 1 ", "Deck 2 ", "Deck 3 "])
+    for n, event in enumerate(events[1:], start=2):
+        taps.enter(page, event, n, table)
+    assert not all_on_screen(["His extra draw", "Deck 1 ", "Deck 2 ", "Deck 3 "])
+    assert page.evaluate("window.scrollY") == 0
