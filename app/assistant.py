@@ -258,6 +258,7 @@ def enter(gid: str, event: Event) -> bool:
         return False
     if not _save(gid, pad, before):
         return False
+    st.session_state.pop(EDIT, None)  # the next entry is made: an entry left open closes (it would push it down)
     if warnings:
         _flash(Message("warning", t("warning", reason="; ".join(rule_text(w) for w in warnings)), gid))
     else:
@@ -274,6 +275,7 @@ def undo(gid: str) -> None:
         return
     before = pad.record
     event = pad.undo()
+    st.session_state.pop(EDIT, None)
     if _save(gid, pad, before):
         _flash(Message("success", t("undone", what=ui.describe(event)), gid))
 
@@ -366,10 +368,14 @@ GAME_CSS = """
 .st-key-fg_game [data-testid="stVerticalBlock"], .st-key-fg_game {gap: 0.45rem !important;}
 .st-key-fg_game div[data-testid="stButtonGroup"] label {margin-bottom: 0.1rem; min-height: 1.2rem;}
 .st-key-fg_game div[data-testid="stButtonGroup"] label p {font-size: 0.9rem;}
+.st-key-fg_head [data-testid="stColumn"]:first-child {flex: 0 0 48px !important;}
+.st-key-fg_head .fg-status {margin-bottom: 0; min-height: 46px; display: flex; align-items: center; padding: 4px 10px;
+                            line-height: 1.2;}
+.st-key-fg_head button {padding: 0 !important; min-width: 46px;}
+.st-key-fgtaps {display: none;}
 .fg-tap .fg-row {flex-wrap: nowrap; overflow-x: auto; scrollbar-width: none; padding: 2px 3px 0 3px; margin: 0;}
 .fg-tap .fg-slot {flex: 0 0 auto;}
 .fg-tap .fg-slot[data-pick] {cursor: pointer;}
-.st-key-fgtaps {display: none;}
 .fg-confirm {height: 64px; display: flex; align-items: center; gap: 12px; overflow: hidden; padding: 0 8px;
              border-radius: 8px; background: #f6f7f9; font-family: system-ui, sans-serif;}
 .fg-confirm.fresh {background: #e9f6ec;}
@@ -380,35 +386,29 @@ GAME_CSS = """
 .fg-confirm .fg-plus {font-size: 30px; font-weight: 800; color: #3b4a6b;}
 .fg-confirm .fg-ok {font-size: 22px; color: #2e7d32;}
 .fg-hint {font-size: 13px; color: #555; min-height: 1.2em;}
-:is([class*="st-key-guess_"], [class*="st-key-mdraw_"], [class*="st-key-spr_"], [class*="st-key-edcard_"]) {width: 100% !important;}
-:is([class*="st-key-guess_"], [class*="st-key-mdraw_"], [class*="st-key-spr_"], [class*="st-key-edcard_"]) [data-testid="stButtonGroup"] {width: 100%;}
-:is([class*="st-key-guess_"], [class*="st-key-mdraw_"], [class*="st-key-spr_"], [class*="st-key-edcard_"]) :is([role="toolbar"], [role="radiogroup"]) {display: grid !important; grid-template-columns: repeat(7, minmax(0, 1fr)); gap: 3px !important;
-                    width: 100% !important; max-width: none !important;}
-:is([class*="st-key-guess_"], [class*="st-key-mdraw_"], [class*="st-key-spr_"], [class*="st-key-edcard_"]) :is([role="toolbar"], [role="radiogroup"]) > button {min-width: 0 !important; width: 100%; margin: 0 !important; padding: 0 !important;
-                             border-radius: 7px !important; min-height: 44px !important; height: 44px;}
-[class*="st-key-guess_"] :is([role="toolbar"], [role="radiogroup"]) > button {flex-direction: column; line-height: 1.0; height: 46px;}
-[class*="st-key-guess_"] :is([role="toolbar"], [role="radiogroup"]) > button p {font-weight: 700; font-size: 15px;}
-[class*="st-key-guess_"] :is([role="toolbar"], [role="radiogroup"]) > button::after {font-size: 10px; display: block; line-height: 1.1;}
-.st-key-fg_game :is([role="toolbar"], [role="radiogroup"]) > button:is([aria-pressed="true"], [aria-checked="true"])
-    {box-shadow: inset 0 0 0 3px #1747c9 !important; border-color: #1747c9 !important;}
-.st-key-fg_head [data-testid="stColumn"]:first-child {flex: 0 0 48px !important;}
-.st-key-fg_head .fg-status {margin-bottom: 0; min-height: 46px; display: flex; align-items: center; padding: 4px 10px;
-                            line-height: 1.2;}
-.st-key-fg_head button {padding: 0 !important; min-width: 46px;}
 .fg-tip {font-size: 13px; color: #555; line-height: 1.3;}
-/* his sprint count: one line of 8 (+0 to +7, the opening's every choice) */
-:is([class*="st-key-place_"], [class*="st-key-escape_"]) {width: 100% !important;}
-:is([class*="st-key-place_"], [class*="st-key-escape_"]) [data-testid="stButtonGroup"] {width: 100%;}
-:is([class*="st-key-place_"], [class*="st-key-escape_"]) :is([role="toolbar"], [role="radiogroup"])
-    {display: grid !important; grid-template-columns: repeat(8, minmax(0, 1fr)); gap: 3px !important;
-     width: 100% !important; max-width: none !important;}
-:is([class*="st-key-place_"], [class*="st-key-escape_"]) :is([role="toolbar"], [role="radiogroup"]) > button
-    {min-width: 0 !important; width: 100%; margin: 0 !important; padding: 0 !important; border-radius: 7px !important;
-     min-height: 44px !important; height: 44px;}
 .fg-grid-mark {height: 1px;}
 .fg-entry {padding: 9px 4px; border-bottom: 1px solid #eee; cursor: pointer; font-size: 15px;}
+/* the grids: her numbers, the cards of each deck, the sprint cards of a reveal, a card
+   to correct (7 per line); his sprint count (8 per line: the opening's every choice) */
+GRID7, LINE8 {width: 100% !important;}
+GRID7 [data-testid="stButtonGroup"], LINE8 [data-testid="stButtonGroup"] {width: 100%;}
+GRID7 OPTS, LINE8 OPTS {display: grid !important; gap: 3px !important; width: 100% !important;
+                        max-width: none !important;}
+GRID7 OPTS {grid-template-columns: repeat(7, minmax(0, 1fr));}
+LINE8 OPTS {grid-template-columns: repeat(8, minmax(0, 1fr));}
+GRID7 OPTS > button, LINE8 OPTS > button {min-width: 0 !important; width: 100%; margin: 0 !important;
+    padding: 0 !important; border-radius: 7px !important; min-height: 44px !important; height: 44px;}
+GUESS OPTS > button {flex-direction: column; line-height: 1.0; height: 46px;}
+GUESS OPTS > button p {font-weight: 700; font-size: 15px;}
+GUESS OPTS > button::after {font-size: 10px; display: block; line-height: 1.1;}
+.st-key-fg_game OPTS > button:is([aria-pressed="true"], [aria-checked="true"])
+    {box-shadow: inset 0 0 0 3px #1747c9 !important; border-color: #1747c9 !important;}
 </style>
-"""
+""".replace("GRID7", ':is([class*="st-key-guess_"], [class*="st-key-mdraw_"], [class*="st-key-spr_"], '
+                      '[class*="st-key-edcard_"])').replace(
+    "LINE8", ':is([class*="st-key-place_"], [class*="st-key-escape_"])').replace(
+    "GUESS", '[class*="st-key-guess_"]').replace("OPTS", ':is([role="toolbar"], [role="radiogroup"])')
 
 #: The look of a number button in her guess, by kind (ui.cell_look): the heat map's.
 _GRID_LOOK = {
@@ -568,7 +568,8 @@ def _confirmation_html(pad: Notepad, fresh: bool) -> str:
     """The last entry, large, to compare with the table at a glance: after a placement
     its card with the sprint cards stacked under it and their count ("+4")."""
     if not len(pad):
-        return f'<div class="fg-confirm" data-testid="fg-confirm"><div class="fg-what">{t("no_entries_yet")}</div></div>'
+        return (f'<div class="fg-confirm" data-testid="fg-confirm">'
+                f'<div class="fg-what">{html.escape(t("no_entries_yet"))}</div></div>')
     i = len(pad) - 1
     event = pad.events[i]
     what = (t("saved", what=ui.describe(event)) if fresh else t("last_entry", i=i + 1, what=ui.describe(event)))
@@ -725,7 +726,8 @@ def marshal_draw_panel(gid: str, pad: Notepad, a) -> None:
         label = t("deck_cards", d=d, n=left, u=unseen) if left else t("deck_empty", d=d)
         st.pills(label, cards, key=key, on_change=_on_pick, args=(gid, key, lambda c: MarshalDraw(int(c))))
     if tip:
-        st.html(f'<div class="fg-tip" data-testid="fg-draw-tip">{html.escape(t("draw_tip", d=tip[0], why=tip[1]))}</div>')
+        why = html.escape(t("draw_tip", d=tip[0], why=tip[1]))
+        st.html(f'<div class="fg-tip" data-testid="fg-draw-tip">{why}</div>')
 
 
 def _likely_position(post: Posterior | None, x: int, positions: tuple[int, ...]) -> int | None:
