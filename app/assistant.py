@@ -57,6 +57,8 @@ EDIT = "assistant_edit"  # session_state: (game id, entry index) open for correc
 HITS = "assistant_hits"  # session_state: (game id, entry count) -> HitDraft of a hit being entered
 #: how often a page looks whether its game was changed elsewhere (another window or phone)
 WATCH_SECONDS = 2.0
+#: SEEN's mark of this session's own write: the run after it takes the store's version as seen
+OWN_WRITE = ""
 
 
 @dataclass(frozen=True)
@@ -148,7 +150,9 @@ def _follow_store(gid: str) -> None:
     except StoreError:
         return  # _opened says why
     seen = _seen()
-    if gid in _pads() and seen.get(gid) != now:
+    if seen.get(gid) == OWN_WRITE:  # this session's own save, just now
+        seen[gid] = now
+    elif gid in _pads() and seen.get(gid) != now:
         _pads().pop(gid, None)
         _flash(Message("success", t("refreshed"), gid))
 
@@ -164,7 +168,7 @@ def _watch(gid: str) -> None:
         now = services.store().version(gid)
     except StoreError:
         return
-    if gid in _pads() and _seen().get(gid) != now:
+    if gid in _pads() and _seen().get(gid) not in (now, OWN_WRITE):
         st.rerun(scope="app")
 
 
@@ -187,7 +191,7 @@ def _save(gid: str, pad: Notepad, before) -> bool:
     store = services.store()
     try:
         store.save(gid, pad.record, expected=before)
-        _seen()[gid] = store.version(gid)
+        _seen()[gid] = OWN_WRITE  # the page's run reads the new version (one read instead of two)
     except StoreError as exc:
         _pads().pop(gid, None)
         _flash(Message("error", t("refused", reason=error_text(exc)), gid))
@@ -1060,7 +1064,7 @@ def game_panel(gid: str) -> None:
         if st.button(t("rename"), key="rename", use_container_width=True):
             try:
                 services.store().rename(gid, title)
-                _seen()[gid] = services.store().version(gid)  # its own write: no "changed elsewhere"
+                _seen()[gid] = OWN_WRITE  # its own write: no "changed elsewhere"
             except StoreError as exc:
                 st.error(error_text(exc))
             else:
