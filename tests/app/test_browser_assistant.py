@@ -83,12 +83,16 @@ def test_every_next_control_is_on_the_first_screen_and_stays_put(server, page, g
     events = taps.game_events(kind, int(seed))
     taps.new_game(page, server)
     thumb, table = Thumb(page), taps.Table()
+    spinners = []
     for n, event in enumerate(events, start=1):
-        taps.enter(page, event, n, table, look=thumb.look)
+        timing = taps.enter(page, event, n, table, look=thumb.look)
+        if timing.spinner_ms > timing.solver_ms + 50:  # a spinner only while the solver works
+            spinners.append(f"entry {n}: spinner {timing.spinner_ms:.0f} ms, solve {timing.solver_ms} ms")
     assert "won" in page.locator('[data-testid="fg-status"]').inner_text()
     assert not thumb.off_screen, f"{len(thumb.off_screen)} of {thumb.taps} taps off the first screen: {thumb.off_screen}"
     assert not thumb.moved, thumb.moved
     assert not thumb.shifted, thumb.shifted
+    assert not spinners, spinners
     assert page.evaluate("window.scrollY") == 0  # the Marshal never had to scroll
 
 
