@@ -30,6 +30,7 @@ _PUBLIC_PLACE = {n: Place(n, None, None) for n in range(42)}
 _SINGLE_MISS = {n: Guess((n,), False) for n in range(1, 42)}
 _PASS = Pass()
 _PUBLIC_CARD0 = PublicHideout(0, 0, ())
+_NONE_SHOWN: frozenset[int] = frozenset()
 
 
 # --------------------------------------------------------------------------- setup
@@ -354,7 +355,8 @@ def _guess(state: GameState, move: MakeGuess) -> GameState:
     if not numbers:
         raise IllegalMove.because("guess_without_numbers")
     up = state.up_numbers
-    shown = face_up_sprint_cards(state.public_row)
+    # revealed sprint cards exist only once a hideout besides card 0 is face up
+    shown = face_up_sprint_cards(state.public_row) if len(up) > 1 else _NONE_SHOWN
     if len(numbers) == 1:
         (n,) = numbers
         _check_number(n, up, shown)
