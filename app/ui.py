@@ -75,6 +75,8 @@ div.stButton > button, div.stDownloadButton > button {min-height: 46px; font-siz
 .fg-mini.up {width: auto; height: auto; min-width: 14px; padding: 0 2px; background: #fff; color: #333;
              box-shadow: 0 0 0 1px #888; margin-left: 1px; font-size: 10px; line-height: 14px; text-align: center;}
 .fg-count, .fg-steps {margin-left: 3px; font-weight: 600; color: #3b4a6b;}
+.fg-slot.marked .fg-card {box-shadow: 0 0 0 3px #e0a800;}
+.fg-sprint {border-style: dashed;}
 .fg-status {font-size: 1.05rem; font-weight: 600; padding: 6px 10px; border-radius: 8px; background: #f3f1ea;
             margin-bottom: 6px;}
 .fg-status.marshal {background: #fde9e4;}
@@ -145,23 +147,47 @@ def _cell_style(p: float) -> str:
     return f"background: rgba(200, 20, 40, {alpha:.2f}); color: {color};"
 
 
+@dataclass(frozen=True)
+class CellLook:
+    """How one number of the 1-41 grid looks: its kind (up: a face-up hideout;
+    sprint: a revealed sprint card, face up too; mine: in her hand; out: ruled out;
+    certain; likely), the inline style of a likely cell and its second line."""
+
+    kind: str
+    style: str
+    label: str
+
+
+def cell_look(x: int, p: float, face_up: set[int], hand: set[int], sprint_up: set[int] = frozenset()) -> CellLook:
+    """The look of number ``x`` at probability ``p`` (one rule for the heat map and
+    the assistant's number buttons, so both read alike)."""
+    if x in face_up:
+        return CellLook("up", "", "✓")
+    if x in sprint_up:
+        return CellLook("sprint", "", t("cell_sprint"))
+    if x in hand:
+        return CellLook("mine", "", "◆")
+    if p <= 0:
+        return CellLook("out", "", "·")
+    if p >= 0.9995:
+        return CellLook("certain", "", "100%")
+    return CellLook("likely", _cell_style(p), pct(p))
+
+
+_CELL_CLASS = {"up": "fg-cell fg-up", "sprint": "fg-cell fg-up fg-sprint", "mine": "fg-cell fg-mine",
+               "out": "fg-cell fg-out", "certain": "fg-cell fg-certain", "likely": "fg-cell"}
+
+
 def heatmap_html(hideouts: dict[int, float], face_up: Iterable[int] = (), hand: Iterable[int] = (),
-                 events: int = 0) -> str:
-    """41 cells, 7 per row: certain, likely, ruled out at a glance."""
-    face_up, hand = set(face_up), set(hand)
+                 events: int = 0, sprint_up: Iterable[int] = ()) -> str:
+    """41 cells, 7 per row: certain, likely, ruled out at a glance; face-up numbers
+    (hideouts, and revealed sprint cards beside them) and her own cards marked."""
+    face_up, hand, sprint_up = set(face_up), set(hand), set(sprint_up)
     cells = []
     for x in range(1, 42):
         p = float(hideouts.get(x, 0.0))
-        if x in face_up:
-            cls, style, label = "fg-cell fg-up", "", "✓"
-        elif x in hand:
-            cls, style, label = "fg-cell fg-mine", "", "◆"
-        elif p <= 0:
-            cls, style, label = "fg-cell fg-out", "", "·"
-        elif p >= 0.9995:
-            cls, style, label = "fg-cell fg-certain", "", "100%"
-        else:
-            cls, style, label = "fg-cell", _cell_style(p), pct(p)
+        look = cell_look(x, p, face_up, hand, sprint_up)
+        cls, style, label = _CELL_CLASS[look.kind], look.style, look.label
         cells.append(
             f'<div class="{cls}" style="{style}" data-n="{x}" data-p="{p:.4f}">'
             f'<div class="n">{x}</div><div class="p">{label}</div></div>'
@@ -208,21 +234,39 @@ def _sprint_stack(card: RowCard) -> str:
             f'<span class="fg-count">×{card.sprints}</span></div>')
 
 
-def row_html(row: Iterable[RowCard]) -> str:
+def row_html(row: Iterable[RowCard], *, pick: bool = False, mark: int | None = None) -> str:
     """The row as cards: card 0, then each card with its sprint cards under it. A
     face-down card shows ``#position`` (or, in brackets, the hidden number its owner
-    knows)."""
+    knows).
+
+    ``pick``: each card from position 1 is tappable (``data-pick`` = its position,
+    read by :mod:`app.tappable`); ``mark``: the position whose card is ringed (the
+    newest, or the one being corrected)."""
     cards = ['<div class="fg-slot" data-position="0"><div class="fg-card">0</div>'
              '<div class="fg-stack empty">&nbsp;</div></div>']
     for card in row:
-        if card.face_up:
-            face = f'<div class="fg-card">{card.number}</div>'
-        elif card.number is not None:
-            face = f'<div class="fg-card down">({card.number})</div>'
-        else:
-            face = f'<div class="fg-card down">#{card.position}</div>'
-        cards.append(f'<div class="fg-slot" data-position="{card.position}">{face}{_sprint_stack(card)}</div>')
+        cls = "fg-slot marked" if card.position == mark else "fg-slot"
+        tap = f' data-pick="{card.position}" role="button"' if pick else ""
+        cards.append(f'<div class="{cls}" data-position="{card.position}"{tap}>{card_face_html(card)}'
+                     f'{_sprint_stack(card)}</div>')
     return '<div class="fg-row" data-testid="fg-row">' + "".join(cards) + "</div>"
+
+
+def card_face_html(card: RowCard) -> str:
+    """One card of the row without its sprint cards: its number when face up (or, in
+    brackets, the hidden number its owner knows), else ``#position``."""
+    if card.face_up:
+        return f'<div class="fg-card">{card.number}</div>'
+    if card.number is not None:
+        return f'<div class="fg-card down">({card.number})</div>'
+    return f'<div class="fg-card down">#{card.position}</div>'
+
+
+def card_html(card: RowCard, cls: str = "") -> str:
+    """One card of the row with its sprint cards under it (a stack of backs and their
+    count, or their numbers), drawn alone, e.g. large (``cls``) to confirm an entry."""
+    return (f'<div class="fg-slot {cls}" data-position="{card.position}">{card_face_html(card)}'
+            f'{_sprint_stack(card)}</div>')
 
 
 
@@ -242,9 +286,11 @@ def analysis(record: Record, hand: tuple[int, ...], face_up: tuple[int, ...], ma
     return post
 
 
-def heat(record: Record, hand: tuple[int, ...], face_up: tuple[int, ...], header: bool = False) -> Posterior | None:
+def heat(record: Record, hand: tuple[int, ...], face_up: tuple[int, ...], header: bool = False,
+         sprint_up: tuple[int, ...] = ()) -> Posterior | None:
     """The 1-41 heat map (or the contradiction), solved with a spinner and cached;
-    None before the first entry (nothing to show)."""
+    None before the first entry (nothing to show). ``sprint_up``: the revealed sprint
+    cards (face up, marked like face-up hideouts)."""
     if not record.events:
         return None
     with st.spinner(t("computing")):
@@ -258,10 +304,17 @@ def heat(record: Record, hand: tuple[int, ...], face_up: tuple[int, ...], header
         else:
             st.error(post.reason)
         return post
-    st.html(heatmap_html(post.hideouts, face_up, hand, len(record.events)))
-    st.html(f'<div class="fg-legend">{html.escape(t("legend"))} · {html.escape(t("histories", h=_big(post.histories)))}'
-            f' · <span data-testid="fg-solve-ms">{services.solve_ms(record)}</span> ms</div>')
+    st.html(heatmap_html(post.hideouts, face_up, hand, len(record.events), sprint_up))
+    st.html(legend_html(record, post, bool(sprint_up)))
     return post
+
+
+def legend_html(record: Record, post: Posterior, sprint_up: bool = False, attrs: str = "") -> str:
+    """The heat map's legend line: what the colours mean, how many histories, the
+    solve's milliseconds (``attrs``: more attributes of its element)."""
+    legend = t("legend") + (" · " + t("legend_sprint") if sprint_up else "")
+    return (f'<div class="fg-legend"{attrs}>{html.escape(legend)} · {html.escape(t("histories", h=_big(post.histories)))}'
+            f' · <span data-testid="fg-solve-ms">{services.solve_ms(record)}</span> ms</div>')
 
 
 def suggestions(record: Record, post: Posterior | None, manhunt: bool, limit: int = 5) -> None:
@@ -298,7 +351,8 @@ def positions(post: Posterior | None) -> None:
     for p in downs:
         cands = sorted(p.candidates.items(), key=lambda kv: (-kv[1], kv[0]))
         shown = ", ".join(f"{x} {pct(q)}" for x, q in cands[:6])
-        more = f" … (+{len(cands) - 6})" if len(cands) > 6 else ""
+        # "(+4)" means sprint cards everywhere in the app; more candidates are said in words
+        more = " " + t("more_candidates", n=len(cands) - 6) if len(cands) > 6 else ""
         lines.append(
             f'<div class="fg-cands"><b>{t("position_n", p=p.position, s=p.sprints)}</b>: {shown}{more}</div>'
         )
