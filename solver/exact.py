@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.record import Record, RecordFormatError, load_record, record_from_dict, record_from_json
 from notepad.validator import RecordRuleError, validate
-from .count import Counter
+from .counting import HistoryCounter, new_counter
 from .facts import Facts, extract
 from .gcpause import no_cycle_collection
 from .model import has_route
@@ -45,7 +45,7 @@ def validate_record(record: Record) -> None:
 def count_histories(record: Record) -> int:
     """The exact number of consistent hidden histories (no marginals)."""
     with no_cycle_collection():
-        return Counter(extract(record)).total()
+        return new_counter(extract(record)).total()
 
 
 def _first_inconsistent(record: Record) -> int:
@@ -76,7 +76,7 @@ def solve(source: Any, validate: bool = True, deadline: float | None = None) -> 
     """The exact posterior for the end of a record (a Record, dict, JSON text or path).
 
     ``deadline`` (a ``time.perf_counter()`` value) makes the count raise
-    ``solver.count.OutOfTime`` once it is past (for callers with a time budget).
+    ``solver.counting.OutOfTime`` once it is past (for callers with a time budget).
     Raises :class:`InvalidRecord` for a record that breaks the format or the rules;
     a well-formed record that no hidden history fits gives ``consistent=False``.
     """
@@ -104,17 +104,16 @@ def solve(source: Any, validate: bool = True, deadline: float | None = None) -> 
     )
 
 
-def counted(facts: Facts, deadline: float | None = None) -> tuple[Posterior, Counter]:
+def counted(facts: Facts, deadline: float | None = None) -> tuple[Posterior, HistoryCounter]:
     """The posterior of already extracted facts (without joints) and the counter that
     made it, which keeps its forward and backward values for further questions
-    (``Counter.through``, ``Counter.pair_counts``, ``Counter.sprint_classes``). For
+    (``through``, ``pair_counts``, ``sprint_classes``: :mod:`solver.counting`). For
     callers that build facts themselves (the Manhunt planner adds a reveal to its
     parent's facts); an inconsistent record gives ``consistent=False`` without the
     search for the first inconsistent event that :func:`solve` adds."""
-    counter = Counter(facts, deadline)
+    counter = new_counter(facts)
     with no_cycle_collection():
-        total, marg = counter.marginals()
-    counter.deadline = None  # joints asked later have no deadline
+        total, marg = counter.marginals(deadline)
     return posterior_from_counts(facts, total, marg), counter
 
 
