@@ -61,22 +61,15 @@ Everything is Python integers: counts are exact at any size.
 """
 from __future__ import annotations
 
-import time
-from contextlib import contextmanager
-from typing import Iterator
 from bisect import bisect_left, bisect_right
 from math import comb, factorial
 
 from engine.cards import BASE_STEP, ESCAPE, sprint_value
 from .facts import Facts
-from .count_planner import PlannerQueries
+from .count_planner import OutOfTime, PlannerQueries
 from .gcpause import no_cycle_collection
 from ._packing import (BITS, CLASS_OF, CLASS_SETS, COUNTS, DECK_OF, DECK_SETS, FLAG_ONE, FLAG_SHIFT, MASK,
                        MAX_CARD, TERMINAL, deck_used, falling, g_get)
-
-class OutOfTime(Exception):
-    """A count given a deadline ran past it (checked once per position)."""
-
 
 class Counter(PlannerQueries):
     """Counts the consistent hidden histories of :class:`Facts`, with marginals and
@@ -957,20 +950,6 @@ class Counter(PlannerQueries):
         # the one position left: the escape (42), last, its sprint cards face down
         return {}, self._push_escape(i, layer)
 
-    @contextmanager
-    def _limited(self, deadline: float | None) -> Iterator[None]:
-        """The passes made inside check ``deadline``; later ones (a joint asked of a kept
-        posterior) have none."""
-        self._deadline = deadline
-        try:
-            yield
-        finally:
-            self._deadline = None
-
-    def _check_time(self) -> None:
-        if self._deadline is not None and time.perf_counter() > self._deadline:
-            raise OutOfTime
-
     def _drop_caches(self) -> None:
         """Free the per-usage option caches (two thirds of a solved counter's memory: a
         posterior keeps its counter for joints, and caches keep posteriors); a marked
@@ -1222,3 +1201,6 @@ def _join(a: list[list[tuple[int, int, int]]], b: list[list[tuple[int, int, int]
                     (ia + ib, ea + eb, wa * wb) for ia, ea, wa in rows_a for ib, eb, wb in rows_b
                 )
     return out
+
+
+__all__ = ["Counter", "OutOfTime"]

@@ -13,11 +13,106 @@ A sprint set's class composition is a key packed as a usage (see ``solver._packi
 """
 from __future__ import annotations
 
+import time
+from contextlib import contextmanager
+from typing import Iterator
+
 from ._packing import COUNTS, DECK_OF, FLAG_ONE, FLAG_SHIFT
 
 
-class PlannerQueries:
-    """The Manhunt planner's queries (mixed into :class:`solver.count.Counter`)."""
+class OutOfTime(Exception):
+    """A count given a deadline ran past it (checked once per position)."""
+
+
+class TaggedQueries:
+    """``pair_counts`` and ``fixed_joint`` from a core's tagged passes (``_tagged``,
+    ``_tag_positions``): shared by the Python counter and the compiled one, which
+    differ only in how they run the passes."""
+
+    _deadline: float | None = None
+
+    @contextmanager
+    def _limited(self, deadline: float | None) -> Iterator[None]:
+        """The passes made inside check ``deadline``; later ones (a joint asked of a kept
+        posterior) have none."""
+        self._deadline = deadline
+        try:
+            yield
+        finally:
+            self._deadline = None
+
+    def _check_time(self) -> None:
+        if self._deadline is not None and time.perf_counter() > self._deadline:
+            raise OutOfTime
+
+    def pair_counts(self, *fixed: tuple[int, int], deadline: float | None = None) -> tuple[int, int, dict] | None:
+        """For a Manhunt node with two face-down positions a < b besides the ``fixed``
+        ones ((position, hideout) pairs): ``(a, b, {incs: (first, second)})`` with
+
+        * ``first[(y, inc_a)][z]``: histories with hideout y at a over sprint cards of
+          class increment ``inc_a`` (see ``_sprint_options``) and hideout z at b;
+        * ``second[(y, inc_b)][z]``: the same with y at b over ``inc_b`` and z at a;
+
+        and ``incs`` the class increments of the sprint cards under the fixed hideouts,
+        in the order given (``()`` with none fixed). ``None`` for any other record (see
+        ``_tag_positions``).
+
+        One tagged pass (``_tagged``) keeps the hideouts and sprint classes of both a
+        and b; each table sums out the sprint classes of the other position.
+        """
+        got = self._pair_cache.get(fixed, False)
+        if got is not False:
+            return got
+        with self._limited(deadline):
+            got = self._pair_cache[fixed] = self._pair_counts(dict(fixed))
+        return got
+
+    def _pair_counts(self, fixed: dict[int, int]) -> tuple[int, int, dict] | None:
+        fd = self._tag_positions()
+        if fd is None or len(fd) != len(fixed) + 2 or not fixed.keys() <= set(fd):
+            return None
+        a, b = [q for q in fd if q not in fixed]
+        at = [fd.index(q) for q in fixed]  # where the fixed positions' tags are in a key
+        ia, ib = fd.index(a), fd.index(b)
+        out: dict = {}
+        keep = {a: (True, True), b: (True, True)}
+        for q in fixed:
+            keep[q] = (False, True)
+        for key, n in self._tagged(fd, fixed, keep).items():
+            incs = tuple(key[t][0] for t in at)
+            tables = out.get(incs)
+            if tables is None:
+                tables = out[incs] = ({}, {})
+            (ha, inc_a), (hb, inc_b) = key[ia], key[ib]
+            row = tables[0].setdefault((ha, inc_a), {})
+            row[hb] = row.get(hb, 0) + n
+            row = tables[1].setdefault((hb, inc_b), {})
+            row[ha] = row.get(ha, 0) + n
+        return a, b, out
+
+    def fixed_joint(self, p: int, x: int, deadline: float | None = None) -> dict[int, dict[tuple[int, ...], int]] | None:
+        """For a Manhunt node (see ``_tag_positions``) and hideout x at its face-down
+        position p: class increment of p's sprint cards -> tuple of the other face-down
+        hideouts (in position order) -> histories. ``None`` for any other record."""
+        fd = self._tag_positions()
+        if fd is None or p not in fd:
+            return None
+        keep = {i: (True, False) for i in fd}
+        keep[p] = (False, True)
+        t = fd.index(p)
+        out: dict = {}
+        with self._limited(deadline):
+            tagged = self._tagged(fd, {p: x}, keep)
+        for key, n in tagged.items():
+            row = out.setdefault(key[t][0], {})
+            hideouts = tuple(part[0] for u, part in enumerate(key) if u != t)
+            row[hideouts] = row.get(hideouts, 0) + n
+        return out
+
+
+class PlannerQueries(TaggedQueries):
+    """The Manhunt planner's queries on the Python counter's passes (mixed into
+    :class:`solver.count.Counter`)."""
 
     def _moves_from(self, i: int, h: int, G: int, H: int, only: int = 0):
         """Every way one state crosses the face-down position i (not the last):
@@ -98,70 +193,6 @@ class PlannerQueries:
                 layer = self._cross(i, j, kind, layer)[1]
             self._prefixes[first] = layer
         return layer
-
-    def pair_counts(self, *fixed: tuple[int, int], deadline: float | None = None) -> tuple[int, int, dict] | None:
-        """For a Manhunt node with two face-down positions a < b besides the ``fixed``
-        ones ((position, hideout) pairs): ``(a, b, {incs: (first, second)})`` with
-
-        * ``first[(y, inc_a)][z]``: histories with hideout y at a over sprint cards of
-          class increment ``inc_a`` (see ``_sprint_options``) and hideout z at b;
-        * ``second[(y, inc_b)][z]``: the same with y at b over ``inc_b`` and z at a;
-
-        and ``incs`` the class increments of the sprint cards under the fixed hideouts,
-        in the order given (``()`` with none fixed). ``None`` for any other record (see
-        ``_tag_positions``).
-
-        One tagged pass (``_tagged``) keeps the hideouts and sprint classes of both a
-        and b; each table sums out the sprint classes of the other position.
-        """
-        got = self._pair_cache.get(fixed, False)
-        if got is not False:
-            return got
-        with self._limited(deadline):
-            got = self._pair_cache[fixed] = self._pair_counts(dict(fixed))
-        return got
-
-    def _pair_counts(self, fixed: dict[int, int]) -> tuple[int, int, dict] | None:
-        fd = self._tag_positions()
-        if fd is None or len(fd) != len(fixed) + 2 or not fixed.keys() <= set(fd):
-            return None
-        a, b = [q for q in fd if q not in fixed]
-        at = [fd.index(q) for q in fixed]  # where the fixed positions' tags are in a key
-        ia, ib = fd.index(a), fd.index(b)
-        out: dict = {}
-        keep = {a: (True, True), b: (True, True)}
-        for q in fixed:
-            keep[q] = (False, True)
-        for key, n in self._tagged(fd, fixed, keep).items():
-            incs = tuple(key[t][0] for t in at)
-            tables = out.get(incs)
-            if tables is None:
-                tables = out[incs] = ({}, {})
-            (ha, inc_a), (hb, inc_b) = key[ia], key[ib]
-            row = tables[0].setdefault((ha, inc_a), {})
-            row[hb] = row.get(hb, 0) + n
-            row = tables[1].setdefault((hb, inc_b), {})
-            row[ha] = row.get(ha, 0) + n
-        return a, b, out
-
-    def fixed_joint(self, p: int, x: int, deadline: float | None = None) -> dict[int, dict[tuple[int, ...], int]] | None:
-        """For a Manhunt node (see ``_tag_positions``) and hideout x at its face-down
-        position p: class increment of p's sprint cards -> tuple of the other face-down
-        hideouts (in position order) -> histories. ``None`` for any other record."""
-        fd = self._tag_positions()
-        if fd is None or p not in fd:
-            return None
-        keep = {i: (True, False) for i in fd}
-        keep[p] = (False, True)
-        t = fd.index(p)
-        out: dict = {}
-        with self._limited(deadline):
-            tagged = self._tagged(fd, {p: x}, keep)
-        for key, n in tagged.items():
-            row = out.setdefault(key[t][0], {})
-            hideouts = tuple(part[0] for u, part in enumerate(key) if u != t)
-            row[hideouts] = row.get(hideouts, 0) + n
-        return out
 
     def _tagged(self, fd: list[int], fixed: dict[int, int], keep: dict) -> dict[tuple, int]:
         """Counts of histories with the hideouts ``fixed`` asks for (position -> hideout)

@@ -1,0 +1,181 @@
+"""The compiled counting core (``solver/compiled/``, C++) behind the interface of
+:mod:`solver.counting`.
+
+The C++ counter runs the dynamic program of :mod:`solver.count` step for step; what
+it needs about the record (bounds, draw slots, allowed numbers, the flags of missed
+guesses, the steps of the row) is what the Python counter's ``__init__`` works out,
+so this module makes a Python counter, takes those fields and hands them over as a
+*plan*. The Python counter keeps the reference; this one gives the same integers.
+
+Exactness: the C++ core counts modulo K primes of 62 bits and rebuilds each count by
+the Chinese remainder theorem, which is exact while the count is below the product of
+the K primes. :func:`history_bound` bounds every count a record can have, and K is
+the fewest primes whose product passes it. A record whose bound needs more primes
+than the core has, or more missed-guess flags than its state keys hold, is counted
+by the Python counter (:func:`make` returns None).
+"""
+from __future__ import annotations
+
+import time
+from math import comb
+from typing import Iterable
+
+from . import _compiled
+from ._packing import DECK_SETS, falling
+from .count import Counter as PythonCounter, _lowest_before
+from .count_planner import TaggedQueries
+from .facts import Facts
+
+_KINDS = {"regular": 0, "last": 1, "face-up": 2, "escape": 3}
+_ALL_NUMBERS = (1 << 43) - 1
+
+#: the product of the first k primes, k = 1 .. MAX_PRIMES
+_MODULI: list[int] = []
+_acc = 1
+for _p in _compiled.PRIMES:
+    _acc *= _p
+    _MODULI.append(_acc)
+
+
+def history_bound(facts: Facts) -> int:
+    """An upper bound on the number of consistent hidden histories of ``facts`` (so on
+    every count of them: marginals, joint counts, the planner's counts).
+
+    A hidden history (SOLVER_MODEL.md) is the draw list of each deck, the number of
+    every face-down hideout and the sprint cards under every position whose sprint
+    cards are face down; everything else is in the record. So it is at most
+
+    * per deck r, the ordered draw lists of d_r distinct cards out of the N_r cards the
+      Marshal does not hold: ``falling(N_r, d_r)``, times
+    * the hidden cards of the row: each face-down hideout one of 41 numbers and each
+      hidden sprint set of k cards one of ``C(41, k)`` sets; and, as they are distinct
+      cards, at most ``falling(41, m)`` for m hidden cards in all (the smaller of the two).
+    """
+    draws = 1
+    for r, members in DECK_SETS.items():
+        draws *= falling(len(members - facts.marshal_cards), facts.draws[r])
+    row = 1
+    hidden = 0
+    for p in facts.positions:
+        if p.face_down:
+            row *= 41
+            hidden += 1
+        if p.sprint_cards is None:
+            row *= comb(41, p.sprints)
+            hidden += p.sprints
+    return draws * min(row, falling(41, hidden))
+
+
+def primes_for(bound: int) -> int | None:
+    """The fewest primes whose product is above ``bound`` (None: more than the core has)."""
+    for k, m in enumerate(_MODULI, 1):
+        if m > bound:
+            return k
+    return None
+
+
+class CompiledCounter(TaggedQueries):
+    """The compiled core behind :class:`solver.counting.HistoryCounter`."""
+
+    core = "compiled"
+
+    def __init__(self, facts: Facts, primes: int, ref: PythonCounter):
+        self.facts = facts
+        self.n = ref.n
+        self.primes = primes
+        self._pool = tuple(ref.pool)
+        self._marginals: tuple[int, list[dict[int, int]]] | None = None
+        self._pair_cache: dict = {}
+        self._c = _compiled.make(primes, *_plan(ref))
+
+    @property
+    def free_cards(self) -> tuple[int, ...]:
+        return self._pool
+
+    def _budget(self, deadline: float | None) -> float:
+        return -1.0 if deadline is None else max(0.0, deadline - time.perf_counter())
+
+    def total(self, deadline: float | None = None) -> int:
+        if self._marginals is not None:
+            return self._marginals[0]
+        return self._c.total(self._budget(deadline))
+
+    def marginals(self, deadline: float | None = None) -> tuple[int, list[dict[int, int]]]:
+        if self._marginals is None:
+            self._marginals = self._c.marginals(self._budget(deadline))
+        return self._marginals
+
+    def through(self, numbers: Iterable[int]) -> int:
+        return self._c.through(sorted(set(numbers)))
+
+    def sprint_classes(self, i: int, deadline: float | None = None) -> dict[int, set[int]]:
+        p = self.facts.positions[i - 1]
+        if not (p.face_down and i < self.n):
+            raise ValueError(f"position {i} is not a face-down position before the last")
+        self.marginals(deadline)
+        out: dict[int, set[int]] = {}
+        for x, inc in self._c.sprint_classes(i, self._budget(deadline)):
+            out.setdefault(x, set()).add(inc)
+        return out
+
+    def stored_states(self) -> int:
+        return self._c.stored_states()
+
+    # the tagged passes that TaggedQueries (pair_counts, fixed_joint) post-process
+    def _tag_positions(self) -> list[int] | None:
+        return self._c.tag_positions() or None
+
+    def _tagged(self, fd: list[int], fixed: dict[int, int], keep: dict) -> dict[tuple, int]:
+        return dict(self._c.tagged(fd, [fixed.get(i, 0) for i in fd],
+                                   [int(keep[i][0]) | 2 * int(keep[i][1]) for i in fd],
+                                   self._budget(self._deadline)))
+
+
+def make(facts: Facts) -> CompiledCounter | None:
+    """A compiled counter for ``facts``, or None where the record is beyond the compiled
+    core's limits (then the Python counter counts it)."""
+    ref = PythonCounter(facts)
+    if len(ref.missed_sets) > _compiled.MAX_FLAGS:
+        return None
+    primes = primes_for(history_bound(facts))
+    if primes is None:
+        return None
+    return CompiledCounter(facts, primes, ref)
+
+
+def _plan(c: PythonCounter) -> tuple:
+    """What the C++ counter reads (see make_plan in solver/compiled/module.cpp)."""
+    facts = c.facts
+    n = c.n
+    excluded = 0
+    for x in c._excluded:
+        excluded |= 1 << x
+    positions: list[int] = []
+    for i in range(1, n + 1):
+        p = facts.positions[i - 1]
+        allowed = 0
+        if p.face_down:
+            allowed = _ALL_NUMBERS & ~excluded
+            for x, k in facts.missed_single.items():
+                if k >= i:
+                    allowed &= ~(1 << x)
+        lowest = 0
+        if p.hideout is not None and p.sprint_cards is not None:
+            lowest = _lowest_before(p.hideout, p.sprint_cards)
+        positions += (p.sprints, -1 if p.hideout is None else p.hideout, p.face_down, p.sprint_cards is None,
+                      *c.slots[i], *c.revealed_use[i], c.lo[i], c.hi[i], allowed,
+                      c._flag_low[i], c._flag_clear[i], lowest)
+    revealed_before = [v for row in c.revealed_before for v in row]
+    missed: list[int] = []
+    for numbers, k in c.missed_sets:
+        mask = 0
+        for y in numbers:
+            mask |= 1 << y
+        missed += (mask, max(numbers), k)
+    steps = [v for i, j, kind in c._steps for v in (i, j, _KINDS[kind])]
+    deck_free = [0] + [c.deck_free[r] for r in (1, 2, 3)]
+    draws = [0] + [facts.draws[r] for r in (1, 2, 3)]
+    return (n, list(c.pool), deck_free, draws, positions, revealed_before, missed, c._all_flags, steps)
+
+
+__all__ = ["CompiledCounter", "history_bound", "primes_for", "make"]
