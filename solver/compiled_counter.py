@@ -1,11 +1,11 @@
 """The compiled counting core (``solver/compiled/``, C++) behind the interface of
 :mod:`solver.counting`.
 
-The C++ counter runs the dynamic program of :mod:`solver.count` step for step; what
-it needs about the record (bounds, draw slots, allowed numbers, the flags of missed
-guesses, the steps of the row) is what the Python counter's ``__init__`` works out,
-so this module makes a Python counter, takes those fields and hands them over as a
-*plan*. The Python counter keeps the reference; this one gives the same integers.
+The C++ counter runs the dynamic program of :mod:`solver.count` step for step, from
+the record's :class:`Facts` handed over as integers (``make``); it works out what the
+Python counter's ``__init__`` does (bounds, draw slots, allowed numbers, the flags of
+missed guesses, the steps of the row) itself (``solver/compiled/plan.hpp``). The
+Python counter stays the reference; this one gives the same integers.
 
 Exactness: the C++ core counts modulo K primes of 62 bits and rebuilds each count by
 the Chinese remainder theorem, which is exact while the count is below the product of
@@ -21,13 +21,9 @@ from math import comb
 from typing import Iterable
 
 from . import _compiled
-from ._packing import DECK_SETS, falling
-from .count import Counter as PythonCounter, _lowest_before
+from ._packing import CLASS_SETS, DECK_SETS, falling
 from .count_planner import TaggedQueries
 from .facts import Facts
-
-_KINDS = {"regular": 0, "last": 1, "face-up": 2, "escape": 3}
-_ALL_NUMBERS = (1 << 43) - 1
 
 #: the product of the first k primes, k = 1 .. MAX_PRIMES
 _MODULI: list[int] = []
@@ -79,17 +75,20 @@ class CompiledCounter(TaggedQueries):
 
     core = "compiled"
 
-    def __init__(self, facts: Facts, primes: int, ref: PythonCounter):
+    def __init__(self, facts: Facts, primes: int, core):
         self.facts = facts
-        self.n = ref.n
+        self.n = len(facts.positions)
         self.primes = primes
-        self._pool = tuple(ref.pool)
+        self._c = core
+        self._pool: tuple[int, ...] | None = None
         self._marginals: tuple[int, list[dict[int, int]]] | None = None
         self._pair_cache: dict = {}
-        self._c = _compiled.make(primes, *_plan(ref))
 
     @property
     def free_cards(self) -> tuple[int, ...]:
+        if self._pool is None:
+            excluded = self.facts.known_cards | self.facts.marshal_cards
+            self._pool = tuple(len(members - excluded) for members in CLASS_SETS)
         return self._pool
 
     def _budget(self, deadline: float | None) -> float:
@@ -133,49 +132,34 @@ class CompiledCounter(TaggedQueries):
 
 def make(facts: Facts) -> CompiledCounter | None:
     """A compiled counter for ``facts``, or None where the record is beyond the compiled
-    core's limits (then the Python counter counts it)."""
-    ref = PythonCounter(facts)
-    if len(ref.missed_sets) > _compiled.MAX_FLAGS:
-        return None
+    core's limits (then the Python counter counts it): a count bound beyond its primes,
+    or more missed multi-number guesses to track than its state keys hold."""
     primes = primes_for(history_bound(facts))
     if primes is None:
         return None
-    return CompiledCounter(facts, primes, ref)
-
-
-def _plan(c: PythonCounter) -> tuple:
-    """What the C++ counter reads (see make_plan in solver/compiled/module.cpp)."""
-    facts = c.facts
-    n = c.n
-    excluded = 0
-    for x in c._excluded:
-        excluded |= 1 << x
     positions: list[int] = []
-    for i in range(1, n + 1):
-        p = facts.positions[i - 1]
-        allowed = 0
-        if p.face_down:
-            allowed = _ALL_NUMBERS & ~excluded
-            for x, k in facts.missed_single.items():
-                if k >= i:
-                    allowed &= ~(1 << x)
-        lowest = 0
-        if p.hideout is not None and p.sprint_cards is not None:
-            lowest = _lowest_before(p.hideout, p.sprint_cards)
-        positions += (p.sprints, -1 if p.hideout is None else p.hideout, p.face_down, p.sprint_cards is None,
-                      *c.slots[i], *c.revealed_use[i], c.lo[i], c.hi[i], allowed,
-                      c._flag_low[i], c._flag_clear[i], lowest)
-    revealed_before = [v for row in c.revealed_before for v in row]
-    missed: list[int] = []
-    for numbers, k in c.missed_sets:
+    for p in facts.positions:
+        if p.sprint_cards is None:
+            cards = -1
+        else:
+            cards = 0
+            for c in p.sprint_cards:
+                cards |= 1 << c
+        positions += (p.sprints, -1 if p.hideout is None else p.hideout, cards, p.turn)
+    marshal = 0
+    for c in facts.marshal_cards:
+        marshal |= 1 << c
+    missed_sets: list[int] = []
+    for numbers, k in facts.missed_sets:
         mask = 0
         for y in numbers:
             mask |= 1 << y
-        missed += (mask, max(numbers), k)
-    steps = [v for i, j, kind in c._steps for v in (i, j, _KINDS[kind])]
-    deck_free = [0] + [c.deck_free[r] for r in (1, 2, 3)]
-    draws = [0] + [facts.draws[r] for r in (1, 2, 3)]
-    return (n, list(c.pool), deck_free, draws, positions, revealed_before, missed, c._all_flags, steps)
+        missed_sets += (mask, k)
+    slots, draws = facts.slots, facts.draws
+    core = _compiled.make(primes, len(facts.positions), positions, slots[1], slots[2], slots[3],
+                          (draws[1], draws[2], draws[3]), marshal,
+                          [v for item in facts.missed_single.items() for v in item], missed_sets)
+    return None if core is None else CompiledCounter(facts, primes, core)
 
 
 __all__ = ["CompiledCounter", "history_bound", "primes_for", "make"]

@@ -10,6 +10,13 @@ A *counter* counts the consistent hidden histories of a record's :class:`Facts`
     counter.pair_counts((5, 30))
     counter.fixed_joint(4, 27)
 
+Two cores give the same integers: the compiled core (C++, ``solver/compiled/``, built
+by ``pip install`` / ``make venv``) and the Python reference (:mod:`solver.count`).
+``new_counter`` uses the compiled core when it is there; ``FUGITIVE_CORE=python`` (or
+:func:`use_core`, ``fugitive solve --core python``) picks the Python one. If the
+compiled core cannot be loaded, counting runs on the Python core and says so once
+(a warning on standard error; :func:`core_report`, ``fugitive doctor``).
+
 Every answer is an exact integer. Sprint sets are told apart by their class
 *composition* (how many cards of each class: deck 0-3 x odd/even, see ``CLASS_OF``),
 an opaque key made and read by :func:`composition`, :func:`composition_of` and
@@ -18,6 +25,8 @@ query raise :class:`OutOfTime` once it is past.
 """
 from __future__ import annotations
 
+import os
+import sys
 from typing import Iterable, Protocol
 
 from ._packing import BITS, CLASS_BIT, CLASS_MEMBERS, CLASS_OF, MASK, N_CLASSES
@@ -72,8 +81,86 @@ class HistoryCounter(Protocol):
         """How many states the counter keeps (what a cache of posteriors weighs)."""
 
 
-def new_counter(facts: Facts) -> HistoryCounter:
-    """A counter for ``facts``."""
+CORES = ("compiled", "python")
+
+try:  # the compiled core, if it was built and loads
+    from . import compiled_counter as _compiled_counter
+    _COMPILED_ERROR = ""
+except ImportError as exc:  # not built (no compiler at install) or not loadable here
+    _compiled_counter = None
+    _COMPILED_ERROR = str(exc) or type(exc).__name__
+
+
+class CoreUnavailable(RuntimeError):
+    """The compiled core was asked for but could not be loaded."""
+
+
+def _core_from_environment() -> str:
+    name = os.environ.get("FUGITIVE_CORE", "").strip().lower()
+    if name and name not in CORES:
+        raise ValueError(f"FUGITIVE_CORE={name!r}: use one of {', '.join(CORES)}")
+    return name or "compiled"
+
+
+_wanted = _core_from_environment()
+_warned = False
+
+
+def compiled_available() -> bool:
+    """Whether the compiled core was built and loads."""
+    return _compiled_counter is not None
+
+
+def use_core(name: str) -> None:
+    """Count with this core from now on ("compiled" or "python"). Raises
+    :class:`CoreUnavailable` for "compiled" when it cannot be loaded."""
+    global _wanted
+    if name not in CORES:
+        raise ValueError(f"unknown counting core {name!r}: use one of {', '.join(CORES)}")
+    if name == "compiled" and _compiled_counter is None:
+        raise CoreUnavailable(f"the compiled counting core cannot be loaded: {_COMPILED_ERROR}")
+    _wanted = name
+
+
+def core_in_use() -> str:
+    """The core new counters use: "compiled" or "python"."""
+    return "compiled" if _wanted == "compiled" and _compiled_counter is not None else "python"
+
+
+def core_report() -> str:
+    """One line on the counting core in use (for ``fugitive doctor`` and the app)."""
+    if core_in_use() == "compiled":
+        return "counting core: compiled (C++, exact modulo primes; FUGITIVE_CORE=python for the Python core)"
+    if _wanted == "python":
+        return "counting core: python (chosen; the compiled core is " + (
+            "available)" if _compiled_counter is not None else f"not available: {_COMPILED_ERROR})")
+    return (f"counting core: python, because the compiled core cannot be loaded ({_COMPILED_ERROR}); "
+            "counts are the same, about 10-30x slower. Reinstall with a C++ compiler (make venv) to build it")
+
+
+def _warn_once() -> None:
+    global _warned
+    if not _warned:
+        _warned = True
+        print(f"warning: {core_report()}", file=sys.stderr)
+
+
+def new_counter(facts: Facts, core: str | None = None) -> HistoryCounter:
+    """A counter for ``facts`` on the core in use (or on ``core``).
+
+    A record beyond the compiled core's limits (more than 12 relevant missed
+    multi-number guesses, or a count bound beyond its primes) is counted by the
+    Python core."""
+    name = core or _wanted
+    if name == "compiled":
+        if _compiled_counter is None:
+            _warn_once()
+        else:
+            counter = _compiled_counter.make(facts)
+            if counter is not None:
+                return counter
+    elif name != "python":
+        raise ValueError(f"unknown counting core {name!r}: use one of {', '.join(CORES)}")
     return PythonCounter(facts)
 
 
@@ -101,6 +188,7 @@ def composition_counts(comp: Composition) -> tuple[int, ...]:
 
 
 __all__ = [
-    "HistoryCounter", "new_counter", "OutOfTime", "Composition", "PairCounts",
+    "HistoryCounter", "new_counter", "OutOfTime", "CORES", "CoreUnavailable", "use_core", "core_in_use",
+    "core_report", "compiled_available", "Composition", "PairCounts",
     "N_CLASSES", "CLASS_OF", "CLASS_MEMBERS", "composition", "composition_of", "composition_counts",
 ]

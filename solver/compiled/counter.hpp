@@ -28,48 +28,13 @@
 
 #include "flat_map.hpp"
 #include "modular.hpp"
+#include "plan.hpp"
 
 namespace fugitive {
 
 struct OutOfTime : std::exception {
     const char* what() const noexcept override { return "out of time"; }
 };
-
-// ---------------------------------------------------------------------- packing
-// As solver/_packing.py: G holds 4 bits per card class (deck 0-3 x odd/even), H the
-// open deck's face-down hideouts by parity (4 bits each) and, above bit 8, the flags
-// of missed multi-number guesses.
-constexpr int BITS = 4;
-constexpr u64 MASK = 15;
-constexpr int ESCAPE = 42;
-constexpr int MAX_CARD = 41;
-constexpr u64 COUNTS = 0xFF;
-constexpr int FLAG_SHIFT = 8;
-constexpr u64 FLAG_ONE = 1ULL << FLAG_SHIFT;
-constexpr u64 TERMINAL = 0xFFFFFFFFULL;  // the G of a terminal state (no G has every nibble 15)
-constexpr int MAX_FLAGS = 12;            // so that an intermediate state fits 64 bits
-
-// a state (h, G, H): h in bits 0-5, H in bits 6-31, G in bits 32-63
-inline u64 skey(int h, u64 G, u64 H) { return (u64)h | H << 6 | G << 32; }
-inline int s_h(u64 key) { return (int)(key & 63); }
-inline u64 s_H(u64 key) { return (key >> 6) & 0x3FFFFFFULL; }
-inline u64 s_G(u64 key) { return key >> 32; }
-// a state between the half-steps (h, G2, H, reach): h 0-5, reach 6-11, H 12-31, G2 32-63
-inline u64 ikey(int h, u64 G, u64 H, int reach) { return (u64)h | (u64)reach << 6 | H << 12 | G << 32; }
-inline int i_h(u64 key) { return (int)(key & 63); }
-inline int i_reach(u64 key) { return (int)((key >> 6) & 63); }
-inline u64 i_H(u64 key) { return (key >> 12) & 0xFFFFFULL; }
-inline u64 i_G(u64 key) { return key >> 32; }
-
-inline int deck_of(int card) {
-    if (4 <= card && card <= 14) return 1;
-    if (15 <= card && card <= 28) return 2;
-    if (29 <= card && card <= 41) return 3;
-    return 0;
-}
-inline int class_of(int card) { return 2 * deck_of(card) + (card % 2 == 0 ? 1 : 0); }
-inline int g_get(u64 G, int c) { return (int)((G >> (BITS * c)) & MASK); }
-inline int deck_used(u64 G, int r) { return g_get(G, 2 * r) + g_get(G, 2 * r + 1); }
 
 // n (n-1) ... (n-k+1) as solver._packing.falling: 0 when k > n, 1 when k <= 0
 inline u128 falling(long n, long k) {
@@ -85,46 +50,6 @@ inline u64 comb(int n, int k) {
     for (int j = 1; j <= k; ++j) out = out * (u64)(n - k + j) / (u64)j;
     return out;
 }
-
-// ---------------------------------------------------------------------- the record
-enum Kind { REGULAR = 0, LAST = 1, FACE_UP = 2, ESCAPE_STEP = 3 };
-
-struct Position {
-    int k = 0;             // sprint cards under it
-    int hideout = -1;      // known number (face up, or 42), else -1
-    bool face_down = false;
-    bool sprints_hidden = false;
-    int slots[4] = {0, 0, 0, 0};  // the Fugitive's usable draws of each deck by its turn
-    int use[4] = {0, 0, 0, 0};    // deck usage of its face-up cards
-    int lo = 0, hi = 0;           // the range its number can take (Counter._bounds)
-    u64 allowed = 0;              // numbers a face-down hideout may be (bit x)
-    int flag_low = 99;            // Counter._flag_low
-    bool flag_clear = false;      // Counter._flag_clear
-    int lowest = 0;               // face up: the smallest previous hideout that reaches it
-};
-
-struct MissedSet {
-    u64 numbers;  // bit y for each number
-    int top;      // the largest number
-    int k;        // the row length when it was missed
-};
-
-struct Step {
-    int i, j, kind;
-};
-
-// What solver/compiled_counter.py hands over (made by the Python counter's __init__).
-struct Plan {
-    int n = 0;
-    int pool[8] = {};
-    int deck_free[4] = {};
-    int draws[4] = {};
-    std::vector<Position> pos;                       // 1..n (0 unused)
-    std::vector<std::array<int, 4>> revealed_before; // 0..n
-    std::vector<MissedSet> missed;
-    u64 all_flags = 0;
-    std::vector<Step> steps;
-};
 
 // ---------------------------------------------------------------------- tables
 template <int K>
@@ -171,9 +96,14 @@ class Counter {
 public:
     explicit Counter(Plan plan) : P(std::move(plan)), n(P.n) {
         cache.resize(n + 1);
+        const Small<K>& sm = small<K>();
         D = Res<K>::of(1);
+        inv_D = D;
         for (int c = 0; c < 8; ++c)
-            for (int m = 2; m <= P.pool[c]; ++m) D = D * Res<K>::of((u64)m);
+            for (int m = 2; m <= P.pool[c]; ++m) {
+                D = D * sm.value[m];
+                inv_D = inv_D * sm.inverse[m];
+            }
         closing_ready.assign(4 * 256, false);
         closing_inv.resize(4 * 256);
         start_state = skey(0, 0, P.all_flags << FLAG_SHIFT);
@@ -198,8 +128,13 @@ public:
     const Res<K>& closing_inverse(int r, u64 H) {
         int idx = r * 256 + (int)(H & COUNTS);
         if (!closing_ready[idx]) {
-            u128 c = falling(P.pool[2 * r], (long)(H & MASK)) * falling(P.pool[2 * r + 1], (long)((H >> BITS) & MASK));
-            closing_inv[idx] = Res<K>::of128(c).inverse();
+            // 1 / ((P_odd)_a (P_even)_b), from the inverses of its factors
+            const Small<K>& sm = small<K>();
+            Res<K> inv = sm.value[1];
+            int a = (int)(H & MASK), b = (int)((H >> BITS) & MASK);
+            for (int j = 0; j < a; ++j) inv = inv * sm.inverse[P.pool[2 * r] - j];
+            for (int j = 0; j < b; ++j) inv = inv * sm.inverse[P.pool[2 * r + 1] - j];
+            closing_inv[idx] = inv;
             closing_ready[idx] = true;
         }
         return closing_inv[idx];
@@ -223,6 +158,8 @@ public:
         return (long long)((H2 & COUNTS) | got << FLAG_SHIFT);
     }
 
+    static Res<K> small_value(u64 v) { return v <= 64 ? small<K>().value[v] : Res<K>::of(v); }
+
     bool regular(int i) const { return P.pos[i].face_down && i < n; }
 
     // Counter._hideout_entry: the hideout options and reach table of position i after usage G2
@@ -242,7 +179,7 @@ public:
             int c = class_of(x), r = c >> 1;
             int f = P.pool[c] - g_get(G2, c);
             if (f > 0 && room[r] > 0) {
-                e.options.push_back({x, 1ULL << (BITS * c), 1ULL << (BITS * (c & 1)), r, Res<K>::of((u64)f * (u64)room[r])});
+                e.options.push_back({x, 1ULL << (BITS * c), 1ULL << (BITS * (c & 1)), r, small_value((u64)f * (u64)room[r])});
                 for (; t < x; ++t) e.reach[t] = (std::int8_t)best;
                 best = x;
             }
@@ -821,7 +758,6 @@ public:
         inters.clear();  // only the backward pass needed them
         have_inters = false;
         last_betas.clear();
-        Res<K> inv_D = D.inverse();
         for (auto& row : counts)
             for (auto& v : row) v = v * inv_D;
         marg_total = z * inv_D;
@@ -871,7 +807,7 @@ public:
             for (std::size_t a = 0; a < layer.size(); ++a)
                 if (s_h(layer.key(a)) == last) z += layer.value(a) * beta(i, layer.key(a));
         }
-        return z * D.inverse();
+        return z * inv_D;
     }
 
     std::size_t stored_states() const {
@@ -1083,7 +1019,6 @@ public:
             }
             if (!last) regroup(nxt, cur_index, cur);
         }
-        Res<K> inv_D = D.inverse();
         std::vector<std::pair<std::vector<u64>, Res<K>>> result;
         for (const auto& kv : out) {
             std::vector<u64> parts;
@@ -1098,7 +1033,7 @@ public:
 
     const Plan P;
     const int n;
-    Res<K> D;
+    Res<K> D, inv_D;  // D = prod_c P_c! (the backward values' scale) and its inverse
     Res<K> marg_total = Res<K>::zero();
     std::vector<std::array<Res<K>, 43>> counts;  // position -> number -> histories
 

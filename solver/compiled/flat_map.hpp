@@ -18,7 +18,7 @@ class FlatMap {
 public:
     static constexpr std::uint32_t NONE = 0xFFFFFFFFu;
 
-    FlatMap() { rehash(16); }
+    FlatMap() = default;  // no memory until the first entry
 
     std::size_t size() const { return keys_.size(); }
     bool empty() const { return keys_.empty(); }
@@ -32,7 +32,7 @@ public:
     void reserve(std::size_t n) {
         keys_.reserve(n);
         values_.reserve(n);
-        std::size_t cap = buckets_.size();
+        std::size_t cap = buckets_.empty() ? 16 : buckets_.size();
         while (cap < 2 * n) cap <<= 1;
         if (cap != buckets_.size()) rehash(cap);
     }
@@ -40,11 +40,12 @@ public:
     void clear() {
         keys_.clear();
         values_.clear();
-        rehash(16);
+        buckets_.clear();
     }
 
     // index of key, or NONE
     std::uint32_t find(std::uint64_t key) const {
+        if (buckets_.empty()) return NONE;
         std::size_t b = bucket(key);
         while (true) {
             std::uint32_t i = buckets_[b];
@@ -61,6 +62,7 @@ public:
 
     // the value of key, made from `fresh` when new
     V& at(std::uint64_t key, const V& fresh) {
+        if (buckets_.empty()) rehash(16);
         std::size_t b = bucket(key);
         while (true) {
             std::uint32_t i = buckets_[b];

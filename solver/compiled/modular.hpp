@@ -138,6 +138,28 @@ struct Res {
     }
 };
 
+// The numbers 0..64 and the inverses of 1..64, as residues: every divisor of the
+// dynamic program is a product of numbers up to 7, and every small weight a number
+// below 64, so they are looked up here instead of reduced or inverted each time.
+template <int K>
+struct Small {
+    Res<K> value[65];
+    Res<K> inverse[65];
+    Small() {
+        value[0] = inverse[0] = Res<K>::zero();
+        for (u64 v = 1; v <= 64; ++v) {
+            value[v] = Res<K>::of(v);
+            inverse[v] = value[v].inverse();
+        }
+    }
+};
+
+template <int K>
+const Small<K>& small() {
+    static const Small<K> table;
+    return table;
+}
+
 constexpr u64 pow_mod(u64 base, u64 e, u64 p) {
     u64 acc = 1;
     base %= p;

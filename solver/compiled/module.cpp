@@ -3,8 +3,8 @@
 // make(primes, plan...) gives a counter over that many primes (1..MAX_PRIMES): a
 // Counter<K> of counter.hpp behind one virtual interface. Counts leave it as Python
 // integers, rebuilt from their residues by the Chinese remainder theorem.
-// solver/compiled_counter.py is the only caller: it makes the plan from the Python
-// counter's precomputations and picks the number of primes from a bound.
+// solver/compiled_counter.py is the only caller: it hands over the record's facts as
+// integers and picks the number of primes from a bound.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
@@ -125,54 +125,27 @@ private:
     Counter<K> c;
 };
 
-Plan make_plan(int n, const std::vector<int>& pool, const std::vector<int>& deck_free, const std::vector<int>& draws,
-               const std::vector<long long>& positions, const std::vector<int>& revealed_before,
-               const std::vector<long long>& missed, unsigned long long all_flags, const std::vector<int>& steps) {
-    Plan p;
-    p.n = n;
-    for (int c = 0; c < 8; ++c) p.pool[c] = pool.at(c);
-    for (int r = 0; r < 4; ++r) {
-        p.deck_free[r] = deck_free.at(r);
-        p.draws[r] = draws.at(r);
-    }
-    const std::size_t S = 18;  // fields per position, as solver/compiled_counter.py writes them
-    if (positions.size() != S * (std::size_t)n) throw std::invalid_argument("positions: wrong length");
-    p.pos.resize(n + 1);
-    for (int i = 1; i <= n; ++i) {
-        const long long* f = &positions[S * (i - 1)];
-        Position& q = p.pos[i];
-        q.k = (int)f[0];
-        q.hideout = (int)f[1];
-        q.face_down = f[2] != 0;
-        q.sprints_hidden = f[3] != 0;
-        for (int r = 0; r < 4; ++r) {
-            q.slots[r] = (int)f[4 + r];
-            q.use[r] = (int)f[8 + r];
-        }
-        q.lo = (int)f[12];
-        q.hi = (int)f[13];
-        q.allowed = (u64)f[14];
-        q.flag_low = (int)f[15];
-        q.flag_clear = f[16] != 0;
-        q.lowest = (int)f[17];
-    }
-    if (revealed_before.size() != 4 * (std::size_t)(n + 1)) throw std::invalid_argument("revealed_before: wrong length");
-    p.revealed_before.resize(n + 1);
-    for (int i = 0; i <= n; ++i)
-        for (int r = 0; r < 4; ++r) p.revealed_before[i][r] = revealed_before[4 * i + r];
-    if (missed.size() % 3 || missed.size() / 3 > (std::size_t)MAX_FLAGS) throw std::invalid_argument("missed: wrong length");
-    for (std::size_t j = 0; j < missed.size(); j += 3) p.missed.push_back({(u64)missed[j], (int)missed[j + 1], (int)missed[j + 2]});
-    p.all_flags = all_flags;
-    if (steps.size() % 3) throw std::invalid_argument("steps: wrong length");
-    for (std::size_t j = 0; j < steps.size(); j += 3) p.steps.push_back({steps[j], steps[j + 1], steps[j + 2]});
-    return p;
-}
-
-std::unique_ptr<AnyCounter> make(int primes, int n, const std::vector<int>& pool, const std::vector<int>& deck_free,
-                                 const std::vector<int>& draws, const std::vector<long long>& positions,
-                                 const std::vector<int>& revealed_before, const std::vector<long long>& missed,
-                                 unsigned long long all_flags, const std::vector<int>& steps) {
-    Plan plan = make_plan(n, pool, deck_free, draws, positions, revealed_before, missed, all_flags, steps);
+// nullptr (None) when the record is beyond the core's limits (see prepare)
+std::unique_ptr<AnyCounter> make(int primes, int n, const std::vector<long long>& positions,
+                                 const std::vector<int>& slots1, const std::vector<int>& slots2,
+                                 const std::vector<int>& slots3, const std::vector<int>& draws,
+                                 unsigned long long marshal, const std::vector<long long>& missed_single,
+                                 const std::vector<long long>& missed_sets) {
+    FactsIn f;
+    f.n = n;
+    if (positions.size() != 4 * (std::size_t)n) throw std::invalid_argument("positions: 4 numbers per position");
+    if (slots1.empty() || slots2.empty() || slots3.empty()) throw std::invalid_argument("slots: empty");
+    if (draws.size() != 3 || missed_single.size() % 2 || missed_sets.size() % 2) throw std::invalid_argument("bad facts");
+    f.positions = positions;
+    f.slots[1] = slots1;
+    f.slots[2] = slots2;
+    f.slots[3] = slots3;
+    for (int r = 1; r <= 3; ++r) f.draws[r] = draws[r - 1];
+    f.marshal = marshal;
+    f.missed_single = missed_single;
+    f.missed_sets = missed_sets;
+    Plan plan;
+    if (!prepare(f, plan)) return nullptr;
     switch (primes) {
         case 1: return std::make_unique<CounterK<1>>(std::move(plan));
         case 2: return std::make_unique<CounterK<2>>(std::move(plan));
@@ -209,6 +182,6 @@ NB_MODULE(_compiled, m) {
         .def("tag_positions", &AnyCounter::tag_positions)
         .def("tagged", &AnyCounter::tagged, nb::arg("fd"), nb::arg("fixed"), nb::arg("keep"), nb::arg("budget"))
         .def("stored_states", &AnyCounter::stored_states);
-    m.def("make", &make, nb::arg("primes"), nb::arg("n"), nb::arg("pool"), nb::arg("deck_free"), nb::arg("draws"),
-          nb::arg("positions"), nb::arg("revealed_before"), nb::arg("missed"), nb::arg("all_flags"), nb::arg("steps"));
+    m.def("make", &make, nb::arg("primes"), nb::arg("n"), nb::arg("positions"), nb::arg("slots1"), nb::arg("slots2"),
+          nb::arg("slots3"), nb::arg("draws"), nb::arg("marshal"), nb::arg("missed_single"), nb::arg("missed_sets"));
 }
