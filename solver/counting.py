@@ -87,8 +87,14 @@ try:  # the compiled core, if it was built and loads
     from . import compiled_counter as _compiled_counter
     _COMPILED_ERROR = ""
 except ImportError as exc:  # not built (no compiler at install) or not loadable here
+    from importlib.util import find_spec
+
     _compiled_counter = None
-    _COMPILED_ERROR = str(exc) or type(exc).__name__
+    if find_spec("solver._compiled") is None:
+        _COMPILED_ERROR = ("solver._compiled was not built: the install found no C++ compiler or Python "
+                           "headers, or was made with FUGITIVE_COMPILED_CORE=OFF")
+    else:
+        _COMPILED_ERROR = f"solver._compiled does not load: {exc}"
 
 
 class CoreUnavailable(RuntimeError):
@@ -145,6 +151,15 @@ def _warn_once() -> None:
         print(f"warning: {core_report()}", file=sys.stderr)
 
 
+def announce() -> None:
+    """Say once on standard error which core counts (the CLI's commands that count)."""
+    global _warned
+    if not _warned:
+        _warned = True
+        print(core_report() if core_in_use() == "compiled" or _wanted == "python" else f"warning: {core_report()}",
+              file=sys.stderr)
+
+
 def new_counter(facts: Facts, core: str | None = None) -> HistoryCounter:
     """A counter for ``facts`` on the core in use (or on ``core``).
 
@@ -189,6 +204,6 @@ def composition_counts(comp: Composition) -> tuple[int, ...]:
 
 __all__ = [
     "HistoryCounter", "new_counter", "OutOfTime", "CORES", "CoreUnavailable", "use_core", "core_in_use",
-    "core_report", "compiled_available", "Composition", "PairCounts",
+    "core_report", "compiled_available", "announce", "Composition", "PairCounts",
     "N_CLASSES", "CLASS_OF", "CLASS_MEMBERS", "composition", "composition_of", "composition_counts",
 ]

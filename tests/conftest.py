@@ -14,3 +14,10 @@ from hypothesis import settings
 settings.register_profile("ci", derandomize=True, print_blob=True)
 settings.register_profile("dev")
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+def pytest_report_header(config):
+    """Which counting core the tests run on (the compiled one, or the Python one and why)."""
+    from solver.counting import core_report
+
+    return core_report()
