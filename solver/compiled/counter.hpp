@@ -18,6 +18,7 @@
 
 #include <array>
 #include <chrono>
+#include <deque>
 #include <cstdint>
 #include <exception>
 #include <algorithm>
@@ -61,10 +62,28 @@ struct HideoutOption {
     Res<K> wt;
 };
 
+// a run of a vector (valid until the vector grows)
+template <class T>
+struct Span {
+    const T* p;
+    std::size_t n;
+    const T* begin() const { return p; }
+    const T* end() const { return p + n; }
+    std::size_t size() const { return n; }
+    const T& operator[](std::size_t i) const { return p[i]; }
+};
+
+// a hideout entry: its options (a run of the counter's option arena), sorted by x, and
+// its reach table (t -> the largest option x <= t; 0: none)
+struct EntryRef {
+    std::uint32_t begin, end;
+    std::array<std::int8_t, 43> reach;
+};
+
 template <int K>
 struct HideoutEntry {
-    std::vector<HideoutOption<K>> options;  // sorted by x
-    std::array<std::int8_t, 43> reach;      // t -> the largest option x <= t (0: none)
+    Span<HideoutOption<K>> options;
+    const std::int8_t* reach;
 };
 
 template <int K>
@@ -104,6 +123,9 @@ public:
                 D = D * sm.value[m];
                 inv_D = inv_D * sm.inverse[m];
             }
+        option_arena.reserve(256);
+        entry_refs.reserve(64);
+        sprint_arena.reserve(256);
         closing_ready.assign(4 * 256, false);
         closing_inv.resize(4 * 256);
         start_state = skey(0, 0, P.all_flags << FLAG_SHIFT);
@@ -162,39 +184,46 @@ public:
 
     bool regular(int i) const { return P.pos[i].face_down && i < n; }
 
-    // Counter._hideout_entry: the hideout options and reach table of position i after usage G2
+    // Counter._hideout_entry: the hideout options and reach table of position i after
+    // usage G2 (made into the counter's option arena; an id)
     std::uint32_t hideout_entry(int i, u64 G2) {
         PosCache& pc = cache[i];
         std::uint32_t found = pc.entry_index.find(G2);
         if (found != FlatMap<std::uint32_t>::NONE) return pc.entry_index.value(found);
         const Position& p = P.pos[i];
         const auto& before = P.revealed_before[i - 1];
-        HideoutEntry<K> e;
         int room[4] = {1, 0, 0, 0};
         for (int r = 1; r <= 3; ++r) room[r] = p.slots[r] - deck_used(G2, r) - before[r];
-        int best = 0, t = 0;
         int top = p.hi < MAX_CARD ? p.hi : MAX_CARD;
+        EntryRef e;
+        e.begin = (std::uint32_t)option_arena.size();
+        int best = 0, t = 0;
         for (int x = p.lo > 1 ? p.lo : 1; x <= top; ++x) {
             if (!(p.allowed >> x & 1)) continue;
             int c = class_of(x), r = c >> 1;
             int f = P.pool[c] - g_get(G2, c);
             if (f > 0 && room[r] > 0) {
-                e.options.push_back({x, 1ULL << (BITS * c), 1ULL << (BITS * (c & 1)), r, small_value((u64)f * (u64)room[r])});
+                option_arena.push_back({x, 1ULL << (BITS * c), 1ULL << (BITS * (c & 1)), r, small_value((u64)f * (u64)room[r])});
                 for (; t < x; ++t) e.reach[t] = (std::int8_t)best;
                 best = x;
             }
         }
         for (; t < 43; ++t) e.reach[t] = (std::int8_t)best;
-        std::uint32_t got = (std::uint32_t)pc.entries.size();
-        pc.entries.push_back(std::move(e));
+        e.end = (std::uint32_t)option_arena.size();
+        std::uint32_t got = (std::uint32_t)entry_refs.size();
+        entry_refs.push_back(e);
         pc.entry_index.at(G2, got);
         return got;
     }
 
-    const HideoutEntry<K>& entry(int i, std::uint32_t e) const { return cache[i].entries[e]; }
+    // an entry's options and reach table (valid until the next hideout_entry)
+    HideoutEntry<K> entry(std::uint32_t e) const {
+        const EntryRef& ref = entry_refs[e];
+        return {{option_arena.data() + ref.begin, ref.end - ref.begin}, ref.reach.data()};
+    }
 
     // _deck_sprints: deck r's share of a sprint set by card count m <= k
-    std::vector<std::vector<DeckPart<K>>> deck_sprints(int r, int fo, int fe, int room, int k) const {
+    static std::vector<std::vector<DeckPart<K>>> deck_sprints(int r, int fo, int fe, int room, int k) {
         std::vector<std::vector<DeckPart<K>>> got(k + 1);
         int shift_o = BITS * 2 * r, shift_e = BITS * (2 * r + 1);
         int most = k < fo + fe ? k : fo + fe;
@@ -221,32 +250,65 @@ public:
         return out;
     }
 
-    // Counter._sprint_options: (class increment, evens, weight) of position i's hidden
-    // sprint sets after usage G, each with the hideout entry of the usage after them
-    const std::vector<SprintOption<K>>& sprint_options(int i, u64 G) {
-        PosCache& pc = cache[i];
-        std::uint32_t found = pc.sprint_index.find(G);
-        if (found != FlatMap<std::uint32_t>::NONE) return pc.sprints[pc.sprint_index.value(found)];
-        const Position& p = P.pos[i];
-        const auto& before = P.revealed_before[i - 1];
-        int k = p.k;
-        std::vector<std::vector<DeckPart<K>>> per_deck[4];
-        for (int r = 0; r < 4; ++r) {
-            int fo = P.pool[2 * r] - g_get(G, 2 * r), fe = P.pool[2 * r + 1] - g_get(G, 2 * r + 1);
-            int room = r ? p.slots[r] - deck_used(G, r) - before[r] : k;
-            per_deck[r] = deck_sprints(r, fo, fe, room, k);
+    // _sprint_sets: (class increment, evens, weight) of every class composition of k
+    // sprint cards, from each deck's free odd and even cards and free draw slots. They
+    // depend on nothing else, so every counter shares them (bounded, as in count.py).
+    // Calls into the compiled core hold Python's GIL: one thread at a time is here.
+    static std::uint32_t sprint_sets(int k, const int (&decks)[4][3], const std::vector<DeckPart<K>>*& out) {
+        static FlatMap<std::uint32_t> index;
+        static std::vector<std::vector<DeckPart<K>>> tables;
+        u64 key = (u64)k;
+        for (int r = 0; r < 4; ++r) key = key << 6 | (u64)(decks[r][0] << 3 | decks[r][1]);
+        for (int r = 1; r < 4; ++r) key = key << 5 | (u64)std::min(std::max(decks[r][2], 0), 31);
+        std::uint32_t found = index.find(key);
+        if (found != FlatMap<std::uint32_t>::NONE) {
+            out = &tables[index.value(found)];
+            return 0;
         }
+        if (tables.size() >= 20000) {  // bounded: start again
+            index.clear();
+            tables.clear();
+        }
+        std::vector<std::vector<DeckPart<K>>> per_deck[4];
+        for (int r = 0; r < 4; ++r) per_deck[r] = deck_sprints(r, decks[r][0], decks[r][1], decks[r][2], k);
         auto low = join(per_deck[0], per_deck[1], k);
         auto high = join(per_deck[2], per_deck[3], k);
-        std::vector<SprintOption<K>> out;
+        std::vector<DeckPart<K>> sets;
         for (int m = 0; m <= k; ++m)
-            for (const auto& a : low[m])
-                for (const auto& b : high[k - m]) out.push_back({a.inc + b.inc, a.e + b.e, a.w * b.w, 0});
-        for (auto& o : out) o.entry = hideout_entry(i, G + o.inc);
-        std::uint32_t got = (std::uint32_t)pc.sprints.size();
-        pc.sprints.push_back(std::move(out));
-        pc.sprint_index.at(G, got);
-        return pc.sprints[got];
+            for (const auto& x : low[m])
+                for (const auto& y : high[k - m]) sets.push_back({x.inc + y.inc, x.e + y.e, x.w * y.w});
+        index.at(key, (std::uint32_t)tables.size());
+        tables.push_back(std::move(sets));
+        out = &tables.back();
+        return 0;
+    }
+
+    // Counter._sprint_options: (class increment, evens, weight) of position i's hidden
+    // sprint sets after usage G, each with the hideout entry of the usage after them
+    // (a run of the counter's sprint arena, valid until the next sprint_options)
+    Span<SprintOption<K>> sprint_options(int i, u64 G) {
+        PosCache& pc = cache[i];
+        std::uint32_t found = pc.sprint_index.find(G);
+        if (found != FlatMap<std::uint32_t>::NONE) {
+            const auto& ref = sprint_refs[pc.sprint_index.value(found)];
+            return {sprint_arena.data() + ref.first, ref.second - ref.first};
+        }
+        const Position& p = P.pos[i];
+        const auto& before = P.revealed_before[i - 1];
+        int decks[4][3];
+        for (int r = 0; r < 4; ++r) {
+            decks[r][0] = P.pool[2 * r] - g_get(G, 2 * r);
+            decks[r][1] = P.pool[2 * r + 1] - g_get(G, 2 * r + 1);
+            decks[r][2] = r ? p.slots[r] - deck_used(G, r) - before[r] : 0;  // deck 0: no draw slots
+        }
+        const std::vector<DeckPart<K>>* sets;
+        sprint_sets(p.k, decks, sets);
+        std::uint32_t begin = (std::uint32_t)sprint_arena.size();
+        for (const auto& d : *sets) sprint_arena.push_back({d.inc, d.e, d.w, hideout_entry(i, G + d.inc)});
+        std::uint32_t end = (std::uint32_t)sprint_arena.size();
+        pc.sprint_index.at(G, (std::uint32_t)sprint_refs.size());
+        sprint_refs.emplace_back(begin, end);
+        return {sprint_arena.data() + begin, end - begin};
     }
 
     // Counter._unused_slots: ways to fill the draw slots no used card took
@@ -285,73 +347,92 @@ public:
         return out;
     }
 
-    // Counter._end_pair: two decks' end polynomials multiplied, by cards m <= k, a list by evens
-    const std::vector<std::vector<Res<K>>>& end_pair(const int* a, const int* b) {
+    // Counter._end_pair: two decks' end polynomials multiplied, by cards m <= k and evens
+    // e <= m (a triangle: entry m (m + 1) / 2 + e). Shared by every counter, keyed by
+    // their inputs and the decks' draws and free cards (a negative room of free slots
+    // counts as none). Calls into the compiled core hold Python's GIL.
+    struct EndPairs {
+        FlatMap<std::uint32_t> index;
+        std::deque<std::vector<Res<K>>> tables;  // a deque: a reference stays valid as it grows
+    };
+    static EndPairs& end_pairs() {
+        static EndPairs shared;
+        return shared;
+    }
+
+    const std::vector<Res<K>>& end_pair(const int* a, const int* b) {
         // a, b: (r, fo, fe, room, used, k)
-        u64 key = 0;
-        for (const int* t : {a, b})
-            for (int f = 0; f < 5; ++f) key = key * 64 + (u64)(t[f] + 32);
-        std::uint32_t found = end_pair_index.find(key);
-        if (found != FlatMap<std::uint32_t>::NONE) return end_pairs[end_pair_index.value(found)];
+        FlatMap<std::uint32_t>& index = end_pairs().index;
+        std::deque<std::vector<Res<K>>>& tables = end_pairs().tables;
+        u64 key = (u64)a[5] << 1 | (u64)(a[0] != 0);
+        for (const int* t : {a, b}) {
+            int r = t[0];
+            key = key << 15 | (u64)t[1] << 12 | (u64)t[2] << 9 | (u64)std::min(std::max(t[3], 0), 31) << 4 | (u64)t[4];
+            key = key << 8 | (u64)(r ? P.draws[r] : 0) << 4 | (u64)(r ? P.deck_free[r] : 0);
+        }
+        std::uint32_t found = index.find(key);
+        if (found != FlatMap<std::uint32_t>::NONE) return tables[index.value(found)];
         int k = a[5];
         auto pa = end_poly(a[0], a[1], a[2], a[3], a[4], k), pb = end_poly(b[0], b[1], b[2], b[3], b[4], k);
-        std::vector<std::vector<Res<K>>> out(k + 1);
-        for (int m = 0; m <= k; ++m) out[m].assign(m + 1, Res<K>::zero());
+        std::vector<Res<K>> out((k + 1) * (k + 2) / 2, Res<K>::zero());
         for (int ma = 0; ma <= k; ++ma)
             for (int mb = 0; mb + ma <= k; ++mb)
                 for (int ea = 0; ea <= ma; ++ea) {
                     if (pa[ma][ea].is_zero()) continue;
-                    for (int eb = 0; eb <= mb; ++eb)
-                        if (!pb[mb][eb].is_zero()) out[ma + mb][ea + eb] += pa[ma][ea] * pb[mb][eb];
+                    for (int eb = 0; eb <= mb; ++eb) {
+                        int m = ma + mb;
+                        if (!pb[mb][eb].is_zero()) out[m * (m + 1) / 2 + ea + eb] += pa[ma][ea] * pb[mb][eb];
+                    }
                 }
-        std::uint32_t got = (std::uint32_t)end_pairs.size();
-        end_pairs.push_back(std::move(out));
-        end_pair_index.at(key, got);
-        return end_pairs[got];
+        index.at(key, (std::uint32_t)tables.size());
+        tables.push_back(std::move(out));
+        return tables.back();
     }
 
     // Counter._end_weights (cached by usage, as _end_weights_cached: only the last
     // position asks): usage G before the last position's sprint cards -> weights by
-    // at-least-evens
-    const std::vector<Res<K>>& end_weights(int i, u64 G) {
+    // at-least-evens (k + 2 of them, a run of the end arena)
+    Span<Res<K>> end_weights(int i, u64 G) {
+        const int k = P.pos[i].k;
+        const std::size_t len = k + 2;
         std::uint32_t found = end_index.find(G);
-        if (found != FlatMap<std::uint32_t>::NONE) return end_values[end_index.value(found)];
-        const Position& p = P.pos[i];
-        int k = p.k;
-        std::vector<Res<K>> exact;
+        if (found != FlatMap<std::uint32_t>::NONE) return {end_arena.data() + end_index.value(found), len};
+        std::uint32_t begin = (std::uint32_t)end_arena.size();
         if (!k) {
-            exact = {unused_slots(G), Res<K>::zero()};
+            end_arena.push_back(unused_slots(G));
+            end_arena.push_back(Res<K>::zero());
         } else {
+            const Position& p = P.pos[i];
             const auto& before = P.revealed_before[i - 1];
             const auto& after = P.revealed_before[n];
             int keys[4][6];
             for (int r = 0; r < 4; ++r) {
                 int fo = P.pool[2 * r] - g_get(G, 2 * r), fe = P.pool[2 * r + 1] - g_get(G, 2 * r + 1);
-                if (r) {
-                    int used = deck_used(G, r);
-                    int row[6] = {r, fo, fe, p.slots[r] - used - before[r], used + after[r], k};
-                    std::copy(row, row + 6, keys[r]);
-                } else {
-                    int row[6] = {0, fo, fe, 0, 0, k};
-                    std::copy(row, row + 6, keys[r]);
+                int used = r ? deck_used(G, r) : 0;
+                int row[6] = {r, fo, fe, r ? p.slots[r] - used - before[r] : 0, r ? used + after[r] : 0, k};
+                std::copy(row, row + 6, keys[r]);
+            }
+            if (end_pairs().tables.size() >= 4000) {  // bounded, as count.py's _END_PAIRS
+                end_pairs().index.clear();
+                end_pairs().tables.clear();
+            }
+            const std::vector<Res<K>>& low = end_pair(keys[0], keys[1]);
+            const std::vector<Res<K>>& high = end_pair(keys[2], keys[3]);
+            end_arena.resize(begin + len, Res<K>::zero());
+            Res<K>* exact = end_arena.data() + begin;
+            for (int m = 0; m <= k; ++m) {
+                const Res<K>* row_a = &low[m * (m + 1) / 2];
+                const Res<K>* row_b = &high[(k - m) * (k - m + 1) / 2];
+                for (int ea = 0; ea <= m; ++ea) {
+                    if (row_a[ea].is_zero()) continue;
+                    for (int eb = 0; eb <= k - m; ++eb)
+                        if (!row_b[eb].is_zero()) exact[ea + eb] += row_a[ea] * row_b[eb];
                 }
             }
-            const auto low = end_pair(keys[0], keys[1]);   // copies: end_pairs may grow
-            const auto high = end_pair(keys[2], keys[3]);
-            exact.assign(k + 2, Res<K>::zero());
-            for (int m = 0; m <= k; ++m)
-                for (std::size_t ea = 0; ea < low[m].size(); ++ea) {
-                    if (low[m][ea].is_zero()) continue;
-                    const auto& row_b = high[k - m];
-                    for (std::size_t eb = 0; eb < row_b.size(); ++eb)
-                        if (!row_b[eb].is_zero()) exact[ea + eb] += low[m][ea] * row_b[eb];
-                }
             for (int e = k - 1; e >= 0; --e) exact[e] += exact[e + 1];  // at least e evens
         }
-        std::uint32_t got = (std::uint32_t)end_values.size();
-        end_values.push_back(std::move(exact));
-        end_index.at(G, got);
-        return end_values[got];
+        end_index.at(G, begin);
+        return {end_arena.data() + begin, len};
     }
 
     // ------------------------------------------------------------------ face-up positions
@@ -445,7 +526,7 @@ public:
         inv = Res<K>::of(1);
         int need = ESCAPE - 3 - p.k - h;
         if (h >= ESCAPE) return;
-        const auto& vec = end_weights(i, G);
+        const auto vec = end_weights(i, G);
         if (need >= (int)vec.size()) return;
         phi = vec[need > 0 ? need : 0];
         if (!phi.is_zero() && H >= FLAG_ONE && flags_after(i, h, ESCAPE, H, 0) < 0) phi = Res<K>::zero();
@@ -491,11 +572,10 @@ public:
             int h = s_h(s);
             u64 G = s_G(s), H = s_H(s);
             const Res<K> w = layer.value(a);
-            const auto& options = sprint_options(i, G);
-            for (const auto& o : options) {
-                const HideoutEntry<K>& e = entry(i, o.entry);
+            for (const auto& o : sprint_options(i, G)) {
+                const std::int8_t* reach_of = entry_refs[o.entry].reach.data();
                 int t = h + 3 + k + o.evens;
-                int reach = e.reach[t < cap ? t : cap];
+                int reach = reach_of[t < cap ? t : cap];
                 if (reach <= h || reach < low) continue;
                 InterValue<K>& v = out.at(ikey(h, G + o.inc, H, reach), fresh);
                 v.w += w * o.w;
@@ -516,9 +596,9 @@ public:
             u64 G = s_G(s), H = s_H(s);
             Res<K> acc = Res<K>::zero();
             for (const auto& o : sprint_options(i, G)) {
-                const HideoutEntry<K>& e = entry(i, o.entry);
+                const std::int8_t* reach_of = entry_refs[o.entry].reach.data();
                 int t = h + 3 + k + o.evens;
-                std::uint32_t b = inter.find(ikey(h, G + o.inc, H, e.reach[t < cap ? t : cap]));
+                std::uint32_t b = inter.find(ikey(h, G + o.inc, H, reach_of[t < cap ? t : cap]));
                 if (b != FlatMap<InterValue<K>>::NONE) acc += o.w * b_inter[b];
             }
             out[a] = acc;
@@ -527,7 +607,7 @@ public:
     }
 
     // the first option of an entry with x >= lo
-    static std::size_t first_option(const std::vector<HideoutOption<K>>& options, int lo) {
+    static std::size_t first_option(const Span<HideoutOption<K>>& options, int lo) {
         std::size_t a = 0, b = options.size();
         while (a < b) {
             std::size_t m = (a + b) / 2;
@@ -552,7 +632,7 @@ public:
             int r_open = deck_of(h);
             const Res<K> w = iv.w;
             const Res<K> w_leave = w * closing_inverse(r_open, H);
-            const auto& options = entry(i, iv.entry).options;
+            const auto options = entry(iv.entry).options;
             bool flagged = H >= FLAG_ONE;
             for (std::size_t j = first_option(options, low > h ? low : h + 1); j < options.size(); ++j) {
                 const HideoutOption<K>& o = options[j];
@@ -580,7 +660,7 @@ public:
             int h = i_h(key), reach = i_reach(key);
             u64 G2 = i_G(key), H = i_H(key);
             int r_open = deck_of(h);
-            const auto& options = entry(i, inter.value(a).entry).options;
+            const auto options = entry(inter.value(a).entry).options;
             bool flagged = H >= FLAG_ONE;
             Res<K> stay = Res<K>::zero(), leave = Res<K>::zero();
             for (std::size_t j = first_option(options, low > h ? low : h + 1); j < options.size(); ++j) {
@@ -622,12 +702,12 @@ public:
             int top = h + most < cap ? h + most : cap;
             u64 counts = H & COUNTS;
             Res<K> acc = Res<K>::zero();
-            const std::size_t n_options = entry(i, e).options.size();
-            for (std::size_t j = first_option(entry(i, e).options, low > h ? low : h + 1); j < n_options; ++j) {
-                const HideoutOption<K> o = entry(i, e).options[j];  // a copy: end_weights may add entries
+            const auto options = entry(e).options;  // end_weights below adds no hideout entry
+            for (std::size_t j = first_option(options, low > h ? low : h + 1); j < options.size(); ++j) {
+                const HideoutOption<K>& o = options[j];
                 if (o.x > top) break;
                 int need = o.x - h - base;
-                const auto& vec = end_weights(i, G + o.inc);
+                const auto vec = end_weights(i, G + o.inc);
                 if (need >= (int)vec.size()) continue;
                 const Res<K> phi = vec[need > 0 ? need : 0];
                 if (phi.is_zero()) continue;
@@ -844,7 +924,7 @@ public:
             int reach = h + 3 + k + o.evens;
             if (reach > cap) reach = cap;
             if (only && only > reach) continue;
-            for (const auto& y : entry(i, o.entry).options) {
+            for (const auto& y : entry(o.entry).options) {
                 if (y.x > reach) break;
                 if (y.x <= h || y.x < low || (only && y.x != only)) continue;
                 bool leaves = y.r != r_open;
@@ -1050,18 +1130,18 @@ private:
     }
 
     struct PosCache {
-        FlatMap<std::uint32_t> sprint_index;  // usage -> sprints
-        std::vector<std::vector<SprintOption<K>>> sprints;
-        FlatMap<std::uint32_t> entry_index;   // usage -> entries
-        std::vector<HideoutEntry<K>> entries;
+        FlatMap<std::uint32_t> sprint_index;  // usage -> its run of the sprint arena (sprint_refs)
+        FlatMap<std::uint32_t> entry_index;   // usage -> its hideout entry (entry_refs)
     };
+    std::vector<HideoutOption<K>> option_arena;
+    std::vector<EntryRef> entry_refs;
+    std::vector<SprintOption<K>> sprint_arena;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> sprint_refs;
     std::vector<PosCache> cache;
     FlatMap<std::uint32_t> unused_index;
     std::vector<Res<K>> unused_values;
-    FlatMap<std::uint32_t> end_index;
-    std::vector<std::vector<Res<K>>> end_values;
-    FlatMap<std::uint32_t> end_pair_index;
-    std::vector<std::vector<std::vector<Res<K>>>> end_pairs;
+    FlatMap<std::uint32_t> end_index;  // usage -> its run of the end arena
+    std::vector<Res<K>> end_arena;
     std::vector<bool> closing_ready;
     std::vector<Res<K>> closing_inv;
     u64 start_state;
