@@ -33,6 +33,12 @@ for _p in _compiled.PRIMES:
     _MODULI.append(_acc)
 
 
+_ROW_FACTOR = [41 * comb(41, k) for k in range(42)]  # a face-down hideout and k hidden sprint cards
+_SPRINTS_ONLY = [comb(41, k) for k in range(42)]     # k hidden sprint cards under a face-up hideout
+_DISTINCT = [falling(41, m) for m in range(42)]       # m distinct hidden cards
+_DECK_SIZE = {r: len(members) for r, members in DECK_SETS.items()}
+
+
 def history_bound(facts: Facts) -> int:
     """An upper bound on the number of consistent hidden histories of ``facts`` (so on
     every count of them: marginals, joint counts, the planner's counts).
@@ -47,19 +53,23 @@ def history_bound(facts: Facts) -> int:
       hidden sprint set of k cards one of ``C(41, k)`` sets; and, as they are distinct
       cards, at most ``falling(41, m)`` for m hidden cards in all (the smaller of the two).
     """
+    free = dict(_DECK_SIZE)
+    for c in facts.marshal_cards:
+        if c >= 4:
+            free[1 if c <= 14 else 2 if c <= 28 else 3] -= 1
     draws = 1
-    for r, members in DECK_SETS.items():
-        draws *= falling(len(members - facts.marshal_cards), facts.draws[r])
+    for r, n in free.items():
+        draws *= falling(n, facts.draws[r])
     row = 1
     hidden = 0
     for p in facts.positions:
-        if p.face_down:
-            row *= 41
-            hidden += 1
-        if p.sprint_cards is None:
-            row *= comb(41, p.sprints)
+        if p.hideout is None:
+            row *= _ROW_FACTOR[p.sprints]
+            hidden += 1 + p.sprints
+        elif p.sprint_cards is None:
+            row *= _SPRINTS_ONLY[p.sprints]
             hidden += p.sprints
-    return draws * min(row, falling(41, hidden))
+    return draws * min(row, _DISTINCT[min(hidden, 41)])
 
 
 def primes_for(bound: int) -> int | None:

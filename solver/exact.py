@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from typing import Any
 
 from engine.record import Record, RecordFormatError, load_record, record_from_dict, record_from_json
@@ -86,9 +85,9 @@ def solve(source: Any, validate: bool = True, deadline: float | None = None) -> 
         raise InvalidRecord(str(exc)) from None
     if validate:
         validate_record(record)
-    post, counter = counted(extract(record), deadline)
+    post, counter = counted(extract(record), deadline, keep=True)  # the counter kept for joints
     if post.consistent:
-        return replace(post, _counter=counter)  # kept for joint probabilities
+        return post
     n = _first_inconsistent(record)
     prefix = extract(record.truncated(n + 1))
     if has_route(prefix):
@@ -104,7 +103,7 @@ def solve(source: Any, validate: bool = True, deadline: float | None = None) -> 
     )
 
 
-def counted(facts: Facts, deadline: float | None = None) -> tuple[Posterior, HistoryCounter]:
+def counted(facts: Facts, deadline: float | None = None, keep: bool = False) -> tuple[Posterior, HistoryCounter]:
     """The posterior of already extracted facts (without joints) and the counter that
     made it, which keeps its forward and backward values for further questions
     (``through``, ``pair_counts``, ``sprint_classes``: :mod:`solver.counting`). For
@@ -114,12 +113,13 @@ def counted(facts: Facts, deadline: float | None = None) -> tuple[Posterior, His
     counter = new_counter(facts)
     with no_cycle_collection():
         total, marg = counter.marginals(deadline)
-    return posterior_from_counts(facts, total, marg), counter
+    return posterior_from_counts(facts, total, marg, counter if keep else None), counter
 
 
-def posterior_from_counts(facts: Facts, total: int, counts) -> Posterior:
+def posterior_from_counts(facts: Facts, total: int, counts, counter: HistoryCounter | None = None) -> Posterior:
     """The posterior of ``facts`` from the count of all histories and, for each
-    face-down position (by index), number -> histories with it there."""
+    face-down position (by index), number -> histories with it there; ``counter``, kept
+    by the posterior, answers its joint probabilities."""
     if total == 0:
         return Posterior(consistent=False, reason="no hidden history fits")
     positions = []
@@ -132,7 +132,7 @@ def posterior_from_counts(facts: Facts, total: int, counts) -> Posterior:
                 number_counts[x] = number_counts.get(x, 0) + c
         else:
             positions.append(PositionPosterior(p.index, True, p.sprints, p.hideout))
-    return Posterior(True, total, tuple(positions), number_counts)
+    return Posterior(True, total, tuple(positions), number_counts, _counter=counter)
 
 
 __all__ = ["solve", "counted", "count_histories", "posterior_from_counts", "InvalidRecord", "as_record", "validate_record"]
