@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from engine.cards import DECKS, ESCAPE, SETUP_DRAWS
+from engine.cards import ESCAPE, SETUP_DRAWS
 from engine.record import Record
 
 
@@ -81,11 +81,12 @@ def extract(record: Record) -> Facts:
     (One pass over the events, dispatching on their ``type``: every solve starts here.)
     """
     record = record.marshal_view()
-    # per deck, the usable draws at each turn (index = turn); the setup draws at turn 0
+    # per deck (index 1-3), the usable draws at each turn (index = turn); the setup
+    # draws at turn 0
     now = [0, SETUP_DRAWS[1], SETUP_DRAWS[2], SETUP_DRAWS[3]]
-    slots: dict[int, list[int]] = {d: [now[d]] for d in DECKS}
-    turn = 0
+    slots = [[], [now[1]], [now[2]], [now[3]]]
     pending_bonus = [0, 0, 0, 0]
+    turn = 0
     positions: list[list] = []  # [turn, sprints, hideout, sprint cards]
     marshal: set[int] = set()
     missed_single: dict[int, int] = {}
@@ -93,15 +94,6 @@ def extract(record: Record) -> Facts:
     escaped = False
     fugitive_turn_open = True  # the opening is running
     after_pass = False
-
-    def new_turn() -> None:
-        nonlocal turn
-        turn += 1
-        for d in DECKS:
-            now[d] += pending_bonus[d]
-            pending_bonus[d] = 0
-            slots[d].append(now[d])
-
     for event in record.events:
         kind = event.type
         if kind == "fugitive_draw":
@@ -110,17 +102,25 @@ def extract(record: Record) -> Facts:
                 pending_bonus[d] += 1
                 after_pass = False
                 continue
-            if not fugitive_turn_open:
-                new_turn()
+            if not fugitive_turn_open:  # a new turn starts with its draw
+                turn += 1
+                for r in (1, 2, 3):
+                    now[r] += pending_bonus[r]
+                    slots[r].append(now[r])
+                pending_bonus = [0, 0, 0, 0]
                 fugitive_turn_open = True
             now[d] += 1
             slots[d][-1] = now[d]
         elif kind == "place" or kind == "pass":
             if not fugitive_turn_open:  # a turn without a draw (all decks empty)
-                new_turn()
+                turn += 1
+                for r in (1, 2, 3):
+                    now[r] += pending_bonus[r]
+                    slots[r].append(now[r])
+                pending_bonus = [0, 0, 0, 0]
             fugitive_turn_open = turn == 0  # the opening may place twice
             after_pass = kind == "pass"
-            if kind == "place":
+            if not after_pass:
                 if event.hideout == ESCAPE:
                     positions.append([turn, event.sprints, ESCAPE, None])
                     escaped = True
@@ -152,8 +152,8 @@ def extract(record: Record) -> Facts:
     # a bonus draw at the very end is usable only later: it counts in draws, not in slots
     return Facts(
         positions=tuple(Position(i, t, k, h, cards) for i, (t, k, h, cards) in enumerate(positions, 1)),
-        slots={d: tuple(v) for d, v in slots.items()},
-        draws={d: now[d] + pending_bonus[d] for d in DECKS},
+        slots={1: tuple(slots[1]), 2: tuple(slots[2]), 3: tuple(slots[3])},
+        draws={1: now[1] + pending_bonus[1], 2: now[2] + pending_bonus[2], 3: now[3] + pending_bonus[3]},
         marshal_cards=frozenset(marshal),
         missed_single=missed_single,
         missed_sets=tuple(missed_sets),
