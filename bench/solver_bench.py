@@ -86,9 +86,24 @@ def _run_core(args: tuple) -> dict:
             checks.append(time.perf_counter() - start)
         sprints = [e.sprints for e in rec.events if e.type == "place"]
         slowest.append((dt, seed, i, str(sprints)))
-    out = {"core": core, "times": _quantiles(times), "capped": capped,
-           "slowest": sorted(slowest, reverse=True)[:8],
-           "memory": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+    memory = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    # on a shared machine a state can be slow because the process lost the processor:
+    # the slowest are timed again alone (best of three), and both are printed
+    slowest = sorted(slowest, reverse=True)[:8]
+    by_key = {(seed, i): rec for seed, i, rec in states}
+    again = []
+    for dt, seed, i, sprints in slowest:
+        best = dt
+        for _ in range(3):
+            rec = by_key[(seed, i)]
+            rec = type(rec)(rec.events, rec.ruleset, rec.fugitive_setup)
+            start = time.perf_counter()
+            solve(rec, validate=False)
+            best = min(best, time.perf_counter() - start)
+        again.append(best)
+    rest = sorted(times)[:-len(slowest)] if len(times) > len(slowest) else []
+    out = {"core": core, "times": _quantiles(times), "capped": capped, "slowest": slowest, "again": again,
+           "max_again": max(again + rest[-1:]) * 1000, "memory": memory}
     if check:
         out["with_check"] = _quantiles([a + b for a, b in zip(times, checks)])
         out["check"] = _quantiles(checks)
@@ -134,9 +149,10 @@ def main() -> None:
         marks = ", ".join(f"{k} {got[k]:.3g} {'<=' if got[k] <= v else '>'} {v:g} {'ok' if got[k] <= v else 'MISSED'}"
                           for k, v in TARGETS.items())
         print(f"targets (compiled core, validate=False): {marks}")
+        print(f"  the max with the 8 slowest states timed again alone (best of 3): {r['max_again']:.0f} ms")
     for r in results:
-        print(f"slowest states, {r['core']} core (seconds, seed, event index, sprint counts of the row):")
-        for dt, seed, i, sprints in r["slowest"]:
-            print(f"  {dt:7.3f}  seed {seed:4d}  event {i:3d}  {sprints}")
+        print(f"slowest states, {r['core']} core (seconds in the run, alone, seed, event index, sprint counts of the row):")
+        for (dt, seed, i, sprints), alone in zip(r["slowest"], r["again"]):
+            print(f"  {dt:7.3f}  {alone:7.3f}  seed {seed:4d}  event {i:3d}  {sprints}")
         if r["capped"]:
             print(f"  over the {cap:g} s cap: {r['capped']}")
