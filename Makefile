@@ -32,20 +32,36 @@ $(BROWSER_STAMP): $(STAMP) scripts/install-browser.sh
 	bash scripts/install-browser.sh $(BIN)/pip
 	if [ -x /usr/bin/chromium ]; then touch $(BROWSER_STAMP); fi
 
+# the optional research extra (OpenSpiel, PettingZoo): installed for the tests
+RESEARCH_STAMP := $(VENV)/.research
+
+$(RESEARCH_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet -e '.[research]'
+	touch $(RESEARCH_STAMP)
+
+PG_STAMP := $(VENV)/.postgres
+
+# Debian's postgresql for the store's PostgreSQL tests (each test session starts and
+# stops a throwaway server of its own); skipped loudly where it cannot be installed
+$(PG_STAMP): $(STAMP) scripts/install-postgres.sh
+	bash scripts/install-postgres.sh
+	if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then touch $(PG_STAMP); fi
+
 # every test, hypothesis derandomized (the same examples every run, as in CI), on the
-# compiled counting core; then the solver's tests once more on the Python core. In CI
-# (CI=true) a missing compiled core is an error, not a fallback.
-test: $(STAMP) $(BROWSER_STAMP)
+# compiled counting core; then the solver's tests once more on the Python core. -rs
+# prints the reason of every skip (no browser, no PostgreSQL). In CI (CI=true) a
+# missing compiled core is an error, not a fallback.
+test: $(STAMP) $(BROWSER_STAMP) $(RESEARCH_STAMP) $(PG_STAMP)
 	@if [ -n "$$CI" ]; then $(BIN)/python -c "import solver._compiled" || \
 	  { echo "CI: the compiled counting core did not build"; exit 1; }; fi
-	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -n 2
+	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -n 2 -rs
 	HYPOTHESIS_PROFILE=ci FUGITIVE_CORE=python $(BIN)/python -m pytest -n 2 -m "not cores" tests/solver
 
 # the edit-test loop: no slow property / brute-force tests, no browser
-test-fast: $(STAMP)
+test-fast: $(STAMP) $(RESEARCH_STAMP)
 	$(BIN)/python -m pytest -n 2 -m "not slow and not browser"
 
-bench: $(STAMP)
+bench: $(STAMP) $(RESEARCH_STAMP)
 	$(BIN)/python -m bench
 
 clean:

@@ -59,7 +59,7 @@ def test_certain_number_by_hand():
 
 def test_reveal_fixes_position_and_sprint_cards():
     rec = record(place(0), place(1), mdraw(5), mdraw(6),
-                 hit((2, 4, [7])), fdraw(1), place(1), mdraw(8), miss(6, 7))
+                 hit((2, 4, [7])), fdraw(1), place(1), mdraw(8), miss(6, 9))
     post = solve(rec)
     total, counts = brute_force(rec)
     assert post.histories == total
