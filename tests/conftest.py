@@ -20,10 +20,13 @@ from tests.backends import backend, postgres_server, store  # noqa: E402,F401
 
 
 def pytest_report_header(config):
+    """Which counting core the tests run on (the compiled one, or the Python one and
+    why), and whether PostgreSQL can run."""
     from harness import postgres
+    from solver.counting import core_report
 
     why = postgres.missing()
-    return why if why else f"postgresql: a throwaway server per test session from {postgres.bindir()}"
+    return [core_report(), why if why else f"postgresql: a throwaway server per test session from {postgres.bindir()}"]
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -155,7 +155,7 @@ def test_solve_reads_json_text_through_the_record_reader():
 def test_a_deadline_stops_the_count_and_a_later_one_changes_nothing():
     import time
 
-    from solver.count import OutOfTime
+    from solver.counting import OutOfTime
 
     rec = record(place(0), place(1), mdraw(17), mdraw(6), miss(2))
     with pytest.raises(OutOfTime):
