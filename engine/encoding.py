@@ -64,7 +64,7 @@ import numpy as np
 from . import rules
 from .cards import BASE_STEP, DECKS, ESCAPE, SETUP_DRAWS, STARTING_HAND, deck_of
 from .errors import IllegalMove
-from .game import _needs_second, apply as engine_apply, initial_state
+from .game import _needs_second, apply as engine_apply, guessable_numbers, initial_state
 from .moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
 from .record import FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record, Ruleset, OPENINGS
 from .state import FUGITIVE_PHASES, GameState, Phase
@@ -397,9 +397,9 @@ def _placement_actions(g: GameState, chosen: tuple[int, ...]) -> list[int]:
 
 
 def _guess_actions(g: GameState, chosen: tuple[int, ...]) -> list[int]:
-    up = g.up_numbers
     last = chosen[-1] if chosen else 0
-    numbers = [n for n in range(last + 1, 42) if n not in up]
+    # face up (a hideout, or a revealed sprint card beside one) is not guessable
+    numbers = [n for n in guessable_numbers(g) if n > last]
     guesses = [GUESS_BASE + n for n in numbers]
     if g.phase is Phase.MANHUNT:
         return guesses
@@ -503,6 +503,8 @@ def _why_not(node: Node, action: int) -> str:
     n = action - ADD_BASE
     if n in g.up_numbers:
         return f"{n} is face up"
+    if n not in guessable_numbers(g):
+        return f"{n} lies face up as a sprint card"
     if node.chosen and n <= node.chosen[-1]:
         return f"the numbers of a guess are chosen in ascending order (after {node.chosen[-1]})"
     return f"no guessable number is left above {n} to complete the guess"

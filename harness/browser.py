@@ -12,6 +12,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 
@@ -22,6 +23,10 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 PHONE = {"width": 390, "height": 844}
+#: where the browser tests save their screenshots: the README's own folder only when
+#: asked (FUGITIVE_SCREENSHOTS=1), so an ordinary test run leaves the work tree as it was
+SHOTS = (ROOT / "docs" / "screenshots" if os.environ.get("FUGITIVE_SCREENSHOTS") == "1"
+         else pathlib.Path(tempfile.gettempdir()) / "fugitive-screenshots")
 
 
 def missing() -> str | None:

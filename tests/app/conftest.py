@@ -1,7 +1,9 @@
-"""Helpers for the app tests: an AppTest on a fresh SQLite store per test."""
+"""Helpers for the app tests: an AppTest on a fresh SQLite store per test; for the
+browser tests, a Streamlit server per test module and a phone-sized page."""
 from __future__ import annotations
 
 import pathlib
+from typing import NamedTuple
 
 import pytest
 
@@ -27,3 +29,40 @@ def make_app(db):
         return at.run()
 
     return make
+
+
+class Served(NamedTuple):
+    """A Streamlit server of the app for one browser test module, and its database."""
+
+    url: str
+    db: pathlib.Path
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory, request):
+    """The app served on a free port with a SQLite database of its own (made here, so
+    the tests can write games into it); skipped with the reason where there is no
+    browser."""
+    from harness import browser
+    from notepad.store import GameStore
+
+    why = browser.missing()
+    if why:
+        pytest.skip(why)
+    db = tmp_path_factory.mktemp(request.module.__name__.rpartition(".")[2]) / "games.sqlite3"
+    GameStore(db)
+    with browser.app_server(db) as url:
+        yield Served(url, db)
+
+
+@pytest.fixture(scope="module")
+def server(served):
+    return served.url
+
+
+@pytest.fixture
+def page(server):
+    from harness import browser
+
+    with browser.phone_page() as p:
+        yield p

@@ -7,10 +7,7 @@ FUGITIVE_SCREENSHOTS=1, so an ordinary test run leaves the work tree as it was.
 """
 from __future__ import annotations
 
-import os
 import re
-import tempfile
-from pathlib import Path
 
 import pytest
 
@@ -18,27 +15,9 @@ from harness import browser
 
 pytestmark = pytest.mark.browser
 
-SHOTS = (
-    browser.ROOT / "docs" / "screenshots"
-    if os.environ.get("FUGITIVE_SCREENSHOTS") == "1"
-    else Path(tempfile.gettempdir()) / "fugitive-screenshots"
-)
+SHOTS = browser.SHOTS
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    why = browser.missing()
-    if why:
-        pytest.skip(why)
-    db = tmp_path_factory.mktemp("browser") / "games.sqlite3"
-    with browser.app_server(db) as url:
-        yield url
-
-
-@pytest.fixture
-def page(server):
-    with browser.phone_page() as p:
-        yield p
 
 
 def tap(page, label: str, text: str) -> None:

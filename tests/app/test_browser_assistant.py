@@ -21,20 +21,6 @@ GAMES = ("notepad-heuristic:0", "solver-heuristic:4")
 SCREEN = browser.PHONE["height"]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    why = browser.missing()
-    if why:
-        pytest.skip(why)
-    db = tmp_path_factory.mktemp("browser-assistant") / "games.sqlite3"
-    with browser.app_server(db) as url:
-        yield url
-
-
-@pytest.fixture
-def page(server):
-    with browser.phone_page() as p:
-        yield p
 
 
 def _box(target) -> dict:

@@ -10,10 +10,7 @@ database directly, from engine states, and opened by their URL.
 """
 from __future__ import annotations
 
-import os
 import re
-import tempfile
-from pathlib import Path
 
 import pytest
 
@@ -26,28 +23,13 @@ from notepad.store import GameStore
 pytestmark = pytest.mark.browser
 
 SCREEN = browser.PHONE["height"]
-SHOTS = (
-    browser.ROOT / "docs" / "screenshots"
-    if os.environ.get("FUGITIVE_SCREENSHOTS") == "1"
-    else Path(tempfile.gettempdir()) / "fugitive-screenshots"
-)
+SHOTS = browser.SHOTS
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    why = browser.missing()
-    if why:
-        pytest.skip(why)
-    db = tmp_path_factory.mktemp("browser-match") / "games.sqlite3"
-    GameStore(db)  # made here, so the tests can write matches into it
-    with browser.app_server(db) as url:
-        yield url, db
-
-
-@pytest.fixture
-def page(server):
-    with browser.phone_page() as p:
-        yield p
+def server(served):
+    """(url, database): these tests write matches into the database."""
+    return served
 
 
 # --------------------------------------------------------------------------- helpers

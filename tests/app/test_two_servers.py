@@ -10,7 +10,6 @@ the match between two phones is the online match page's.)
 """
 from __future__ import annotations
 
-import contextlib
 import re
 
 import pytest
@@ -31,27 +30,6 @@ def servers(request):
         yield one, two
 
 
-@contextlib.contextmanager
-def two_phones():
-    """Two pages at phone size, in two contexts of one headless Chromium (two
-    browsers: no shared cookies or storage)."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=browser.CHROMIUM, args=browser.CHROMIUM_ARGS, headless=True)
-        try:
-            pages = []
-            for _ in range(2):
-                context = chromium.new_context(viewport=browser.PHONE, device_scale_factor=2, is_mobile=True,
-                                               has_touch=True)
-                page = context.new_page()
-                page.set_default_timeout(30_000)
-                pages.append(page)
-            yield pages
-        finally:
-            chromium.close()
-
-
 def tap(page, label: str, text: str) -> None:
     browser.wait_idle(page)
     page.locator(f'[aria-label="{label}"] button').filter(has_text=re.compile(f"^{re.escape(text)}$")).click()
@@ -69,7 +47,7 @@ def wait_events(page, n: int) -> None:
 
 def test_a_game_entered_through_one_server_goes_on_through_the_other(servers):
     one, two = servers
-    with two_phones() as (a, b):
+    with browser.phone_pages(2) as (a, b):
         a.goto(one + "/?page=assistant")
         a.get_by_role("button", name="Start").click()
         a.wait_for_selector('[data-testid="fg-status"]')
