@@ -128,9 +128,10 @@ def _current() -> MatchSession | None:
                 return m
         except StoreError:
             pass  # deleted meanwhile: opening it says so
-        # online, the other side's move is what the page waits for (its watch saw it
-        # first): said only when this window's copy was out of date at a tap
-        if not (m.mode == ml.ONLINE and st.session_state.pop(online.EXPECTED, False)):
+        # online, the other side's move is what a waiting page waits for: said only
+        # when the page offered this browser a move (another tab or device of the same
+        # player made one, or the other side ended the match meanwhile)
+        if not (m.mode == ml.ONLINE and m.role != m.state.current_player):
             st.session_state[NOTE] = t("match_moved_on")
     st.session_state.pop(KEY, None)
     try:

@@ -44,7 +44,6 @@ OWNER_COOKIE = "fugitive_owner"  #: the cookie that keeps this browser's owner k
 OWNER = "online_owner"  # session_state: this session's owner key
 ROLES = "online_roles"  # session_state: {(game id, secret): the role it opened}
 INVITES = "online_invites"  # session_state: {game id: {role: secret}}: the links this session made
-EXPECTED = "online_expected"  # session_state: the watch saw the other side's move (not a stale tap)
 LIVE_SECONDS = 1.0  #: how often a match's page reads its stored version
 #: the idle times a player may choose, after which the player waiting may claim the win
 CLAIM_CHOICES = (600, 3600, 86400, 3 * 86400)
@@ -242,7 +241,6 @@ def page(m) -> None:
     """A match played by links, as this browser's role may see it."""
     from . import match as mp
 
-    st.session_state.pop(EXPECTED, None)
     st.html(mp.MATCH_CSS)
     state = m.state
     role = m.role
@@ -397,7 +395,6 @@ def _live(gid: str, version: int, deadline: float | None) -> None:
     except StoreError:
         return  # deleted or unreachable: the next run of the page says so
     if now != version:
-        st.session_state[EXPECTED] = True
         st.rerun(scope="app")
     if deadline is not None and time.time() >= deadline:
         st.rerun(scope="app")
