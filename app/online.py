@@ -87,10 +87,14 @@ def my_matches() -> list[OwnedGame]:
     return services.store().list_for_owner(owner_key(), kind="match")
 
 
+def my_games(kind: str | None = None) -> list[OwnedGame]:
+    """The games (of ``kind``) this browser made or came into by a link, newest first."""
+    return services.store().list_for_owner(owner_key(), kind=kind)
+
+
 def recovery_panel() -> None:
     """The link that brings this browser's list to another browser (or back after the
     cookies were cleared): it carries the owner key, so it is as private as the list."""
-    keep_owner_key()
     with st.expander(t("recovery_title")):
         st.caption(t("recovery_help"))
         st.code(_base_url() + "/?" + urlencode({"page": "match", "owner": owner_key()}), language=None)
@@ -128,7 +132,6 @@ def private() -> None:
     if st.button("← " + t("new_match"), key="m_private_back", use_container_width=True):
         st.query_params.from_dict(dict(_lang(), page="match"))
         st.rerun()
-    keep_owner_key()
 
 
 # --------------------------------------------------------------------------- the invitation
@@ -274,7 +277,6 @@ def page(m) -> None:
         _resign(m)
     mp._log(m, role)
     mp._footer(m)
-    keep_owner_key()
     _live(m.gid, m.version, deadline)
 
 
@@ -312,7 +314,6 @@ def _over(m, winner: str) -> None:
         st.rerun()
     mp._log(m)
     mp._footer(m)
-    keep_owner_key()
     _live(m.gid, m.version, None)
 
 

@@ -528,15 +528,19 @@ def test_a_page_switch_brings_the_match_back(make_app, db):
 def test_learning_says_an_unknown_id_and_opens_no_other_game(make_app, db):
     from engine.record import MarshalDraw, Place, Record
 
-    GameStore(db).create(Record((Place(0), MarshalDraw(20))))
-    at = make_app(page="learning", game="no-such-game")
+    from notepad.access import new_owner_key
+
+    key = new_owner_key()
+    GameStore(db).create(Record((Place(0), MarshalDraw(20))), owner_key=key)
+    at = make_app(page="learning", game="no-such-game", owner=key)
     no_exception(at)
     assert any("No saved game with id `no-such-game`" in e.value for e in at.error)
     assert _gid(at) == "no-such-game" and 'data-testid="fg-heatmap"' not in texts(at)
-    plain = make_app(page="learning")  # no id: the picker, no game opened
+    plain = make_app(page="learning", owner=key)  # no id: the picker (this browser's games), no game opened
     no_exception(plain)
     assert "game" not in plain.query_params and 'data-testid="fg-heatmap"' not in texts(plain)
-    assert plain.selectbox[0].value is None
+    assert plain.selectbox[0].value is None and len(plain.selectbox[0].options) == 1
+    assert not make_app(page="learning").selectbox  # another browser: nothing to pick
 
 
 # --------------------------------------------------------------------------- issue 16: grades of sets
