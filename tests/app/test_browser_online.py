@@ -87,6 +87,15 @@ def on_first_screen(page, *selectors: str) -> dict[str, int]:
     return out
 
 
+TURN = ('[data-testid="fg-status"]', '[data-testid="fg-last"]', '[data-testid="fg-row"]', '[data-testid="fg-hand"]')
+
+
+def tops(page) -> tuple[int, ...]:
+    """Where the status, the box of the last move, the row and the hand are (their
+    tops, the page at the top): the same whether it is this player's turn or not."""
+    return tuple(on_first_screen(page, *TURN).values())
+
+
 def version_of(page) -> int:
     return int(page.locator('[data-testid="fg-status"]').first.get_attribute("data-version"))
 
@@ -184,6 +193,7 @@ def test_two_phones_play_a_whole_match_by_links_and_nothing_hidden_leaks(server)
         positions = on_first_screen(fp, '[data-testid="fg-status"]', '[data-testid="fg-last"]',
                                     '[data-testid="fg-row"]', '[data-testid="fg-hand"]',
                                     '[aria-label="Hideout to place"]', 'button:has-text("Place")')
+        tops_at_turn = tops(fp)
 
         def moved(mover, others, action) -> None:
             """Do ``action`` on the mover's page; each other page shows the new
@@ -256,8 +266,15 @@ def test_two_phones_play_a_whole_match_by_links_and_nothing_hidden_leaks(server)
             browser.wait_idle(mp)
             moved(mp, [fp, wp], lambda: press(mp, 'button:has-text("Guess")'))
 
+        waiting = tops(mp)  # her page while she waits
         fugitive_turn()  # his opening
         assert "Your turn · Marshal" in status_text(mp)
+        # her turn came without moving anything under her thumb: the status, what he
+        # did, the row and her hand where they were while she waited; the controls under them
+        assert tops(mp) == waiting, (tops(mp), waiting)
+        assert on_first_screen(mp, '[aria-label="Draw from"]')['[aria-label="Draw from"]'] > waiting[-1]
+        fwaiting = tops(fp)
+        assert fwaiting == tops_at_turn, (fwaiting, tops_at_turn)
         # the Marshal's page: the status, what he did, the row and her hand where the
         # waiting page had them (nothing moved under her thumb)
         marshal_turn(find_all=False)
