@@ -34,6 +34,7 @@ SHOWN_WITHIN = 3.0
 FUGITIVE_ONLY = (
     re.compile(rb'fg-card down">\(\d+\)'),
     re.compile(rb'class="fg-card(?: fg-new)?">\d+<span class="s">'),
+    re.compile(rb'fg-card down">#\d+</div><div class="fg-stack"[^>]*><span class="fg-mini up">'),
 )
 
 
@@ -244,6 +245,11 @@ def test_two_phones_play_a_whole_match_by_links_and_nothing_hidden_leaks(server)
             first = fp.locator('[aria-label="Hideout to place"] button').first.inner_text()
             tap(fp, "Hideout to place", first)
             browser.wait_idle(fp)
+            if state.phase is Phase.FUGITIVE_PLACE:  # a sprint card under it (a bluff: the Marshal must not see it)
+                sprint = fp.locator('[aria-label="Sprint cards under it"] button').filter(
+                    has_not_text=re.compile(f"^{first}$")).first
+                sprint.click()
+                browser.wait_idle(fp)
             moved(fp, [mp, wp], lambda: press(fp, 'button:has-text("Place")'))
             state, _ = state_of(store, gid)
             if state.phase is Phase.FUGITIVE_OPENING:  # his first turn: one hideout is enough
@@ -329,6 +335,7 @@ def test_two_phones_play_a_whole_match_by_links_and_nothing_hidden_leaks(server)
         marshal_turn(find_all=True)
         state, stored = state_of(store, gid)
         assert state.is_over and state.winner == "marshal"
+        assert any(h.sprint_cards for h in state.row[1:])  # the sprint-card check above had cards to find
         for page in (mp, fp, wp):
             page.wait_for_selector('[data-testid="fg-status"]:has-text("Game over")')
         assert mp.locator('button:has-text("Rematch, sides swapped")').count() == 1
