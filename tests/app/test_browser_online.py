@@ -385,3 +385,32 @@ def test_a_wrong_truncated_or_other_matchs_secret_sees_nothing(server):
         page.wait_for_selector('[aria-label="Hideout to place"]')
         page.goto(f"{url}/?page=match&game=nosuchgame123&s={good}")
         page.wait_for_selector("text=No saved game with id")
+
+
+def test_the_lists_are_this_browsers_kept_in_a_cookie_with_a_recovery_link(server):
+    url, db = server
+    with browser.phone_pages(2) as (mine, other):
+        mine.goto(url + "/?page=match")
+        tap(mine, "Players", "Play a friend (two phones)")
+        tap(mine, "Your side", "Fugitive")
+        press(mine, 'button:has-text("Make the match and the links")')
+        mine.wait_for_selector('[data-testid="fg-link-marshal"]')
+        browser.wait_idle(mine)
+        gid = parse_qs(urlsplit(mine.url).query)["game"][0]
+        cookie = {c["name"]: c["value"] for c in mine.context.cookies()}.get("fugitive_owner")
+        assert cookie and len(cookie) >= 22
+        # a new session of this browser (the URL without the match): its list has it
+        mine.goto(url + "/?page=match")
+        mine.wait_for_selector(f'button:has-text("You: Fugitive vs a friend (Marshal)")')
+        assert mine.locator('button:has-text("Continue: You: Fugitive vs a friend")').count() == 1
+        # another browser has nothing of it; the recovery link brings the list over
+        other.goto(url + "/?page=match")
+        other.wait_for_selector('button:has-text("Make the match and the links"), '
+                                'button:has-text("Start the match")')
+        browser.wait_idle(other)
+        assert other.locator('button:has-text("vs a friend")').count() == 0
+        other.goto(f"{url}/?page=match&owner={cookie}")
+        other.wait_for_selector('button:has-text("You: Fugitive vs a friend (Marshal)")')
+        press(other, 'button:has-text("You: Fugitive vs a friend (Marshal)")')
+        other.wait_for_selector('[aria-label="Hideout to place"]')  # his seat, from his list
+        assert gid in other.url
