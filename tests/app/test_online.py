@@ -213,3 +213,13 @@ def test_a_claim_in_time_ends_the_match_for_both(make_app, db):
     f.run()
     assert "Game over" in status(f) and "made no move in time" in status(f)
     assert not [w for w in f.get("button_group") if (w.key or "").startswith("mc_")]  # no move after the end
+
+
+def test_a_match_by_links_reads_in_korean(make_app, db):
+    gid, mkey, fkey = _stored_online(db)
+    m = make_app(page="match", game=gid, owner=mkey, lang="ko")
+    no_exception(m)
+    assert "도망자의 차례를 기다리는 중" in status(m) and "도망자의 새 링크" in [b.label for b in m.button]
+    f = make_app(page="match", game=gid, owner=fkey, lang="ko")
+    assert "도망자" in status(f) and "기권" in texts(f) + " ".join(e.label for e in f.expander)
+    assert "비공개 대전입니다." in texts(make_app(page="match", game=gid, s="y" * 32, lang="ko"))
