@@ -43,7 +43,7 @@ from notepad import CorrectionError, Notepad, RecordRuleError
 from notepad.store import TITLE_MAX, StoreError, parse_import
 from solver import Posterior
 
-from . import services, ui
+from . import online, services, ui
 from .i18n import error_text, format_text, rule_text, t
 from .tappable import taps
 
@@ -305,12 +305,12 @@ def game_list() -> None:
         pass_draw = st.toggle(t("pass_draw_rule"), key="new_pass_draw")
         if st.button(t("start"), type="primary", key="new_start", use_container_width=True):
             ruleset = Ruleset(opening or "one-or-two", bool(pass_draw))
-            info = services.store().create(Notepad(ruleset).record, kind="assistant")
+            info = services.store().create(Notepad(ruleset).record, kind="assistant", owner_key=online.owner_key())
             st.query_params["game"] = info.id
             st.rerun()
     st.markdown(f"**{t('saved_games')}**")
     _show_message(st.session_state.pop(FLASH, None))  # e.g. a game just deleted
-    games = services.store().list(kind="assistant")
+    games = [g.info for g in online.my_games("assistant")]  # this browser's games only
     if not games:
         st.caption(t("no_saved_games"))
     for g in ui.capped(games, LIST_CAP, "all_games"):
@@ -328,7 +328,8 @@ def game_list() -> None:
             try:
                 record = parse_import(raw)
                 title = st.session_state.get("import_title") or (up.name.rsplit(".", 1)[0] if up else "Imported game")
-                info = services.store().create(record.marshal_view(), title=title, kind="assistant")
+                info = services.store().create(record.marshal_view(), title=title, kind="assistant",
+                                               owner_key=online.owner_key())
             except StoreError as exc:
                 # the store's reason, and the reader's or validator's inside it, in the page's language
                 st.error(t("import_error", reason=error_text(exc)))

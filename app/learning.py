@@ -160,11 +160,14 @@ def _humans(stored: StoredGame) -> tuple[str, ...]:
     return ml.human_roles(mode) if mode in ml.MODES else ()
 
 
+ROLES = "learning_roles"  # session_state: {game id: this browser's role in it}, for the picker's labels
+
+
 def _label(g: GameInfo) -> str:
     if g.kind == "match":
         from .match import list_label
 
-        return list_label(g)
+        return list_label(g, st.session_state.get(ROLES, {}).get(g.id))
     return f"{g.title} · {t('entries_n', n=g.events)}"
 
 
@@ -185,10 +188,38 @@ def _pick(games: list[GameInfo]) -> str | None:
     return want if want in ids else None
 
 
+def _games() -> list[GameInfo] | None:
+    """The games the picker offers: this browser's (made here, or opened by a link),
+    and the game of the URL (its id is its key), unless it is a match played by
+    links that this browser has no link to ("this match is private") or cannot be
+    read (why). None: the page said why and shows nothing more."""
+    from . import online
+
+    owned = online.my_games()
+    st.session_state[ROLES] = {g.info.id: g.role.value for g in owned}
+    games = [g.info for g in owned]
+    want = st.query_params.get("game")
+    if want and want not in {g.id for g in games}:
+        try:
+            stored = services.store().open(want)
+        except StoreError as exc:
+            if exc.code == "no_game":
+                return games  # _pick says there is no such game
+            st.error(error_text(exc))
+            return None
+        if stored.metadata.get("mode") == ml.ONLINE and online.access(want) is None:
+            online.private()
+            return None
+        games.insert(0, stored.info)
+    return games
+
+
 def run() -> None:
     st.caption(t("learning_intro"))
-    games = services.store().list()
-    if not games:
+    games = _games()
+    if games is None:
+        return
+    if not games and not st.query_params.get("game"):
         st.info(t("no_saved_games"))
         return
     gid = _pick(games)

@@ -175,6 +175,9 @@ def run() -> None:
         return
     try:
         _show(page)
+        from . import online
+
+        online.keep_owner_key()  # the browser's owner key in its cookie (last on the page: moves nothing)
     except StoreError as exc:
         # the database went away while the page was drawn (a PostgreSQL server that
         # stopped, a disk that filled): the same message; the next run reconnects

@@ -36,10 +36,11 @@ from notepad.store import GameInfo, StoreError
 from notepad.validator import RecordRuleError
 
 from . import match_logic as ml
-from . import services, ui
+from . import online, services, ui
 from .i18n import error_text, t
 
 KEY = "match"  # session_state: the running match (MatchSession)
+PRIVATE = "match_private"  # session_state: the URL's match is played by links this browser has none of
 FLASH = "match_flash"  # session_state: a message for the next run
 NOTE = "match_note"  # session_state: a note for the next run (not an error)
 SEED_MAX = 999_999_999_999
@@ -104,6 +105,9 @@ class MatchSession:
     shown_to: str | None = None  #: hot-seat: whose cards are on screen
     error: str | None = None
     assist: bool = True
+    role: str | None = None  #: online: the seat or "watcher" this browser opened (app.online)
+    updated: str = ""  #: when the store last wrote the match (ISO, UTC): online, for a claim
+    rematch: str | None = None  #: online: the id of the match that follows this one
 
     @property
     def mode(self) -> str:
@@ -124,7 +128,11 @@ def _current() -> MatchSession | None:
                 return m
         except StoreError:
             pass  # deleted meanwhile: opening it says so
-        st.session_state[NOTE] = t("match_moved_on")
+        # online, the other side's move is what a waiting page waits for: said only
+        # when the page offered this browser a move (another tab or device of the same
+        # player made one, or the other side ended the match meanwhile)
+        if not (m.mode == ml.ONLINE and m.role != m.state.current_player):
+            st.session_state[NOTE] = t("match_moved_on")
     st.session_state.pop(KEY, None)
     try:
         stored = store.open(gid)
@@ -140,6 +148,15 @@ def _current() -> MatchSession | None:
     if not isinstance(meta.get("seed"), int) or meta.get("mode") not in ml.MODES:
         st.session_state[FLASH] = t("match_broken")
         return None
+    role = None
+    if meta.get("mode") == ml.ONLINE:
+        # a match played by links opens for its links and its members only; anything
+        # else sees "this match is private", and nothing of the match leaves the server
+        found = online.access(gid)
+        if found is None:
+            st.session_state[PRIVATE] = True
+            return None
+        role = found.value
     # the match goes on from its seed: the moves of the stored record again, which must
     # give that record back (a record that does not follow from the seed cannot go on),
     # and the silent move noted after its last event
@@ -151,6 +168,7 @@ def _current() -> MatchSession | None:
         st.session_state[FLASH] = t("match_broken")
         return None
     m = _session(gid, meta, state, version)
+    m.role, m.updated, m.rematch = role, stored.info.updated, stored.info.rematch
     st.session_state[KEY] = m
     return m
 
@@ -177,6 +195,7 @@ def _save(m: MatchSession) -> bool:
     try:
         store.save(m.gid, record, metadata=meta, expected=m.saved, expected_version=m.version)
         m.version += 1
+        m.updated = datetime.now(timezone.utc).isoformat(timespec="microseconds")
     except StoreError as exc:
         st.session_state.pop(KEY, None)
         st.session_state[FLASH] = t("not_saved", reason=error_text(exc))
@@ -239,7 +258,11 @@ def setup() -> None:
         ) or "human_marshal"
         fbots, mbots = ml.fugitive_bots(), ml.marshal_bots()
         fb = mb = "random"
-        if "fugitive" not in ml.human_roles(mode):
+        side = None
+        if mode == ml.ONLINE:
+            side = st.segmented_control(t("your_side"), ["marshal", "fugitive"], default="marshal",
+                                        format_func=t, key="m_side") or "marshal"
+        elif "fugitive" not in ml.human_roles(mode):
             fb = st.selectbox(t("bot") + " · " + t("fugitive"), list(fbots), format_func=lambda k: t(fbots[k].key),
                               key="m_fbot")
         if "marshal" not in ml.human_roles(mode):
@@ -254,12 +277,16 @@ def setup() -> None:
         # AI match with it shows every card): two humans on one device always get a
         # secret deal, and a human against a bot is told so
         seed_text = ""
-        if mode != "hotseat":
+        if mode not in ("hotseat", ml.ONLINE):
             seed_text = st.text_input(t("seed"), key="m_seed")
-        start = st.button(t("start_match"), type="primary", key="m_start", use_container_width=True)
-        if mode not in ("hotseat", "ai_ai"):  # under the button: the button stays on the first screen
+        options = online.setup_options() if mode == ml.ONLINE else None
+        start = st.button(t("invite_start") if mode == ml.ONLINE else t("start_match"), type="primary",
+                          key="m_start", use_container_width=True)
+        if mode not in ("hotseat", "ai_ai", ml.ONLINE):  # under the button: the button stays on the first screen
             st.caption(t("seed_is_public"))
-        if start:
+        if start and mode == ml.ONLINE:
+            online.start(side, Ruleset(opening, bool(pass_draw)), options)
+        elif start:
             seed = _seed(seed_text)
             if seed is None:
                 st.error(t("bad_seed", limit=f"{SEED_MAX:,}", text=ui.shown_id(seed_text)))
@@ -268,7 +295,8 @@ def setup() -> None:
             state = new_game(seed, ruleset)
             meta = {"seed": seed, "mode": mode, "fugitive_bot": fb, "marshal_bot": mb}
             store = services.store()
-            info = store.create(state.record(), title=f"Match {t('mode_' + mode)}", kind="match", metadata=meta)
+            info = store.create(state.record(), title=f"Match {t('mode_' + mode)}", kind="match", metadata=meta,
+                                owner_key=online.owner_key())
             st.session_state[KEY] = _session(info.id, meta, state, store.version(info.id))
             st.query_params["game"] = info.id
             st.rerun()
@@ -278,27 +306,28 @@ def setup() -> None:
 def _continue_button() -> None:
     """The match last played, if it is still on, one tap away (a page opened without
     its game, after a reload on another page, finds it here)."""
-    games = services.store().list(kind="match")
+    games = online.my_matches()
     for g in games[:1]:
-        s = summary(g.id, g.updated)
+        s = summary(g.info.id, g.info.updated)
         if s is not None and s.winner is None:
-            if st.button(t("continue_match", what=list_label(g)), key="m_continue", type="primary",
-                         use_container_width=True):
-                st.query_params["game"] = g.id
+            if st.button(t("continue_match", what=list_label(g.info, g.role.value)), key="m_continue",
+                         type="primary", use_container_width=True):
+                st.query_params["game"] = g.info.id
                 st.rerun()
 
 
 def saved_list() -> None:
-    """The saved matches, newest first, each with who played whom, how it stands, when
-    and how many moves."""
-    games = services.store().list(kind="match")
-    if not games:
-        return
-    st.markdown(f"**{t('saved_matches')}** ({len(games)})")
-    for g in ui.capped(games, LIST_CAP, "all_matches"):
-        if st.button(list_label(g), key=f"mopen_{g.id}", use_container_width=True):
-            st.query_params["game"] = g.id
-            st.rerun()
+    """This browser's matches (made here, or opened here by a link), newest first, each
+    with who played whom, how it stands, when and how many moves; and the link that
+    brings the list to another browser."""
+    games = online.my_matches()
+    if games:
+        st.markdown(f"**{t('saved_matches')}** ({len(games)})")
+        for g in ui.capped(games, LIST_CAP, "all_matches"):
+            if st.button(list_label(g.info, g.role.value), key=f"mopen_{g.info.id}", use_container_width=True):
+                st.query_params["game"] = g.info.id
+                st.rerun()
+    online.recovery_panel()
 
 
 @dataclass(frozen=True)
@@ -308,7 +337,7 @@ class MatchSummary:
     mode: str  #: a key of match_logic.MODES, "" when unknown
     fugitive_bot: str
     marshal_bot: str
-    winner: str | None  #: "fugitive", "marshal", or None while it is on
+    winner: str | None  #: "fugitive", "marshal", or None while it is on (or resigned, claimed: online)
     turn: str | None  #: whose turn while it is on
     moves: int
 
@@ -324,9 +353,9 @@ def summary(gid: str, updated: str) -> MatchSummary | None:
         return None
     meta = stored.metadata
     mode = meta.get("mode") if meta.get("mode") in ml.MODES else ""
-    winner = state.winner if state.over else None
+    winner = state.winner if state.over else ml.ended_by(meta)
     return MatchSummary(mode, str(meta.get("fugitive_bot", "random")), str(meta.get("marshal_bot", "random")),
-                        winner, None if state.over else state.turn, len(stored.record.events))
+                        winner, None if winner else state.turn, len(stored.record.events))
 
 
 def _bot_name(role: str, name: str) -> str:
@@ -334,14 +363,19 @@ def _bot_name(role: str, name: str) -> str:
     return t(table[name].key) if name in table else name
 
 
-def list_label(g: GameInfo) -> str:
-    """One saved match: who played whom, how it stands, when, how many moves."""
+def list_label(g: GameInfo, role: str | None = None) -> str:
+    """One saved match: who played whom, how it stands, when, how many moves
+    (``role``: this browser's part in it, for a match played by links)."""
     s = summary(g.id, g.updated)
     when = _when(g.updated)
     if s is None:
         return f"{g.title} · {when}"
     humans = ml.human_roles(s.mode) if s.mode else ()
-    if s.mode == "human_marshal":
+    if s.mode == ml.ONLINE:
+        humans = (role,) if role in ("marshal", "fugitive") else ()
+        who = (t("list_you_friend", side=t(role), other=t("fugitive" if role == "marshal" else "marshal"))
+               if humans else t("list_watching"))
+    elif s.mode == "human_marshal":
         who = t("list_you_vs", side=t("marshal"), bot=_bot_name("fugitive", s.fugitive_bot))
     elif s.mode == "human_fugitive":
         who = t("list_you_vs", side=t("fugitive"), bot=_bot_name("marshal", s.marshal_bot))
@@ -384,7 +418,7 @@ def table(m: MatchSession, viewer: str) -> None:
     """The row, and the hands the viewer may see: "fugitive", "marshal", or "all"
     (a spectator, or the end of the match)."""
     state = m.state
-    owner = viewer in ("fugitive", "all")  # sees his own hidden cards
+    owner = viewer in ("fugitive", "all")  # sees his own hidden cards (a "watcher": the public row only)
     cards = []
     for i, (h, ph) in enumerate(zip(state.row[1:], state.public_row[1:]), start=1):
         if owner:
@@ -396,8 +430,10 @@ def table(m: MatchSession, viewer: str) -> None:
     info = [t("decks_status", d1=d[0], d2=d[1], d3=d[2])]
     if viewer == "marshal":
         info.append(t("fugitive_hand_size", n=len(state.fugitive_hand)))
-    if viewer == "fugitive":
+    if viewer in ("fugitive", "watcher"):
         info.append(t("marshal_hand_size", n=len(state.marshal_hand)))
+    if viewer == "watcher":
+        info.append(t("fugitive_hand_size", n=len(state.fugitive_hand)))
     parts = []
     new = _drawn_this_turn(state)
     if viewer in ("fugitive", "all"):
@@ -445,7 +481,7 @@ def recent_events(state: GameState, viewer: str) -> tuple[str, list[int]]:
     turns = ml.turns(state.events)
     if not turns:
         return "since_your_move", []
-    if viewer in ("public", "all"):
+    if viewer in ("public", "all", "watcher"):
         who, a, b = turns[-1]
         return "last_move", list(range(a, b))
     done = turns[:-1] if turns[-1][0] == viewer else turns  # the viewer's own turn in progress is left out
@@ -468,7 +504,7 @@ def _recent(m: MatchSession, viewer: str) -> None:
     title, shown = recent_events(state, viewer)
     items = [f"{i + 1}. {html.escape(ui.describe(events[i]))}" for i in shown]
     ended = m.meta.get(ml.ENDED_TURN)
-    if viewer in ("public", "all") and isinstance(ended, dict) and ended.get("events") == len(state.events):
+    if viewer in ("public", "all", "watcher") and isinstance(ended, dict) and ended.get("events") == len(state.events):
         items.append(html.escape(t(f"ev_{ended['move']}")))  # the last move wrote no event: said here
     if items:
         items[-1] = f'<span class="now">{items[-1]}</span>'
@@ -583,6 +619,9 @@ def _guess_controls(m: MatchSession, key: str) -> None:
 
 # --------------------------------------------------------------------------- page
 def page(m: MatchSession) -> None:
+    if m.mode == ml.ONLINE:
+        online.page(m)
+        return
     st.html(MATCH_CSS)
     status_slot = st.empty()  # the status first: the AI's moves are said in its place
     if m.mode != "ai_ai" and not m.state.is_over and not _is_human(m, m.state.current_player):
@@ -711,6 +750,9 @@ def _seed(text: str) -> int | None:
 
 def run() -> None:
     m = _current()
+    if st.session_state.pop(PRIVATE, False):
+        online.private()  # nothing of the match, not even whose turn it is
+        return
     msg = st.session_state.pop(FLASH, None)  # a refused save, or a match that cannot go on
     if msg:
         st.error(msg)

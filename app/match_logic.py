@@ -19,7 +19,16 @@ from engine.record import FugitiveDraw, Place, Record, Ruleset
 from engine.replaying import move_for_event
 from engine.state import GameState, Phase
 
-MODES = ("human_marshal", "human_fugitive", "hotseat", "ai_ai")
+#: "online": two people on two devices, each by a private link (app.online)
+MODES = ("human_marshal", "human_fugitive", "hotseat", "ai_ai", "online")
+ONLINE = "online"
+#: metadata key of a match played by links that ended off the board: ``{"how":
+#: "resigned" | "claimed", "winner": "marshal" | "fugitive", "events": n}`` (the rules'
+#: record has no such event, so like a silent move it is kept in the metadata)
+ENDED = "ended"
+ENDED_HOW = ("resigned", "claimed")
+#: metadata key: seconds without a move after which the player waiting may claim the win
+CLAIM_AFTER = "claim_after"
 
 
 @dataclass(frozen=True)
@@ -128,4 +137,38 @@ def human_roles(mode: str) -> tuple[str, ...]:
         "human_fugitive": ("fugitive",),
         "hotseat": ("fugitive", "marshal"),
         "ai_ai": (),
+        "online": ("fugitive", "marshal"),
     }[mode]
+
+
+def ended_by(meta: dict[str, Any]) -> str | None:
+    """The winner of a match that ended by a resignation or a claim (its metadata's
+    ``ENDED``), else None."""
+    end = meta.get(ENDED)
+    if isinstance(end, dict) and end.get("how") in ENDED_HOW and end.get("winner") in ("marshal", "fugitive"):
+        return end["winner"]
+    return None
+
+
+def with_ended(meta: dict[str, Any], how: str, winner: str, events: int) -> dict[str, Any]:
+    """The metadata of a match that ends off the board (``how``: resigned, claimed)."""
+    if how not in ENDED_HOW or winner not in ("marshal", "fugitive"):
+        raise ValueError(f"not an ending: {how!r} {winner!r}")
+    return dict(meta, **{ENDED: {"how": how, "winner": winner, "events": events}})
+
+
+def claim_time(updated_iso: str, claim_after: Any) -> float | None:
+    """When (epoch seconds) the player waiting may claim the match: ``claim_after``
+    seconds after its last write (``updated_iso``); None when the match has no such
+    time."""
+    from datetime import datetime, timezone
+
+    if not isinstance(claim_after, (int, float)) or isinstance(claim_after, bool) or claim_after <= 0:
+        return None
+    try:
+        moment = datetime.fromisoformat(updated_iso)
+    except (TypeError, ValueError):
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.timestamp() + float(claim_after)

@@ -467,10 +467,14 @@ def test_rename_and_delete_a_game_from_its_page(make_app, db):
 
 
 def test_an_import_takes_its_title_and_long_lists_show_all_on_request(make_app, db):
+    from notepad.access import new_owner_key
+
     store = GameStore(db)
+    key = new_owner_key()
     for i in range(31):
-        store.create(Record(), title=f"old {i}")
-    at = make_app()
+        store.create(Record(), title=f"old {i}", owner_key=key)
+    store.create(Record(), title="another browser's", owner_key=new_owner_key())
+    at = make_app(owner=key)  # this browser (its recovery link: its owner key)
     assert sum(k.startswith("open_") for k in keys(at.button)) == 30
     at.toggle(key="all_games").set_value(True).run()
     assert sum(k.startswith("open_") for k in keys(at.button)) == 31
@@ -624,10 +628,14 @@ def test_an_unusable_database_is_one_message(make_app, db, tmp_path, monkeypatch
 def test_the_list_says_where_each_game_stands(make_app, db):
     from tests.notepad.records import escape, fdraw, hit, mdraw, place, rec
 
+    from notepad.access import new_owner_key
+
     store = GameStore(db)
-    store.create(rec(place(), mdraw(4), mdraw(5)), title="guessing")
-    store.create(rec(place(), place(), mdraw(4), mdraw(5), hit((2, 30, ())), fdraw(1), escape(5)), title="escaped")
-    labels = [b.label for b in make_app().button if (b.key or "").startswith("open_")]
+    key = new_owner_key()
+    store.create(rec(place(), mdraw(4), mdraw(5)), title="guessing", owner_key=key)
+    store.create(rec(place(), place(), mdraw(4), mdraw(5), hit((2, 30, ())), fdraw(1), escape(5)), title="escaped",
+                 owner_key=key)
+    labels = [b.label for b in make_app(owner=key).button if (b.key or "").startswith("open_")]
     assert any(label.startswith("guessing ·") and label.endswith("· your turn") for label in labels), labels
     assert any(label.startswith("escaped ·") and label.endswith("· over: the Fugitive won") for label in labels), labels
 

@@ -333,13 +333,13 @@ def test_a_match_with_damaged_metadata_is_a_message(make_app, db):
 
 
 # --------------------------------------------------------------------------- issue 16
-def _stored_match(db, mode: str, moves=(), seed: int = 11, ruleset: Ruleset = Ruleset(), **meta):
+def _stored_match(db, mode: str, moves=(), seed: int = 11, ruleset: Ruleset = Ruleset(), owner_key=None, **meta):
     """A match stored as the match page stores one, after ``moves`` (engine moves or
     callables state -> move) from ``new_game(seed)``; returns (id, state)."""
     state = new_game(seed, ruleset)
     for move in moves:
         state = apply(state, move(state) if callable(move) else move)
-    info = GameStore(db).create(state.record(), kind="match",
+    info = GameStore(db).create(state.record(), kind="match", owner_key=owner_key,
                                 metadata={"seed": seed, "mode": mode, "fugitive_bot": "random",
                                           "marshal_bot": "random", **meta})
     return info.id, state
@@ -480,20 +480,30 @@ def test_a_forced_pass_is_explained_and_is_the_only_control(make_app, db):
 
 def test_the_list_of_matches_says_who_played_whom_how_it_ended_when_and_how_long(make_app, db):
     from engine.bots import play_game
+    from notepad.access import new_owner_key
 
     store = GameStore(db)
+    key, other_key = new_owner_key(), new_owner_key()
     final = play_game(RandomFugitive(4), RandomMarshal(4), seed=4)
-    won = store.create(final.record(), kind="match",
+    won = store.create(final.record(), kind="match", owner_key=key,
                        metadata={"seed": 4, "mode": "human_marshal", "fugitive_bot": "random", "marshal_bot": "random"})
-    gid, _ = _stored_match(db, "hotseat", [_lowest_hideout])
-    at = make_app(page="match")
+    gid, _ = _stored_match(db, "hotseat", [_lowest_hideout])  # made by no browser: in no list
+    theirs = store.create(final.record(), kind="match", owner_key=other_key,
+                          metadata={"seed": 4, "mode": "human_fugitive", "fugitive_bot": "random",
+                                    "marshal_bot": "random"})
+    store.create(new_game(5).record(), kind="match", owner_key=key,
+                 metadata={"seed": 5, "mode": "hotseat", "fugitive_bot": "random", "marshal_bot": "random"})
+    at = make_app(page="match", owner=key)  # this browser's recovery link: its owner key
     labels = [w.label for w in at.button if w.key.startswith("mopen_")]
+    assert not any(w.key in (f"mopen_{gid}", f"mopen_{theirs.id}") for w in at.button)  # another browser's
     mine = next(lb for lb in labels if "You: Marshal vs Random" in lb)
     assert ("you won" if final.winner == "marshal" else "you lost") in mine
     assert f"{len(final.events)} moves" in mine and store.open(won.id).info.updated[:10] in mine
     two = next(lb for lb in labels if "Two players" in lb)
-    assert "1 move" in two and "in play" in two and "entries" not in two
+    assert "0 moves" in two and "in play" in two and "entries" not in two
     assert "**Saved matches** (2)" in texts(at)
+    # another browser (no key) sees none of them
+    assert not [w for w in make_app(page="match").button if w.key.startswith("mopen_")]
 
 
 # --------------------------------------------------------------------------- issue 16: navigation
@@ -518,15 +528,19 @@ def test_a_page_switch_brings_the_match_back(make_app, db):
 def test_learning_says_an_unknown_id_and_opens_no_other_game(make_app, db):
     from engine.record import MarshalDraw, Place, Record
 
-    GameStore(db).create(Record((Place(0), MarshalDraw(20))))
-    at = make_app(page="learning", game="no-such-game")
+    from notepad.access import new_owner_key
+
+    key = new_owner_key()
+    GameStore(db).create(Record((Place(0), MarshalDraw(20))), owner_key=key)
+    at = make_app(page="learning", game="no-such-game", owner=key)
     no_exception(at)
     assert any("No saved game with id `no-such-game`" in e.value for e in at.error)
     assert _gid(at) == "no-such-game" and 'data-testid="fg-heatmap"' not in texts(at)
-    plain = make_app(page="learning")  # no id: the picker, no game opened
+    plain = make_app(page="learning", owner=key)  # no id: the picker (this browser's games), no game opened
     no_exception(plain)
     assert "game" not in plain.query_params and 'data-testid="fg-heatmap"' not in texts(plain)
-    assert plain.selectbox[0].value is None
+    assert plain.selectbox[0].value is None and len(plain.selectbox[0].options) == 1
+    assert not make_app(page="learning").selectbox  # another browser: nothing to pick
 
 
 # --------------------------------------------------------------------------- issue 16: grades of sets
@@ -817,8 +831,12 @@ def test_the_advisors_reasons_read_in_both_languages():
 
 
 def test_the_match_page_without_a_game_offers_the_match_last_played(make_app, db):
-    gid, _ = _stored_match(db, "human_marshal", [_lowest_hideout])
-    at = make_app(page="match")  # e.g. a reload on another page lost this session's memory
+    from notepad.access import new_owner_key
+
+    key = new_owner_key()
+    gid, _ = _stored_match(db, "human_marshal", [_lowest_hideout], owner_key=key)
+    # e.g. a reload on another page lost this session's memory (the browser's key stays)
+    at = make_app(page="match", owner=key)
     cont = at.button(key="m_continue")
     assert cont.label.startswith("Continue: You: Marshal vs")
     cont.click().run()

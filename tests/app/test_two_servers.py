@@ -72,3 +72,32 @@ def test_a_game_entered_through_one_server_goes_on_through_the_other(servers):
         wait_events(b, 3)
         b.reload()
         wait_events(b, 3)
+
+
+def test_a_match_played_by_links_on_two_servers(servers):
+    """Play a friend across two servers: the Marshal's phone on the first, the
+    Fugitive's link opened on the second; each move shows on the other phone within
+    the watch's second or two, through the shared PostgreSQL."""
+    from urllib.parse import parse_qs, urlsplit
+
+    one, two = servers
+    with browser.phone_pages(2) as (m, f):
+        m.goto(one + "/?page=match")
+        tap(m, "Players", "Play a friend (two phones)")
+        browser.wait_idle(m)
+        m.locator('button:has-text("Make the match and the links")').click()
+        link = m.locator('[data-testid="fg-link-fugitive"]').first.get_attribute("data-url")
+        q = parse_qs(urlsplit(link).query)
+        f.goto(two + f"/?page=match&game={q['game'][0]}&s={q['s'][0]}")  # his link, on the other server
+        f.wait_for_selector('[aria-label="Hideout to place"]')
+        tap(f, "Hideout to place", f.locator('[aria-label="Hideout to place"] button').first.inner_text())
+        browser.wait_idle(f)
+        f.locator('button:has-text("Place")').first.click()
+        browser.wait_idle(f)
+        f.locator('button:has-text("End my first turn with one hideout")').first.click()
+        m.wait_for_selector('[aria-label="Draw from"]', timeout=5_000)  # his turn's end, on her server
+        assert "Your turn · Marshal" in m.locator('[data-testid="fg-status"]').inner_text()
+        browser.wait_idle(f)
+        assert "Waiting for the Marshal" in f.locator('[data-testid="fg-status"]').inner_text()
+        tap(m, "Draw from", "Deck 1")
+        f.wait_for_selector('[data-testid="fg-last"]:has-text("Marshal")', timeout=5_000)

@@ -1,0 +1,225 @@
+"""Play a friend by private links (issue 18), through Streamlit's AppTest: each
+AppTest is one browser session; a browser's owner key is given to it by its recovery
+link (``owner=``), as a cookie would. The browser tests (test_browser_online.py)
+play the same in Chromium, two phones at once."""
+from __future__ import annotations
+
+import html as htmllib
+import re
+import time
+from urllib.parse import parse_qs, urlsplit
+
+from engine import apply, fugitive_view, new_game
+from engine.moves import PassTurn, PlaceHideout
+from notepad.access import new_owner_key
+from notepad.store import GameStore
+
+from .helpers import html_bodies, no_exception, status, texts
+
+
+def _link(at, role: str) -> tuple[str, str]:
+    body = next(b for b in html_bodies(at) if f'data-testid="fg-link-{role}"' in b)
+    url = htmllib.unescape(re.search(r'data-url="([^"]+)"', body).group(1))
+    q = parse_qs(urlsplit(url).query)
+    return q["game"][0], q["s"][0]
+
+
+def _param(at, name: str) -> str:
+    v = at.query_params[name]
+    return v[0] if isinstance(v, list) else v
+
+
+def _invite(make_app, side: str = "marshal", key: str | None = None):
+    at = make_app(page="match", **({"owner": key} if key else {}))
+    at.segmented_control(key="m_mode").set_value("online").run()
+    if side != "marshal":
+        at.segmented_control(key="m_side").set_value(side).run()
+    at.button(key="m_start").click().run()
+    no_exception(at)
+    return at
+
+
+def _open(make_app, gid: str, secret: str | None = None, key: str | None = None):
+    params = {"page": "match", "game": gid}
+    if secret is not None:
+        params["s"] = secret
+    if key is not None:
+        params["owner"] = key
+    at = make_app(**params)
+    no_exception(at)
+    return at
+
+
+def test_each_link_opens_its_own_view_and_nothing_else(make_app, db):
+    at = _invite(make_app)
+    gid, fsecret = _link(at, "fugitive")
+    _, wsecret = _link(at, "watcher")
+    assert _param(at, "game") == gid and len(_param(at, "s")) >= 22  # her own link: a reload is hers
+    assert "Waiting for the Fugitive" in status(at)
+    assert not [w for w in at.get("button_group") if (w.key or "").startswith("mc_")]  # nothing to tap while waiting
+    # the Fugitive's link: his hand and his controls
+    f = _open(make_app, gid, fsecret)
+    assert "Your turn · Fugitive" in status(f) and any((w.key or "").startswith("mc_h_") for w in f.get("button_group"))
+    state = new_game(GameStore(db).open(gid).metadata["seed"])
+    hand = " ".join(str(c) for c in sorted(state.fugitive_hand))
+    fugitive_html = "\n".join(html_bodies(f))
+    assert 'class="fg-card">' + str(sorted(state.fugitive_hand)[0]) + '<span class="s">' in fugitive_html
+    # the Marshal's page and the watcher's never hold his hand
+    w = _open(make_app, gid, wsecret)
+    assert "Watching" in status(w) and "Fugitive holds" in texts(w) and "Marshal holds" in texts(w)
+    for page in (at, w):
+        assert '<span class="s">' not in "\n".join(html_bodies(page)), hand
+    # no secret, a wrong, truncated or other match's one: "this match is private" only
+    other = GameStore(db).create_match(new_game(3).record(), side="marshal", owner_key=new_owner_key(),
+                                       metadata={"seed": 3, "mode": "online"})
+    for secret in (None, "x" * 32, fsecret[:-2], other.secret("fugitive"), "", "<b>"):
+        p = _open(make_app, gid, secret)
+        assert "This match is private" in texts(p), secret
+        assert not status(p) and 'data-testid="fg-row"' not in texts(p) and "Your hand" not in texts(p)
+    # a link reissued: the old one opens nothing, a browser that opened it keeps its seat
+    fkey = new_owner_key()
+    _open(make_app, gid, fsecret, key=fkey)
+    new = GameStore(db).reissue_link(gid, "fugitive")
+    assert "This match is private" in texts(_open(make_app, gid, fsecret))
+    assert "Your turn · Fugitive" in status(_open(make_app, gid, fsecret, key=fkey))
+    assert "Your turn · Fugitive" in status(_open(make_app, gid, new))
+
+
+def test_moves_go_from_one_phone_to_the_other_and_a_stale_tap_is_refused(make_app, db):
+    mkey, fkey = new_owner_key(), new_owner_key()
+    m = _invite(make_app, key=mkey)
+    gid, fsecret = _link(m, "fugitive")
+    f = _open(make_app, gid, fsecret, key=fkey)
+    f2 = _open(make_app, gid, fsecret, key=fkey)  # his second tab
+    pills = [w for w in f.get("button_group") if (w.key or "").startswith("mc_h_")]
+    assert pills
+    store = GameStore(db)
+    seed = store.open(gid).metadata["seed"]
+    first = fugitive_view(new_game(seed)).legal_hideouts()[0]
+    # his second tab picks a hideout too, before the first tab's move
+    p2 = [w for w in f2.get("button_group") if (w.key or "").startswith("mc_h_")][0]
+    p2.set_value(first).run()
+    pills[0].set_value(first).run()
+    f.button(key=next(b.key for b in f.button if (b.key or "").startswith("mc_place_"))).click().run()
+    no_exception(f)
+    assert len(store.open(gid).record.events) == 1
+    # the stale tab taps Place: refused (nothing written), and it shows the match as it is
+    next(b for b in f2.button if (b.key or "").startswith("mc_place_")).click().run()
+    no_exception(f2)
+    assert len(store.open(gid).record.events) == 1
+    assert "moved on in another window" in texts(f2) or "Not saved" in texts(f2)
+    # he ends his turn; her page, run again (its watch would), shows it: her turn
+    f.button(key=next(b.key for b in f.button if (b.key or "").startswith("mc_pass_"))).click().run()
+    m.run()
+    assert "Your turn · Marshal" in status(m)
+    assert "moved on in another window" not in texts(m)  # the other side's move: expected, not a warning
+    f.run()
+    assert "Waiting for the Marshal" in status(f)
+    # each browser's list has the match, with its side
+    lists = {k: [b.label for b in make_app(page="match", owner=k).button if (b.key or "").startswith("mopen_")]
+             for k in (mkey, fkey)}
+    assert any("You: Marshal vs a friend" in lb for lb in lists[mkey])
+    assert any("You: Fugitive vs a friend" in lb for lb in lists[fkey])
+    assert not [b for b in make_app(page="match").button if (b.key or "").startswith("mopen_")]
+
+
+def _stored_online(db, moves=(), seed: int = 5, claim_after: int = 86400):
+    from app import match_logic as ml
+
+    store = GameStore(db)
+    state = new_game(seed)
+    meta = {"seed": seed, "mode": "online", "claim_after": claim_after}
+    for mv in moves:
+        mv = mv(state) if callable(mv) else mv
+        before, state = state, apply(state, mv)
+        meta = ml.with_ended_turn(meta, state, ml.silent_move_name(before, state, mv))
+    mkey, fkey = new_owner_key(), new_owner_key()
+    inv = store.create_match(state.record(), side="marshal", owner_key=mkey, metadata=meta)
+    store.join(inv.game.id, inv.secret("fugitive"), fkey)
+    return inv.game.id, mkey, fkey
+
+
+def _lowest(state):
+    return PlaceHideout(fugitive_view(state).legal_hideouts()[0])
+
+
+def test_resign_ends_the_match_for_both_and_a_rematch_swaps_the_sides(make_app, db):
+    gid, mkey, fkey = _stored_online(db, [_lowest, PassTurn()])
+    m = _open(make_app, gid, key=mkey)
+    f = _open(make_app, gid, key=fkey)
+    assert "Your turn · Marshal" in status(m)
+    f.button(key=next(b.key for b in f.button if (b.key or "").startswith("m_resign_"))).click().run()
+    no_exception(f)
+    assert GameStore(db).open(gid).metadata["ended"]["how"] == "resigned"
+    m.run()
+    assert "Game over" in status(m) and "The Marshal won" in status(m) and "Fugitive resigned" in status(m)
+    assert "Draw from" not in [w.label for w in m.get("button_group")]
+    m.button(key="m_rematch").click().run()
+    no_exception(m)
+    new = _param(m, "game")
+    assert new != gid and GameStore(db).open(gid).info.rematch == new
+    assert "Your turn · Fugitive" in status(m)  # she is the Fugitive now: he moves first
+    f.run()
+    f.button(key="m_open_rematch").click().run()
+    assert _param(f, "game") == new and "Waiting for the Fugitive" in status(f)  # he is the Marshal
+
+
+def test_a_match_idle_for_the_chosen_time_can_be_claimed(make_app, db):
+    gid, mkey, fkey = _stored_online(db, claim_after=1)  # his turn (the Fugitive moves first)
+    m = _open(make_app, gid, key=mkey)
+    f = _open(make_app, gid, key=fkey)
+    time.sleep(1.2)
+    m.run()
+    claim = [b for b in m.button if (b.key or "").startswith("m_claim_")]
+    assert claim and "No move for" in texts(m)
+    assert not [b for b in f.run().button if (b.key or "").startswith("m_claim_")]  # not the one to move
+    # he moves in the meantime: her claim from the stale page is refused
+    store = GameStore(db)
+    state = new_game(5)
+    after = apply(state, _lowest(state))
+    store.save(gid, after.record(), expected_version=store.version(gid))
+    claim[0].click().run()
+    no_exception(m)
+    assert "ended" not in store.open(gid).metadata  # not claimed: his move came first
+    assert 'data-events="1"' in status(m) and not [b for b in m.button if (b.key or "").startswith("m_claim_")]
+    # still no move of his for the time: now it is hers
+    after2 = apply(after, PassTurn())
+    meta = dict(store.open(gid).metadata, ended_turn={"events": 1, "move": "end_opening"})
+    store.save(gid, after2.record(), metadata=meta, expected_version=store.version(gid))
+    m.run()  # her turn: nothing to claim
+    assert not [b for b in m.button if (b.key or "").startswith("m_claim_")]
+
+
+def test_a_bad_recovery_link_or_unknown_id_is_a_clear_message(make_app, db):
+    at = make_app(page="match", owner="not-a-key")
+    no_exception(at)
+    assert "recovery link is not valid" in texts(at)
+    at = make_app(page="match", game="nosuchgame", s="x" * 32)
+    no_exception(at)
+    assert "No saved game with id" in texts(at)
+
+
+def test_a_claim_in_time_ends_the_match_for_both(make_app, db):
+    gid, mkey, fkey = _stored_online(db, claim_after=1)
+    m = _open(make_app, gid, key=mkey)
+    f = _open(make_app, gid, key=fkey)
+    time.sleep(1.2)
+    m.run()
+    next(b for b in m.button if (b.key or "").startswith("m_claim_")).click().run()
+    no_exception(m)
+    ended = GameStore(db).open(gid).metadata["ended"]
+    assert ended["how"] == "claimed" and ended["winner"] == "marshal"
+    assert "The Marshal won" in status(m)
+    f.run()
+    assert "Game over" in status(f) and "made no move in time" in status(f)
+    assert not [w for w in f.get("button_group") if (w.key or "").startswith("mc_")]  # no move after the end
+
+
+def test_a_match_by_links_reads_in_korean(make_app, db):
+    gid, mkey, fkey = _stored_online(db)
+    m = make_app(page="match", game=gid, owner=mkey, lang="ko")
+    no_exception(m)
+    assert "도망자의 차례를 기다리는 중" in status(m) and "도망자의 새 링크" in [b.label for b in m.button]
+    f = make_app(page="match", game=gid, owner=fkey, lang="ko")
+    assert "도망자" in status(f) and "기권" in texts(f) + " ".join(e.label for e in f.expander)
+    assert "비공개 대전입니다." in texts(make_app(page="match", game=gid, s="y" * 32, lang="ko"))
