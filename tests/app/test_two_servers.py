@@ -5,8 +5,9 @@ same ``postgresql://`` URL (a throwaway server, tests/backends.py). A game enter
 through one server is there through the other; an entry saved through one server
 shows up by itself on a page of the other (the page watches the game's stored
 version), and the game goes on through either server. (The refusal of a save
-made from a stale copy across two servers is the store's test, on both databases;
-the match between two phones is the online match page's.)
+made from a stale copy across two servers is the store's test, on both databases.)
+A match played by links is played across the two servers as well: the Marshal on
+one, the Fugitive's link opened on the other.
 """
 from __future__ import annotations
 
