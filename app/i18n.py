@@ -990,6 +990,8 @@ EN.update({
     "hours_n": "{n} hours",
     "days_one": "1 day",
     "days_n": "{n} days",
+    "adopt_unowned": "Add the {n} games saved on this computer before lists were per browser",
+    "adopted_unowned": "{n} games added to this browser's list",
 })
 KO.update({
     "mode_online": "친구와 대전 (휴대폰 두 대)",
@@ -1027,6 +1029,8 @@ KO.update({
     "hours_n": "{n}시간",
     "days_one": "1일",
     "days_n": "{n}일",
+    "adopt_unowned": "브라우저별 목록 이전에 이 컴퓨터에 저장된 게임 {n}개 추가",
+    "adopted_unowned": "게임 {n}개를 이 브라우저의 목록에 추가했습니다",
 })
 
 #: English of a refusal inside the app, where the entries are numbered from 1 as in

@@ -327,6 +327,7 @@ def saved_list() -> None:
             if st.button(list_label(g.info, g.role.value), key=f"mopen_{g.info.id}", use_container_width=True):
                 st.query_params["game"] = g.info.id
                 st.rerun()
+    online.unowned_panel("match")
     online.recovery_panel()
 
 

@@ -105,6 +105,23 @@ def recovery_panel() -> None:
             st.error(t("bad_recovery"))
 
 
+def unowned_panel(kind: str) -> None:
+    """Games of ``kind`` in no browser's list (saved before lists were per browser, or
+    imported by the command line), offered to this browser in one tap; only on the
+    machine that serves the app (the browser's Host is this machine), whose user is the
+    one who saved them. A browser elsewhere never learns they exist."""
+    from .main import is_local
+
+    if not is_local(st.context.headers.get("Host") or ""):
+        return
+    store = services.store()
+    n = len(store.unowned(kind))
+    if n and st.button(t("adopt_unowned", n=n), key=f"adopt_{kind}", use_container_width=True):
+        got = store.adopt_unowned(owner_key(), kind)
+        st.toast(t("adopted_unowned", n=got))
+        st.rerun()
+
+
 # --------------------------------------------------------------------------- access
 def access(gid: str) -> Role | None:
     """What this browser may see of match ``gid``: the seat or watcher's place of the

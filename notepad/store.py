@@ -374,6 +374,38 @@ class GameStore:
             rows = con.execute(text(sql + " ORDER BY g.updated DESC, g.id"), args).all()
         return [OwnedGame(_info(r), Role(r.member_role), bool(r.made)) for r in rows]
 
+    def unowned(self, kind: str | None = None) -> list[GameInfo]:
+        """The games in no browser's list (saved before lists were per browser, or by
+        the command line), the most recently updated first. Only the machine that
+        serves the app offers them (app.online), to be adopted."""
+        sql = (f"SELECT {_GAME_COLUMNS} FROM games WHERE NOT EXISTS "
+               "(SELECT 1 FROM game_members m WHERE m.game_id = games.id)")
+        args: dict[str, Any] = {}
+        if kind is not None:
+            sql += " AND kind = :kind"
+            args["kind"] = kind
+        with self._read() as con:
+            rows = con.execute(text(sql + " ORDER BY updated DESC, id"), args).all()
+        return [_info(r) for r in rows]
+
+    def adopt_unowned(self, owner_key: str, kind: str | None = None) -> int:
+        """Put every game in no browser's list (of ``kind``) in this browser's list, as
+        its own (:attr:`Role.OWNER`); how many. (Two browsers adopting at the same
+        instant could both get a game: it is then in both lists, which is all
+        adoption means; nothing is lost.)"""
+        owner = _owner_hash(owner_key)
+        with self._write() as con:
+            sql = ("SELECT id FROM games WHERE NOT EXISTS "
+                   "(SELECT 1 FROM game_members m WHERE m.game_id = games.id)")
+            args: dict[str, Any] = {}
+            if kind is not None:
+                sql += " AND kind = :kind"
+                args["kind"] = kind
+            ids = [r.id for r in con.execute(text(sql), args)]
+            for gid in ids:
+                _add_member(con, gid, owner, Role.OWNER, made=True)
+        return len(ids)
+
     def forget(self, game_id: str, owner_key: str) -> None:
         """Take a game out of this browser's list (the game itself stays: the other
         player may still want it)."""

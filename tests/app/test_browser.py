@@ -179,3 +179,20 @@ def test_a_refused_hit_says_why_next_to_its_button(server, page):
     gap = _top(page, 'button:has-text("Save the hit")') - message.evaluate(
         "e => e.getBoundingClientRect().top + window.scrollY")
     assert 0 < gap < 200, gap  # just above the button, not at the top of the page
+
+
+def test_games_saved_before_lists_per_browser_are_adopted_on_the_serving_machine(served, page):
+    """A game in no browser's list (saved before lists were per browser, or imported by
+    the command line) is offered, in one tap, to a browser on the machine that serves
+    the app (the tests' browser is on 127.0.0.1), and is then in its list."""
+    from engine.record import Record
+    from notepad.store import GameStore
+
+    GameStore(served.db).create(Record(), title="saved before owners")
+    page.goto(served.url + "/?page=assistant")
+    browser.wait_idle(page)
+    assert page.locator('button:has-text("saved before owners")').count() == 0
+    page.locator('button:has-text("before lists were per browser")').click()
+    page.wait_for_selector('button:has-text("saved before owners")')
+    browser.wait_idle(page)
+    assert page.locator('button:has-text("before lists were per browser")').count() == 0

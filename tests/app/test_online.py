@@ -223,3 +223,15 @@ def test_a_match_by_links_reads_in_korean(make_app, db):
     f = make_app(page="match", game=gid, owner=fkey, lang="ko")
     assert "도망자" in status(f) and "기권" in texts(f) + " ".join(e.label for e in f.expander)
     assert "비공개 대전입니다." in texts(make_app(page="match", game=gid, s="y" * 32, lang="ko"))
+
+
+def test_games_of_no_browser_are_offered_only_on_the_serving_machine(make_app, db):
+    # a game saved before lists were per browser (or by the command line) belongs to no
+    # browser: a browser elsewhere (no Host of this machine) is not told it exists
+    from engine.record import Record
+
+    GameStore(db).create(Record(), title="old notes")
+    at = make_app(page="assistant")
+    no_exception(at)
+    assert not [b for b in at.button if b.key == "adopt_assistant"]
+    assert "old notes" not in " ".join(b.label for b in at.button)

@@ -243,3 +243,23 @@ def test_the_roles_and_their_seats():
     assert access.other_seat(Role.WATCHER) is Role.WATCHER and access.other_seat(Role.OWNER) is Role.OWNER
     assert str(Role.MARSHAL) == "marshal" and Role("fugitive") is Role.FUGITIVE
     assert access.role_of("owner", access.SEATS) is None and access.role_of("nope", LINK_ROLES) is None
+
+
+def test_games_of_no_browser_are_listed_apart_and_adopted_once(store, maker, friend):
+    """Games saved before lists were per browser (or by the command line) belong to no
+    browser: they are listed apart, and adopting them puts them in one browser's list
+    as its own, after which they belong to someone and are listed apart no more."""
+    nobody = store.create(EXAMPLE, title="made before owners")
+    imported = store.create(FULL, title="imported", kind="match", metadata={"seed": 1, "mode": "hotseat"})
+    mine = store.create(EXAMPLE, title="my notes", owner_key=maker)
+    by_links = store.create_match(FULL, side="marshal", owner_key=friend)
+    assert {g.id for g in store.unowned()} == {nobody.id, imported.id}
+    assert [g.id for g in store.unowned(kind="assistant")] == [nobody.id]
+    assert store.adopt_unowned(maker, kind="assistant") == 1
+    assert {o.info.id: o.role for o in store.list_for_owner(maker)} == {nobody.id: Role.OWNER, mine.id: Role.OWNER}
+    assert store.adopt_unowned(maker) == 1  # the match left
+    assert store.unowned() == [] and store.adopt_unowned(friend) == 0
+    assert by_links.game.id not in {o.info.id for o in store.list_for_owner(maker)}
+    with pytest.raises(StoreError) as exc:
+        store.adopt_unowned("short")
+    assert exc.value.code == "bad_owner_key"
