@@ -26,8 +26,11 @@ pytestmark = pytest.mark.browser
 
 SCREEN = browser.PHONE["height"]
 #: how long the other side's move may take to show (the issue: about 2 s; the page
-#: watches the stored version every second, then draws the page again)
-SHOWN_WITHIN = 3.0
+#: watches the stored version every second, then draws the page again): the median
+#: within 2 s, and no move later than 6 s (a machine loaded by parallel test runs
+#: stretches single redraws past 3 s; a page that stopped watching takes for ever)
+SHOWN_MEDIAN = 2.0
+SHOWN_WITHIN = 6.0
 
 #: markup that exists only on the Fugitive's own page: a face-down hideout with its
 #: number, a sprint card's number under a face-down hideout, his hand with footprints
@@ -344,6 +347,7 @@ def test_two_phones_play_a_whole_match_by_links_and_nothing_hidden_leaks(server)
         assert positions['[data-testid="fg-status"]'] < positions['[aria-label="Hideout to place"]']
     print(f"\nother side's move shown after (s): max {max(latencies):.2f}, "
           f"median {sorted(latencies)[len(latencies) // 2]:.2f}, n {len(latencies)}")
+    assert sorted(latencies)[len(latencies) // 2] <= SHOWN_MEDIAN, latencies
     assert max(latencies) <= SHOWN_WITHIN, latencies
 
 
