@@ -67,7 +67,7 @@ from .errors import IllegalMove
 from .game import _needs_second, apply as engine_apply, initial_state
 from .moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
 from .record import FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record, Ruleset, OPENINGS
-from .state import FUGITIVE_PHASES, GameState, Phase
+from .state import FUGITIVE_PHASES, GameState, Phase, face_up_sprint_cards
 from .views import fugitive_view, marshal_view
 
 # --------------------------------------------------------------------------- players
@@ -397,7 +397,8 @@ def _placement_actions(g: GameState, chosen: tuple[int, ...]) -> list[int]:
 
 
 def _guess_actions(g: GameState, chosen: tuple[int, ...]) -> list[int]:
-    up = g.up_numbers
+    # face-up numbers: the row's hideouts and the revealed sprint cards beside them (RULES.md)
+    up = g.up_numbers | face_up_sprint_cards(g.public_row)
     last = chosen[-1] if chosen else 0
     numbers = [n for n in range(last + 1, 42) if n not in up]
     guesses = [GUESS_BASE + n for n in numbers]
