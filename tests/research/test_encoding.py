@@ -13,7 +13,7 @@ from engine import PassTurn, PlaceHideout, legal_moves, replay
 from engine import encoding as enc
 from engine.cards import DECKS
 from engine.record import Ruleset
-from engine.state import Phase
+from engine.state import Phase, face_up_sprint_cards
 
 from .games import RULESETS, bot_record, bot_records, twins
 
@@ -111,7 +111,9 @@ def test_every_guess_set_is_exactly_one_action_sequence():
             g = node.game
             if g is None or node.drawing or node.chosen:
                 continue
-            guessable = [n for n in range(1, 42) if n not in g.up_numbers]
+            # face up: the row's numbers and the revealed sprint cards (RULES.md)
+            up = g.up_numbers | face_up_sprint_cards(g.public_row)
+            guessable = [n for n in range(1, 42) if n not in up]
             if g.phase is Phase.MARSHAL_GUESS:
                 assert count_guesses(node) == 2 ** len(guessable) - 1
                 checked += 1
