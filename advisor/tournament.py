@@ -109,7 +109,8 @@ def run_tournament(
 
     marshals = marshals or list(MARSHAL_BOTS)
     fugitives = fugitives or list(FUGITIVE_BOTS)
-    tasks = [(m, f, seed + i) for m in marshals for f in fugitives for i in range(games)]
+    # game by game across the pairings, so a stopped run has played every pairing alike
+    tasks = [(m, f, seed + i) for i in range(games) for m in marshals for f in fugitives]
     res = {(m, f): PairResult(m, f, 0, 0, 0, 0.0) for m in marshals for f in fugitives}
     bar = tqdm(total=len(tasks), desc="games", unit="game", disable=not progress, mininterval=0.5)
     out_list = Tournament()
