@@ -134,7 +134,7 @@ def run_tournament(
         else:
             import multiprocessing as mp
 
-            with mp.get_context("fork").Pool(jobs) as pool:
+            with mp.get_context("fork").Pool(jobs, initializer=_ignore_interrupts) as pool:
                 for out in pool.imap_unordered(play_one, tasks, chunksize=1):
                     take(out)
     except KeyboardInterrupt:
@@ -142,6 +142,13 @@ def run_tournament(
     bar.close()
     out_list.extend(res[(m, f)] for m in marshals for f in fugitives)
     return out_list
+
+
+def _ignore_interrupts() -> None:
+    """A worker leaves Ctrl-C to the driver, which stops the pool and keeps the results."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 #: games in flight on Ray at once per CPU of the cluster (the rest wait in the driver,
