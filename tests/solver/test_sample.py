@@ -9,7 +9,6 @@ whose positions are drawn independently (the joint test catches it).
 """
 from __future__ import annotations
 
-import importlib
 import math
 import random
 from collections import Counter
@@ -24,8 +23,7 @@ from notepad.validator import validate
 from tests.solver.brute import brute_distribution
 from tests.solver.records import fdraw, mdraw, miss, place, record
 
-#: the module (the package's ``solver.sample`` is the function)
-sample_module = importlib.import_module("solver.sample")
+import solver.sampling as sample_module  # noqa: E402
 
 SAMPLES = 20_000
 #: a correct sampler fails a test with probability 1e-3: each test below runs at a
