@@ -151,35 +151,46 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-#: games in flight on Ray at once per CPU of the cluster (the rest wait in the driver,
+#: chunks in flight on Ray at once per CPU of the cluster (the rest wait in the driver,
 #: so a stopped run has little to cancel)
-RAY_IN_FLIGHT_PER_CPU = 4
+RAY_IN_FLIGHT_PER_CPU = 2
+#: games per Ray task at most: a task costs milliseconds of Ray's own work, a game of
+#: the fast bots about as much, so short games go several to a task
+RAY_CHUNK = 16
+
+
+def play_chunk(tasks: list) -> list:
+    """:func:`play_one` for each of several games (one Ray task)."""
+    return [play_one(t) for t in tasks]
 
 
 def _run_on_ray(tasks: list, take, address: str) -> None:
-    """Each game one Ray task; results taken as they finish. A local Ray (address "")
-    is started here and shut down after; a cluster is joined at ``address``."""
+    """Games as Ray tasks, a few per task; results taken as they finish. A local Ray
+    (address "") is started here and shut down after; a cluster is joined at ``address``."""
     import ray
 
     started = not ray.is_initialized()
     if started:
         ray.init(address=address or None, include_dashboard=False, log_to_driver=False)
     try:
-        remote = ray.remote(play_one)
-        limit = max(2, int(ray.cluster_resources().get("CPU", 2)) * RAY_IN_FLIGHT_PER_CPU)
+        remote = ray.remote(play_chunk)
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        size = max(1, min(RAY_CHUNK, len(tasks) // (cpus * 8)))
+        chunks = iter([tasks[i:i + size] for i in range(0, len(tasks), size)])
+        limit = cpus * RAY_IN_FLIGHT_PER_CPU
         pending: list = []
-        queue = iter(tasks)
         try:
             while True:
-                for t in queue:
-                    pending.append(remote.remote(t))
+                for chunk in chunks:
+                    pending.append(remote.remote(chunk))
                     if len(pending) >= limit:
                         break
                 if not pending:
                     break
                 done, pending = ray.wait(pending, num_returns=1)
                 for ref in done:
-                    take(ray.get(ref))
+                    for out in ray.get(ref):
+                        take(out)
         except KeyboardInterrupt:
             for ref in pending:
                 ray.cancel(ref, force=True)

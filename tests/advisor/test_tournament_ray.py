@@ -55,7 +55,7 @@ def test_a_stopped_ray_run_keeps_the_games_that_finished(local_ray, monkeypatch)
     monkeypatch.setattr(local_ray, "wait", interrupted)
     got = run_tournament(6, seed=11, progress=False, ray_address="", **BOTS)
     assert got.stopped and got.planned == 24
-    assert sum(r.games for r in got) == 5
+    assert 5 <= sum(r.games for r in got) < 24  # five tasks of one game or more
 
 
 def test_a_stopped_local_run_keeps_the_games_that_finished(monkeypatch):
