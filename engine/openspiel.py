@@ -31,10 +31,17 @@ Python object and nothing else. Serialization (OpenSpiel pickles the attributes)
 round-trips. A state can be rebuilt from a full record (:func:`state_from_record`):
 the undrawn cards of a node are kept in ascending order, so the record alone fixes it.
 
-Not yet here: ``resample_from_infostate`` (it waits for the exact sampler of the
-Marshal's hidden history, ``solver.sample(record, rng)``); OpenSpiel's C++ bots
-(``pyspiel.ISMCTSBot``) cannot call a Python game's resampling anyway, so IS-MCTS
-will run through ``open_spiel.python.algorithms.ismcts`` with ``set_resampler``.
+``resample_from_infostate(player, sampler)`` draws the other player's hidden state
+exactly (:func:`resample`): for the Marshal, a hidden history of her record with its
+probability under SOLVER_MODEL.md (``solver.sample``); for the Fugitive, the Marshal's
+cards (uniform over the cards of her decks he never held). The new state is
+rebuilt from the sampled full record, then the actions the record does not write are
+applied again (ending a one-hideout opening, declining a bonus draw, a draw whose card
+is still to come, the asking player's unfinished sub-actions). This is the one place
+the engine reaches above itself: it imports :mod:`solver` inside the function, never
+at import time (``import engine.openspiel`` loads no solver). OpenSpiel's C++
+``pyspiel.ISMCTSBot`` cannot call a Python game's resampling; IS-MCTS runs through
+``open_spiel.python.algorithms.ismcts`` (``advisor.ismcts``).
 """
 from __future__ import annotations
 
@@ -164,15 +171,17 @@ class FugitiveState(pyspiel.State):
         return enc.referee_text(self._node)
 
     def resample_from_infostate(self, player_id, probability_sampler=None):
-        """Not yet: drawing the other player's hidden state exactly waits for the
-        Fugitive-AI issue's sampler ``solver.sample(record, rng)`` (the Marshal's view)
-        and a uniform sampler of the Marshal's hand (the Fugitive's view). A state is
-        rebuilt from a sampled full record with :func:`state_from_record`, then the
-        asking player's unfinished sub-actions (``self.node.chosen``) are applied."""
-        raise NotImplementedError(
-            "resample_from_infostate waits for the exact sampler solver.sample(record, rng) "
-            "(see engine.openspiel's docstring)"
-        )
+        """A state drawn from ``player_id``'s information state with its exact
+        probability (see :func:`resample`). ``probability_sampler`` is OpenSpiel's
+        (a callable giving a float in [0, 1): it seeds the draw), a
+        ``random.Random``, or None (a fresh generator)."""
+        if isinstance(probability_sampler, random.Random):
+            rng = probability_sampler
+        elif probability_sampler is None:
+            rng = random.Random()
+        else:
+            rng = random.Random(int(probability_sampler() * (1 << 53)))
+        return resample(self, player_id, rng)
 
     # -- the engine's side of the state
     @property
@@ -212,6 +221,65 @@ def state_from_record(game: FugitiveGame, record: Record) -> FugitiveState:
     for action in enc.actions_for_record(record):
         state.apply_action(action)
     return state
+
+
+def resample(state: FugitiveState, player: int, rng: random.Random) -> FugitiveState:
+    """A state that ``player`` cannot tell from ``state`` (the same information state
+    string), drawn with its exact probability given what ``player`` knows.
+
+    The Marshal (1): a hidden history of her record drawn by ``solver.sample`` (the
+    exact measure of SOLVER_MODEL.md). The Fugitive (0): the Marshal's cards drawn by
+    ``solver.sample_marshal_hand`` (uniform over the cards of her decks he never
+    held). During the deal the Marshal has seen nothing: the dealt cards are dealt
+    again. An unfinished choice of sub-actions of the *other* player (a choice is
+    private until complete, and how it began depends on that player's policy, which
+    no measure here models) is dropped: the sampled state starts that choice afresh.
+    IS-MCTS only ever asks for the player to act, whose own choice is kept.
+    """
+    import solver  # lazily: the engine never imports the solver at import time
+
+    if player not in (enc.FUGITIVE, enc.MARSHAL):
+        raise ValueError(f"player must be 0 (the Fugitive) or 1 (the Marshal), not {player!r}")
+    game = state.get_game()
+    node = state.node
+    history = state.history()
+    if node.game is None:  # the deal: the Fugitive knows his cards, the Marshal nothing
+        if player == enc.FUGITIVE:
+            return state.clone()
+        out = game.new_initial_state()
+        for _ in node.dealt:
+            cards = [c for c, _ in out.chance_outcomes()]
+            out.apply_action(cards[rng.randrange(len(cards))])
+        return out
+    full = state.record()
+    if player == enc.MARSHAL:
+        sampled = _history_sampler(full.marshal_view()).record(rng)
+    else:
+        sampled = solver.sample_marshal_hand(full, rng)
+    out = state_from_record(game, sampled)
+    tail = history[len(out.history()):]
+    if node.chosen and enc._selection_owner(node) != player:
+        tail = tail[: len(tail) - len(node.chosen)]
+    for action in tail:
+        out.apply_action(action)
+    return out
+
+
+_SAMPLERS: dict = {}
+
+
+def _history_sampler(public: Record):
+    """The solver's sampler of a Marshal's record, kept for the few records asked last:
+    IS-MCTS resamples the same root once per simulation."""
+    import solver
+
+    key = public.key
+    got = _SAMPLERS.get(key)
+    if got is None:
+        if len(_SAMPLERS) >= 8:
+            _SAMPLERS.pop(next(iter(_SAMPLERS)))
+        got = _SAMPLERS[key] = solver.HistorySampler(public)
+    return got
 
 
 def random_game(game: FugitiveGame, rng: random.Random) -> FugitiveState:

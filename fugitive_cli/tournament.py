@@ -20,6 +20,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--marshals", default=",".join(MARSHAL_BOTS), help="comma-separated Marshal bots")
     parser.add_argument("--fugitives", default=",".join(FUGITIVE_BOTS), help="comma-separated Fugitive bots")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                        help="run the games as Ray tasks: on a local Ray without ADDRESS, else on the cluster at "
+                             "ADDRESS (e.g. ray://head:10001 or auto); the same seeds and results as --jobs")
+
+
+def _names(text: str, known, what: str) -> list[str]:
+    """Bot names: the advisor's, or the research bots ismcts / ismcts-N."""
+    from advisor.ismcts import simulations_of
+
+    extra = [n.strip() for n in text.split(",") if n.strip().startswith("ismcts")]
+    for n in extra:
+        simulations_of(n)  # ValueError for a bad budget
+    return names(text, list(known) + extra, what)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -27,15 +40,29 @@ def run(args: argparse.Namespace) -> int:
     from advisor.tournament import run_tournament, table, write_csv, write_png
 
     try:
-        marshals = names(args.marshals, MARSHAL_BOTS, "--marshals")
-        fugitives = names(args.fugitives, FUGITIVE_BOTS, "--fugitives")
+        marshals = _names(args.marshals, MARSHAL_BOTS, "--marshals")
+        fugitives = _names(args.fugitives, FUGITIVE_BOTS, "--fugitives")
     except ValueError as exc:
         return fail("tournament", str(exc))
     problem = output_file(args.csv, "--csv") or output_file(args.png, "--png", ".png")
     if problem:
         return fail("tournament", problem)
+    if any(n.startswith("ismcts") for n in marshals + fugitives):
+        try:
+            import pyspiel  # noqa: F401
+        except ImportError:
+            return fail("tournament", "the ismcts bots need OpenSpiel: pip install -e '.[research]'")
+    if args.ray is not None:
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            return fail("tournament", "--ray needs Ray: pip install -e '.[research]' (or pip install ray)")
     start = time.perf_counter()
-    results = run_tournament(args.games, args.seed, args.jobs, marshals, fugitives, progress=not args.no_progress)
+    results = run_tournament(args.games, args.seed, args.jobs, marshals, fugitives, progress=not args.no_progress,
+                             ray_address=args.ray)
+    if results.stopped:
+        done = sum(r.games for r in results)
+        print(f"stopped: {done} of {results.planned} games finished; the table and files hold those")
     print(f"Marshal win rate, 95% Wilson interval; seeds {args.seed}..{args.seed + args.games - 1}")
     print(table(results))
     if args.csv:

@@ -28,6 +28,7 @@ def refused(capsys, *argv) -> str:
 
 @pytest.mark.parametrize("command, argv, message", [
     ("tournament", ["--games", "1000000000000"], "argument --games: must be from 1 to 100,000, not 1000000000000"),
+    ("tournament", ["--marshals", "ismcts-x"], "not an IS-MCTS bot name: 'ismcts-x'"),
     ("tournament", ["--games", "0"], "argument --games: must be from 1 to 100,000, not 0"),
     ("tournament", ["--jobs", "0"], "argument --jobs: must be from 1 to 64"),
     ("tournament", ["--marshals", "random,random"], "--marshals: random named twice"),

@@ -15,7 +15,7 @@ from engine import encoding as enc  # noqa: E402
 from engine import replay  # noqa: E402
 from notepad import validate  # noqa: E402
 
-from .games import RULESETS, bot_record, bot_records, twins  # noqa: E402
+from .games import RULESETS, bot_record, bot_records, knowledge_of, twins  # noqa: E402
 
 
 def params_of(ruleset, **more):
@@ -234,7 +234,104 @@ def test_every_kind_of_observer_opens(recall):
     assert "Fugitive's hand" in full.string_from(state, 1) and "Marshal's hand" in full.string_from(state, 1)
 
 
-def test_resampling_is_not_faked():
-    state = states_along(pyspiel.load_game("python_fugitive"), bot_record(0))[40]
-    with pytest.raises(NotImplementedError, match="solver.sample"):
-        state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+# --------------------------------------------------------------------------- resampling
+def test_a_random_game_through_pyspiel_never_meets_an_illegal_action():
+    """Every legal action applies (a revealed sprint card is not a legal guess: the
+    engine refuses it, so the encoding must not offer it)."""
+    game = pyspiel.load_game("python_fugitive")
+    for seed in range(40):
+        eo.random_game(game, random.Random(seed))
+
+
+def _decision_states(record, every=7):
+    game = game_for(record.ruleset)
+    return [s for s in states_along(game, record)[5::every] if not s.is_chance_node() and not s.is_terminal()]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_a_resampled_state_has_the_same_information_state_for_the_asking_player(seed):
+    record = bot_record(seed, RULESETS[seed % len(RULESETS)])
+    rng = random.Random(seed)
+    for state in _decision_states(record):
+        for player, name in ((0, "fugitive"), (1, "marshal")):
+            got = state.resample_from_infostate(player, rng)
+            assert got.information_state_string(player) == state.information_state_string(player)
+            assert np.array_equal(got.information_state_tensor(player), state.information_state_tensor(player))
+            assert got.current_player() == state.current_player()
+            assert got.legal_actions() == state.legal_actions() or player != got.current_player()
+            validate(got.record())
+            assert knowledge_of(got.record(), name) == knowledge_of(state.record(), name)
+
+
+def test_openspiel_s_own_sampler_argument_works():
+    state = _decision_states(bot_record(5))[2]
+    got = state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert got.information_state_string(1) == state.information_state_string(1)
+
+
+def test_resampling_keeps_the_asking_player_s_unfinished_choice_and_drops_the_other_s():
+    # a Marshal's turn to guess: she starts a guess of several numbers
+    state = next(s for s in _decision_states(bot_record(2), every=1) if s.node.game.phase.value == "marshal_guess")
+    adds = [a for a in state.legal_actions() if a >= enc.ADD_BASE]
+    state.apply_action(adds[0])
+    rng = random.Random(0)
+    mine = state.resample_from_infostate(1, rng)
+    assert mine.node.chosen == state.node.chosen
+    assert mine.information_state_string(1) == state.information_state_string(1)
+    theirs = state.resample_from_infostate(0, rng)
+    assert theirs.node.chosen == ()
+    assert theirs.information_state_string(0) == state.information_state_string(0)
+
+
+def test_during_the_deal_the_marshal_s_resample_deals_again():
+    game = pyspiel.load_game("python_fugitive")
+    state = game.new_initial_state()
+    for card in (4, 5, 6, 15):
+        state.apply_action(card)
+    rng = random.Random(1)
+    dealt = Counter(tuple(state.resample_from_infostate(1, rng).node.dealt) for _ in range(200))
+    assert all(len(d) == 4 and set(d[:3]) <= set(range(4, 15)) and d[3] in range(15, 29) for d in dealt)
+    assert len(dealt) > 150  # 990 * 14 ways: almost every deal differs
+    assert state.resample_from_infostate(0, rng).node.dealt == state.node.dealt
+
+
+def _chi2_p(observed, exact, samples):
+    from tests.solver.test_sample import chi2_test
+
+    return chi2_test(observed, exact, samples)
+
+
+@pytest.mark.slow
+def test_the_marshal_s_resamples_follow_the_exact_measure():
+    """A tiny state: the Marshal to guess after a two-hideout opening, her cards 5 and
+    16. The hideouts of 3,000 resampled states against the brute-force enumeration."""
+    from tests.solver.brute import brute_distribution
+    from tests.solver.records import mdraw, place, record
+
+    public = record(place(0), place(0), mdraw(5), mdraw(16))
+    game = pyspiel.load_game("python_fugitive")
+    state = game.new_initial_state()
+    for a in (4, 6, 8, 15, 17, enc.place_action(2), enc.place_action(4),
+              enc.draw_action(1), 5, enc.draw_action(2), 16):
+        state.apply_action(a)
+    assert state.marshal_record().to_dict() == public
+    exact = brute_distribution(public, lambda row, sets, slots: row)
+    rng = random.Random(7)
+    samples = 3000
+    observed = Counter()
+    for _ in range(samples):
+        got = state.resample_from_infostate(1, rng)
+        observed[tuple(h.number for h in got.engine_state().row[1:])] += 1
+    assert _chi2_p(observed, exact, samples) > 1e-3
+
+
+def test_the_fugitive_s_resamples_draw_her_cards_uniformly():
+    game = pyspiel.load_game("python_fugitive")
+    state = game.new_initial_state()
+    for a in (4, 6, 8, 15, 17, enc.place_action(2), enc.place_action(4), enc.draw_action(1), 5):
+        state.apply_action(a)
+    rng = random.Random(3)
+    samples = 4000
+    observed = Counter(state.resample_from_infostate(0, rng).node.marshal_cards for _ in range(samples))
+    unseen = [c for c in range(4, 15) if c not in (4, 6, 8)]
+    assert _chi2_p(observed, {(c,): 1 for c in unseen}, samples) > 1e-3

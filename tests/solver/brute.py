@@ -9,7 +9,7 @@ purpose; only for records with a few positions and few sprint cards.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations, permutations
+from itertools import combinations, permutations, product
 
 DECK_RANGES = {1: range(4, 15), 2: range(15, 29), 3: range(29, 42)}
 
@@ -156,3 +156,83 @@ def brute_force(record: dict, accept=None) -> tuple[int, list[dict[int, int]]]:
 
     rec(0, 0)
     return total, counts
+
+
+def _placements(d: int, used: tuple[tuple[int, int], ...], draw_turns: tuple[int, ...]) -> list[dict[int, int]]:
+    """Every way to give the used (card, turn) cards of a deck slots of its draw list
+    (card -> slot index), each card drawn by its turn."""
+    out = []
+    for slots in permutations(range(d), len(used)):
+        if all(draw_turns[s] <= turn for s, (_, turn) in zip(slots, used)):
+            out.append({card: s for s, (card, _) in zip(slots, used)})
+    return out
+
+
+def brute_distribution(record: dict, feature) -> dict:
+    """The exact distribution of ``feature(row, sprint_sets, slots)`` over the hidden
+    histories (SOLVER_MODEL.md): key -> histories. ``slots`` maps each used card of
+    decks 1-3 to its index in its deck's draw list; every such placement is counted
+    with the ways to fill the other slots. Enumerates everything: tiny records only."""
+    positions, draw_turns, marshal, misses = read_events(record)
+    n = len(positions)
+    known = {p["h"] for p in positions if p["h"] is not None}
+    for p in positions:
+        known.update(p["S"] or ())
+    out: dict = {}
+    row: list[int] = []
+    sets: list[tuple[int, ...]] = []
+    used: dict[int, int] = {}
+
+    def finish() -> None:
+        for numbers, k in misses:
+            if numbers <= set(row[:k]):
+                return
+        per_deck = []
+        fill = 1
+        for d, rng in DECK_RANGES.items():
+            cards = tuple(sorted((c, t) for c, t in used.items() if c in rng))
+            n_free = sum(1 for c in rng if c not in marshal)
+            turns = tuple(draw_turns[d])
+            per_deck.append(_placements(len(turns), cards, turns))
+            fill *= _falling(n_free - len(cards), len(turns) - len(cards))
+        if not fill:
+            return
+        for combo in product(*per_deck):
+            slots = {c: s for placement in combo for c, s in placement.items()}
+            key = feature(tuple(row), tuple(sets), slots)
+            out[key] = out.get(key, 0) + fill
+
+    def rec(i: int, prev: int) -> None:
+        if i == n:
+            finish()
+            return
+        p = positions[i]
+        if p["S"] is not None:
+            options_s = [p["S"]]
+        else:
+            pool = [c for c in range(1, 42) if c not in used and c not in marshal and c not in known]
+            options_s = list(combinations(pool, p["k"]))
+        for S in options_s:
+            top = prev + 3 + sum(_value(c) for c in S)
+            if p["h"] is not None:
+                options = [p["h"]] if prev < p["h"] <= top else []
+            else:
+                options = [
+                    x for x in range(prev + 1, min(top, 41) + 1)
+                    if x not in used and x not in marshal and x not in known and x not in S
+                ]
+            for x in options:
+                if x == 42 and i != n - 1:
+                    continue
+                row.append(x)
+                sets.append(tuple(S))
+                for c in S + ((x,) if x != 42 else ()):
+                    used[c] = p["turn"]
+                rec(i + 1, x)
+                for c in S + ((x,) if x != 42 else ()):
+                    del used[c]
+                sets.pop()
+                row.pop()
+
+    rec(0, 0)
+    return out
