@@ -11,7 +11,7 @@ from .facts import Facts, extract
 from .gcpause import no_cycle_collection
 from .model import has_route
 from .posterior import Posterior, PositionPosterior
-from .rulecheck import checked_validator
+from .rulecheck import checked_facts, checked_validator
 
 
 class InvalidRecord(ValueError):
@@ -86,9 +86,14 @@ def solve(source: Any, validate: bool = True, deadline: float | None = None) -> 
         record = as_record(source).marshal_view()
     except RecordFormatError as exc:
         raise InvalidRecord(str(exc)) from None
-    if validate:
-        validate_record(record)
-    post, counter = counted(extract(record), deadline, keep=True)  # the counter kept for joints
+    if validate:  # the rule check, and the facts read on the way
+        try:
+            facts = checked_facts(record)
+        except RecordRuleError as exc:
+            raise InvalidRecord(str(exc)) from None
+    else:
+        facts = extract(record)
+    post, counter = counted(facts, deadline, keep=True)  # the counter kept for joints
     if post.consistent:
         return post
     n = _first_inconsistent(record)

@@ -1,4 +1,5 @@
-"""The rule check of the records the solver is given, resuming from a checked prefix.
+"""The rule check and the facts of the records the solver is given, going on from a
+checked prefix.
 
 Every record ``solve`` reads is checked by the notepad's validator, event by event
 (the solver trusts nothing else). The callers that solve many records (the app after
@@ -8,7 +9,9 @@ a prefix depends on that prefix alone, so the check of a record may go on from a
 of the validator at the end of its longest checked prefix: every event is still
 checked, in order, against the state the events before it made, exactly as
 ``notepad.validator.validate`` does from the start (tests/solver/test_rulecheck.py
-holds the two equal, errors included).
+holds the two equal, errors included). The facts the counting needs are read the same
+way (a :class:`solver.facts.FactsReader` kept with each validator), equal to
+``extract(record)``.
 
 A record's checked prefixes are looked up by their length and last event, among the
 last ``LOOKBACK`` lengths, and confirmed by comparing the events themselves (ruleset
@@ -23,6 +26,7 @@ from threading import Lock
 
 from engine.record import Record
 from notepad.validator import Validator
+from .facts import Facts, FactsReader
 
 #: how many checked records the table keeps (a validator is a few kB)
 LIMIT = 256
@@ -30,42 +34,60 @@ LIMIT = 256
 LOOKBACK = 16
 
 #: (number of events, hash of ruleset and setup, last event) ->
-#: ((ruleset, setup, events), the validator at their end)
-_table: OrderedDict[tuple, tuple[tuple, Validator]] = OrderedDict()
+#: ((ruleset, setup, events), the validator at their end, the facts reader at their end)
+_table: OrderedDict[tuple, tuple[tuple, Validator, FactsReader]] = OrderedDict()
 _lock = Lock()
+
+
+def _checked(record: Record) -> tuple[Validator, FactsReader]:
+    events = record.events
+    n = len(events)
+    rules = (record.ruleset, record.fugitive_setup)
+    rh = hash(rules)
+    start, hit = 0, None
+    with _lock:
+        for k in range(n, max(0, n - LOOKBACK), -1):
+            key = (k, rh, events[k - 1])
+            got = _table.get(key)
+            if got is not None and got[0] == (*rules, events[:k]):
+                _table.move_to_end(key)
+                start, hit = k, got
+                break
+    if hit is not None and start == n:
+        return hit[1], hit[2]
+    if hit is not None:
+        v, reader = hit[1].copy(), hit[2].copy()
+    else:
+        v, reader = Validator.for_record(record), FactsReader()
+    rest = events[start:]
+    push = v.push
+    for e in rest:
+        push(e)
+    if record.fugitive_setup is None:  # the reader reads a Marshal's record only
+        reader.read(rest)
+    if n:
+        key = (n, rh, events[-1])
+        with _lock:
+            _table[key] = ((*rules, events), v, reader)
+            _table.move_to_end(key)
+            while len(_table) > LIMIT:
+                _table.popitem(last=False)
+    return v, reader
 
 
 def checked_validator(record: Record) -> Validator:
     """The validator at the end of ``record``, every event checked (raises
     ``notepad.validator.RecordRuleError`` as ``validate(record)`` does, for the same
     event and rule). The caller may read it but must not push to it."""
-    events = record.events
-    n = len(events)
-    rules = (record.ruleset, record.fugitive_setup)
-    rh = hash(rules)
-    start, base = 0, None
-    with _lock:
-        for k in range(n, max(0, n - LOOKBACK), -1):
-            key = (k, rh, events[k - 1])
-            hit = _table.get(key)
-            if hit is not None and hit[0] == (*rules, events[:k]):
-                _table.move_to_end(key)
-                start, base = k, hit[1]
-                break
-    if start == n and base is not None:
-        return base
-    v = base.copy() if base is not None else Validator.for_record(record)
-    push = v.push
-    for e in events[start:]:
-        push(e)
-    if n:
-        key = (n, rh, events[-1])
-        with _lock:
-            _table[key] = ((*rules, events), v)
-            _table.move_to_end(key)
-            while len(_table) > LIMIT:
-                _table.popitem(last=False)
-    return v
+    return _checked(record)[0]
+
+
+def checked_facts(record: Record) -> Facts:
+    """The rule check of a Marshal's ``record`` (as :func:`checked_validator`), then its
+    facts (``solver.facts.extract(record)``), both going on from its longest checked prefix."""
+    if record.fugitive_setup is not None:
+        raise ValueError("checked_facts reads a Marshal's record (record.marshal_view())")
+    return _checked(record)[1].facts()
 
 
 def clear() -> None:
@@ -74,4 +96,4 @@ def clear() -> None:
         _table.clear()
 
 
-__all__ = ["checked_validator", "clear", "LIMIT", "LOOKBACK"]
+__all__ = ["checked_facts", "checked_validator", "clear", "LIMIT", "LOOKBACK"]

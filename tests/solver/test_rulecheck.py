@@ -84,3 +84,16 @@ def test_the_table_is_bounded():
     for rec in _records(range(8), False):
         rulecheck.checked_validator(rec)
     assert len(rulecheck._table) == rulecheck.LIMIT
+
+
+def test_the_facts_read_from_a_prefix_are_the_facts_of_the_record():
+    from solver.facts import extract
+
+    rulecheck.clear()
+    records = _records(range(10), False)
+    random.Random(2).shuffle(records[len(records) // 2:])
+    for rec in records:
+        assert rulecheck.checked_facts(rec) == extract(rec)
+    with pytest.raises(ValueError):
+        rulecheck.checked_facts(game(1).record())
+
