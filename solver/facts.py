@@ -91,7 +91,7 @@ class FactsReader:
     the rest (from a :meth:`copy` of the reader at the prefix: :mod:`solver.rulecheck`
     keeps those of the records it checked). Read only a Marshal's record's events."""
 
-    __slots__ = ("now", "slots", "pending_bonus", "turn", "positions", "marshal", "missed_single",
+    __slots__ = ("now", "slots", "pending_bonus", "turn", "positions", "built", "marshal", "missed_single",
                  "missed_sets", "escaped", "turn_open", "after_pass")
 
     def __init__(self) -> None:
@@ -102,6 +102,7 @@ class FactsReader:
         self.pending_bonus = [0, 0, 0, 0]
         self.turn = 0
         self.positions: list[list] = []  # [turn, sprints, hideout, sprint cards]
+        self.built: list[Position | None] = []  # the Position of each, once made (None: not yet)
         self.marshal: set[int] = set()
         self.missed_single: dict[int, int] = {}
         self.missed_sets: list[tuple[frozenset[int], int]] = []
@@ -116,6 +117,7 @@ class FactsReader:
         new.pending_bonus = self.pending_bonus[:]
         new.turn = self.turn
         new.positions = [q[:] for q in self.positions]
+        new.built = self.built[:]  # a Position is immutable: shared
         new.marshal = set(self.marshal)
         new.missed_single = dict(self.missed_single)
         new.missed_sets = self.missed_sets[:]
@@ -128,6 +130,7 @@ class FactsReader:
         """Go on with these events (of a Marshal's record)."""
         now, slots, pending_bonus, turn = self.now, self.slots, self.pending_bonus, self.turn
         positions, marshal, missed_single, missed_sets = self.positions, self.marshal, self.missed_single, self.missed_sets
+        built = self.built
         fugitive_turn_open, after_pass = self.turn_open, self.after_pass
         for event in events:
             kind = event.type
@@ -161,6 +164,7 @@ class FactsReader:
                         self.escaped = True
                     else:
                         positions.append([turn, event.sprints, None, None])
+                    built.append(None)
             else:
                 fugitive_turn_open = False
                 after_pass = False
@@ -172,6 +176,7 @@ class FactsReader:
                             q = positions[r.position - 1]
                             q[2] = r.hideout
                             q[3] = tuple(r.sprint_cards)
+                            built[r.position - 1] = None
                     elif len(event.numbers) == 1:
                         x = event.numbers[0]
                         missed_single[x] = max(missed_single.get(x, 0), len(positions))
@@ -182,16 +187,20 @@ class FactsReader:
                         q = positions[event.position - 1]
                         q[2] = event.number
                         q[3] = tuple(event.sprint_cards or ())
+                        built[event.position - 1] = None
                     else:
                         missed_single[event.number] = len(positions)
         self.turn, self.turn_open, self.after_pass = turn, fugitive_turn_open, after_pass
 
     def facts(self) -> Facts:
         """The facts of the events read so far (the reader may go on after)."""
-        now, pending_bonus, slots = self.now, self.pending_bonus, self.slots
+        now, pending_bonus, slots, built = self.now, self.pending_bonus, self.slots, self.built
+        for i, b in enumerate(built):
+            if b is None:
+                built[i] = Position(i + 1, *self.positions[i])
         # a bonus draw at the very end is usable only later: it counts in draws, not in slots
         return Facts(
-            positions=tuple(Position(i, t, k, h, cards) for i, (t, k, h, cards) in enumerate(self.positions, 1)),
+            positions=tuple(built),
             slots={1: tuple(slots[1]), 2: tuple(slots[2]), 3: tuple(slots[3])},
             draws={1: now[1] + pending_bonus[1], 2: now[2] + pending_bonus[2], 3: now[3] + pending_bonus[3]},
             marshal_cards=frozenset(self.marshal),
