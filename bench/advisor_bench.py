@@ -5,7 +5,8 @@ on every Manhunt state reached.
 
 Plays ``games`` seeded games of every Marshal bot (notepad, solver, lookahead, random)
 against the random and heuristic Fugitives; for every Marshal normal-guess state it
-times ``advise_guesses`` twice: including the solve (cold cache) and on the solved
+times ``advise_guesses`` twice: including the solve (cold advice cache; the rule check
+goes on from the record of the previous decision, as in a game) and on the solved
 posterior (the advice itself); for every Manhunt start it runs ``plan_manhunt`` with a
 2 s budget and reports whether it was exact within it, the time to its value and, if
 not, its bounds.
@@ -47,7 +48,7 @@ def main(games: int = 10, seed: int = 0) -> None:
                         r = Record(ev[:k], rec.ruleset)
                         cache.clear()
                         t0 = time.perf_counter()
-                        post = solve(r, validate=False)
+                        post = solve(r)  # the rule check included
                         t1 = time.perf_counter()
                         advise_guesses(post)
                         t2 = time.perf_counter()

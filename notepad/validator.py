@@ -285,6 +285,15 @@ class Validator:
         self.events += 1
         return plan.warnings
 
+    def copy(self) -> "Validator":
+        """An independent validator at the same point of the same game (its containers
+        copied; what they hold is immutable): a caller that checked a record can go on
+        from there with a longer one without checking the shared events again."""
+        new = object.__new__(type(self))
+        new.__dict__.update({k: v.copy() if isinstance(v, (list, dict, set)) else v
+                             for k, v in self.__dict__.items()})
+        return new
+
     @property
     def over(self) -> bool:
         return self.phase is Phase.OVER

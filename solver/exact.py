@@ -5,12 +5,13 @@ import os
 from typing import Any
 
 from engine.record import Record, RecordFormatError, load_record, record_from_dict, record_from_json
-from notepad.validator import RecordRuleError, validate
+from notepad.validator import RecordRuleError
 from .counting import HistoryCounter, new_counter
 from .facts import Facts, extract
 from .gcpause import no_cycle_collection
 from .model import has_route
 from .posterior import Posterior, PositionPosterior
+from .rulecheck import checked_facts, checked_validator
 
 
 class InvalidRecord(ValueError):
@@ -34,9 +35,11 @@ def as_record(source: Any) -> Record:
 
 def validate_record(record: Record) -> None:
     """Rule-check with the notepad's validator (the solver trusts nothing else):
-    raises :class:`InvalidRecord` for a record that breaks a rule."""
+    raises :class:`InvalidRecord` for a record that breaks a rule. Every event is
+    checked; a record that extends one checked before goes on from the validator at
+    the end of that prefix (:mod:`solver.rulecheck`)."""
     try:
-        validate(record)
+        checked_validator(record)
     except RecordRuleError as exc:
         raise InvalidRecord(str(exc)) from None
 
@@ -83,9 +86,14 @@ def solve(source: Any, validate: bool = True, deadline: float | None = None) -> 
         record = as_record(source).marshal_view()
     except RecordFormatError as exc:
         raise InvalidRecord(str(exc)) from None
-    if validate:
-        validate_record(record)
-    post, counter = counted(extract(record), deadline, keep=True)  # the counter kept for joints
+    if validate:  # the rule check, and the facts read on the way
+        try:
+            facts = checked_facts(record)
+        except RecordRuleError as exc:
+            raise InvalidRecord(str(exc)) from None
+    else:
+        facts = extract(record)
+    post, counter = counted(facts, deadline, keep=True)  # the counter kept for joints
     if post.consistent:
         return post
     n = _first_inconsistent(record)

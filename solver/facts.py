@@ -80,85 +80,134 @@ def extract(record: Record) -> Facts:
     turn starts with its draw; a bonus draw after a pass counts from the next turn.
     (One pass over the events, dispatching on their ``type``: every solve starts here.)
     """
-    record = record.marshal_view()
-    # per deck (index 1-3), the usable draws at each turn (index = turn); the setup
-    # draws at turn 0
-    now = [0, SETUP_DRAWS[1], SETUP_DRAWS[2], SETUP_DRAWS[3]]
-    slots = [[], [now[1]], [now[2]], [now[3]]]
-    pending_bonus = [0, 0, 0, 0]
-    turn = 0
-    positions: list[list] = []  # [turn, sprints, hideout, sprint cards]
-    marshal: set[int] = set()
-    missed_single: dict[int, int] = {}
-    missed_sets: list[tuple[frozenset[int], int]] = []
-    escaped = False
-    fugitive_turn_open = True  # the opening is running
-    after_pass = False
-    for event in record.events:
-        kind = event.type
-        if kind == "fugitive_draw":
-            d = event.deck
-            if after_pass:  # second-edition bonus draw: usable from the next turn
-                pending_bonus[d] += 1
+    reader = FactsReader()
+    reader.read(record.marshal_view().events)
+    return reader.facts()
+
+
+class FactsReader:
+    """:func:`extract` as a fold over the events, which can stop and go on: the facts of
+    a record are the reader's after its events, read in one go or as a prefix and then
+    the rest (from a :meth:`copy` of the reader at the prefix: :mod:`solver.rulecheck`
+    keeps those of the records it checked). Read only a Marshal's record's events."""
+
+    __slots__ = ("now", "slots", "pending_bonus", "turn", "positions", "built", "marshal", "missed_single",
+                 "missed_sets", "escaped", "turn_open", "after_pass")
+
+    def __init__(self) -> None:
+        # per deck (index 1-3), the usable draws at each turn (index = turn); the setup
+        # draws at turn 0
+        self.now = [0, SETUP_DRAWS[1], SETUP_DRAWS[2], SETUP_DRAWS[3]]
+        self.slots: list[list[int]] = [[], [self.now[1]], [self.now[2]], [self.now[3]]]
+        self.pending_bonus = [0, 0, 0, 0]
+        self.turn = 0
+        self.positions: list[list] = []  # [turn, sprints, hideout, sprint cards]
+        self.built: list[Position | None] = []  # the Position of each, once made (None: not yet)
+        self.marshal: set[int] = set()
+        self.missed_single: dict[int, int] = {}
+        self.missed_sets: list[tuple[frozenset[int], int]] = []
+        self.escaped = False
+        self.turn_open = True  # the Fugitive's turn is open (the opening is running)
+        self.after_pass = False
+
+    def copy(self) -> "FactsReader":
+        new = object.__new__(FactsReader)
+        new.now = self.now[:]
+        new.slots = [s[:] for s in self.slots]
+        new.pending_bonus = self.pending_bonus[:]
+        new.turn = self.turn
+        new.positions = [q[:] for q in self.positions]
+        new.built = self.built[:]  # a Position is immutable: shared
+        new.marshal = set(self.marshal)
+        new.missed_single = dict(self.missed_single)
+        new.missed_sets = self.missed_sets[:]
+        new.escaped = self.escaped
+        new.turn_open = self.turn_open
+        new.after_pass = self.after_pass
+        return new
+
+    def read(self, events) -> None:
+        """Go on with these events (of a Marshal's record)."""
+        now, slots, pending_bonus, turn = self.now, self.slots, self.pending_bonus, self.turn
+        positions, marshal, missed_single, missed_sets = self.positions, self.marshal, self.missed_single, self.missed_sets
+        built = self.built
+        fugitive_turn_open, after_pass = self.turn_open, self.after_pass
+        for event in events:
+            kind = event.type
+            if kind == "fugitive_draw":
+                d = event.deck
+                if after_pass:  # second-edition bonus draw: usable from the next turn
+                    pending_bonus[d] += 1
+                    after_pass = False
+                    continue
+                if not fugitive_turn_open:  # a new turn starts with its draw
+                    turn += 1
+                    for r in (1, 2, 3):
+                        now[r] += pending_bonus[r]
+                        slots[r].append(now[r])
+                    pending_bonus[1] = pending_bonus[2] = pending_bonus[3] = 0
+                    fugitive_turn_open = True
+                now[d] += 1
+                slots[d][-1] = now[d]
+            elif kind == "place" or kind == "pass":
+                if not fugitive_turn_open:  # a turn without a draw (all decks empty)
+                    turn += 1
+                    for r in (1, 2, 3):
+                        now[r] += pending_bonus[r]
+                        slots[r].append(now[r])
+                    pending_bonus[1] = pending_bonus[2] = pending_bonus[3] = 0
+                fugitive_turn_open = turn == 0  # the opening may place twice
+                after_pass = kind == "pass"
+                if not after_pass:
+                    if event.hideout == ESCAPE:
+                        positions.append([turn, event.sprints, ESCAPE, None])
+                        self.escaped = True
+                    else:
+                        positions.append([turn, event.sprints, None, None])
+                    built.append(None)
+            else:
+                fugitive_turn_open = False
                 after_pass = False
-                continue
-            if not fugitive_turn_open:  # a new turn starts with its draw
-                turn += 1
-                for r in (1, 2, 3):
-                    now[r] += pending_bonus[r]
-                    slots[r].append(now[r])
-                pending_bonus = [0, 0, 0, 0]
-                fugitive_turn_open = True
-            now[d] += 1
-            slots[d][-1] = now[d]
-        elif kind == "place" or kind == "pass":
-            if not fugitive_turn_open:  # a turn without a draw (all decks empty)
-                turn += 1
-                for r in (1, 2, 3):
-                    now[r] += pending_bonus[r]
-                    slots[r].append(now[r])
-                pending_bonus = [0, 0, 0, 0]
-            fugitive_turn_open = turn == 0  # the opening may place twice
-            after_pass = kind == "pass"
-            if not after_pass:
-                if event.hideout == ESCAPE:
-                    positions.append([turn, event.sprints, ESCAPE, None])
-                    escaped = True
-                else:
-                    positions.append([turn, event.sprints, None, None])
-        else:
-            fugitive_turn_open = False
-            after_pass = False
-            if kind == "marshal_draw":
-                marshal.add(event.card)
-            elif kind == "guess":
-                if event.hit:
-                    for r in event.reveals:
-                        q = positions[r.position - 1]
-                        q[2] = r.hideout
-                        q[3] = tuple(r.sprint_cards)
-                elif len(event.numbers) == 1:
-                    x = event.numbers[0]
-                    missed_single[x] = max(missed_single.get(x, 0), len(positions))
-                else:
-                    missed_sets.append((frozenset(event.numbers), len(positions)))
-            elif kind == "manhunt_guess":
-                if event.hit:
-                    q = positions[event.position - 1]
-                    q[2] = event.number
-                    q[3] = tuple(event.sprint_cards or ())
-                else:
-                    missed_single[event.number] = len(positions)
-    # a bonus draw at the very end is usable only later: it counts in draws, not in slots
-    return Facts(
-        positions=tuple(Position(i, t, k, h, cards) for i, (t, k, h, cards) in enumerate(positions, 1)),
-        slots={1: tuple(slots[1]), 2: tuple(slots[2]), 3: tuple(slots[3])},
-        draws={1: now[1] + pending_bonus[1], 2: now[2] + pending_bonus[2], 3: now[3] + pending_bonus[3]},
-        marshal_cards=frozenset(marshal),
-        missed_single=missed_single,
-        missed_sets=tuple(missed_sets),
-        escaped=escaped,
-    )
+                if kind == "marshal_draw":
+                    marshal.add(event.card)
+                elif kind == "guess":
+                    if event.hit:
+                        for r in event.reveals:
+                            q = positions[r.position - 1]
+                            q[2] = r.hideout
+                            q[3] = tuple(r.sprint_cards)
+                            built[r.position - 1] = None
+                    elif len(event.numbers) == 1:
+                        x = event.numbers[0]
+                        missed_single[x] = max(missed_single.get(x, 0), len(positions))
+                    else:
+                        missed_sets.append((frozenset(event.numbers), len(positions)))
+                elif kind == "manhunt_guess":
+                    if event.hit:
+                        q = positions[event.position - 1]
+                        q[2] = event.number
+                        q[3] = tuple(event.sprint_cards or ())
+                        built[event.position - 1] = None
+                    else:
+                        missed_single[event.number] = len(positions)
+        self.turn, self.turn_open, self.after_pass = turn, fugitive_turn_open, after_pass
+
+    def facts(self) -> Facts:
+        """The facts of the events read so far (the reader may go on after)."""
+        now, pending_bonus, slots, built = self.now, self.pending_bonus, self.slots, self.built
+        for i, b in enumerate(built):
+            if b is None:
+                built[i] = Position(i + 1, *self.positions[i])
+        # a bonus draw at the very end is usable only later: it counts in draws, not in slots
+        return Facts(
+            positions=tuple(built),
+            slots={1: tuple(slots[1]), 2: tuple(slots[2]), 3: tuple(slots[3])},
+            draws={1: now[1] + pending_bonus[1], 2: now[2] + pending_bonus[2], 3: now[3] + pending_bonus[3]},
+            marshal_cards=frozenset(self.marshal),
+            missed_single=dict(self.missed_single),
+            missed_sets=tuple(self.missed_sets),
+            escaped=self.escaped,
+        )
 
 
-__all__ = ["Facts", "Position", "extract"]
+__all__ = ["Facts", "FactsReader", "Position", "extract"]
