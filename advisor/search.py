@@ -46,8 +46,11 @@ from engine import rules
 from engine.cards import BASE_STEP, ESCAPE, ESCAPE_THRESHOLD
 from engine.game import apply
 from engine.moves import DeclineDraw, Draw, HuntGuess, Move, PassTurn, PlaceHideout
+from engine.record import FugitiveDraw
 from engine.state import MARSHAL_PHASES, GameState, Phase
 from engine.views import FugitiveView, fugitive_view, marshal_view
+
+from solver.count import OutOfTime
 
 from .cache import solve_cached
 from .marshal_hand import determinize, sample_marshal_hand
@@ -184,6 +187,17 @@ def _plans(state: GameState, bluff: int) -> list[tuple[Move, ...]]:
 
 
 # --------------------------------------------------------------------------- the bot
+@dataclass(frozen=True)
+class Budget:
+    """A search bot's budget per decision: rounds of determinizations and seconds."""
+
+    samples: int = 6
+    seconds: float = 0.8
+
+    def options(self) -> dict:
+        return {"samples": self.samples, "time_budget": self.seconds}
+
+
 @dataclass
 class DecisionStats:
     """What the last decision cost: rounds of determinizations, positions valued."""
@@ -197,29 +211,33 @@ class SearchFugitive:
     """Chooses every move by search over the Marshal's exact beliefs (module docstring).
 
     ``samples``: rounds of determinizations per decision; ``time_budget``: seconds per
-    decision (checked between positions); ``bluff``: how many sprint cards beyond the
-    fewest a placement may carry; ``marshal``: the model of the Marshal's answer.
+    decision: past it no new position is valued and no new count started (a count
+    under way stops at its deadline), and with nothing valued yet the move is the
+    heuristic Fugitive's; ``bluff``: how many sprint cards beyond the fewest a
+    placement may carry; ``marshal``: the model of the Marshal's answer (a bot class).
     """
 
-    samples = 6
-    time_budget = 0.8
+    samples = Budget.samples
+    time_budget = Budget.seconds
     bluff = 2
 
     def __init__(self, seed: int | None = None, samples: int | None = None, time_budget: float | None = None,
                  weights: tuple[float, ...] = WEIGHTS, marshal: Callable | None = None):
+        from .bots import HeuristicFugitive, SolverMarshal
+
         self.rng = random.Random(seed)
         if samples is not None:
             self.samples = samples
         if time_budget is not None:
             self.time_budget = time_budget
         self.weights = weights
-        if marshal is None:
-            from .bots import SolverMarshal
-
-            marshal = SolverMarshal
-        self.marshal = marshal(0)
+        self.marshal = (marshal or SolverMarshal)(0)
+        self.fallback = HeuristicFugitive(self.rng.randrange(2**32))
         self._answers: dict = {}
+        self._deadline = math.inf
         self._plan: tuple[Move, ...] = ()
+        #: after a draw: his card -> the plan the draw's search found best with it
+        self._after_draw: dict[int, tuple[Move, ...]] = {}
         self.stats = DecisionStats()
 
     # ------------------------------------------------------------------ moves
@@ -227,6 +245,7 @@ class SearchFugitive:
         start = time.perf_counter()
         self.stats = DecisionStats()
         self._answers = {}
+        self._deadline = start + self.time_budget
         try:
             phase = view.phase
             if self._plan and phase is Phase.FUGITIVE_OPENING and view.opening_placed == 1:
@@ -234,20 +253,25 @@ class SearchFugitive:
                 return move
             self._plan = ()
             if phase is Phase.FUGITIVE_DRAW:
-                return self._choose_draw(view, start)
+                return self._choose_draw(view)
             if phase is Phase.FUGITIVE_BONUS_DRAW:
-                return self._choose_bonus(view, start)
+                return self._choose_bonus(view)
             if view.placing:
-                return self._choose_placement(view, start)
+                return self._choose_placement(view)
             raise ValueError(f"not the Fugitive's turn: {phase}")
         finally:
             self.stats.seconds = time.perf_counter() - start
             self._answers = {}
 
-    def _out_of_time(self, start: float) -> bool:
-        return time.perf_counter() - start > self.time_budget
+    def _out_of_time(self) -> bool:
+        return time.perf_counter() > self._deadline
 
-    def _choose_placement(self, view: FugitiveView, start: float) -> Move:
+    def _choose_placement(self, view: FugitiveView) -> Move:
+        last = view.events[-1] if view.events else None
+        after_draw, self._after_draw = self._after_draw, {}
+        if isinstance(last, FugitiveDraw) and after_draw.get(last.card):
+            # the draw's search already placed this card, on the same kind of samples
+            return self._take(after_draw[last.card])
         base = determinize(view, self.rng)
         plans = _plans(base, self.bluff)
         if len(plans) == 1:
@@ -256,16 +280,22 @@ class SearchFugitive:
         if escape is not None and apply(base, escape[0]).winner == "fugitive":
             return self._take(escape)  # an escape that wins at once
         totals: dict[int, list[float]] = defaultdict(list)
-        for r in range(self.samples):
-            state = base if r == 0 else determinize(view, self.rng)
-            for i, plan in enumerate(plans):
-                if (r or i) and self._out_of_time(start):
+        try:
+            for r in range(self.samples):
+                if r and self._out_of_time():
                     break
-                totals[i].append(self._value_after(state, plan))
-            else:
+                state = base if r == 0 else determinize(view, self.rng)
+                for i, plan in enumerate(plans):
+                    if self._out_of_time() and (r or totals):
+                        raise OutOfTime
+                    v = self._value_after(state, plan)
+                    totals[i].append(v)
                 self.stats.rounds += 1
-                continue
-            break
+        except OutOfTime:
+            pass
+        if not totals:
+            return self.fallback.choose(view)
+        # a plan valued in fewer rounds (a round cut short) competes on what it has
         best = max(totals, key=lambda i: (sum(totals[i]) / len(totals[i]), -i))
         return self._take(plans[best])
 
@@ -273,52 +303,76 @@ class SearchFugitive:
         self._plan = plan[1:]
         return plan[0]
 
-    def _choose_draw(self, view: FugitiveView, start: float) -> Move:
+    def _choose_draw(self, view: FugitiveView) -> Move:
         decks = view.legal_decks()
         if len(decks) == 1:
             return Draw(decks[0])
-        return Draw(self._best_draw(view, [Draw(d) for d in decks], start))
+        best = self._best_draw(view, [Draw(d) for d in decks])
+        return self.fallback.choose(view) if best is None else Draw(best)
 
-    def _choose_bonus(self, view: FugitiveView, start: float) -> Move:
+    def _choose_bonus(self, view: FugitiveView) -> Move:
         decks = view.legal_decks()
         if not decks:
             return DeclineDraw()
-        best = self._best_draw(view, [Draw(decks[0]), DeclineDraw()], start)
+        best = self._best_draw(view, [Draw(decks[0]), DeclineDraw()])
+        if best is None:
+            return self.fallback.choose(view)
         return Draw(best) if best else DeclineDraw()
 
-    def _best_draw(self, view: FugitiveView, options: list[Move], start: float) -> int:
-        """The deck (0: decline) whose card leaves him best off once he has seen it.
+    def _best_draw(self, view: FugitiveView, options: list[Move]) -> int | None:
+        """The deck (0: decline) whose card leaves him best off once he has seen it
+        (None: out of time before anything was valued).
 
         For each option and determinization every card he could get is tried on top
         of the deck (the rest of the order unchanged, so her answers are shared); he
         then places as well as he can knowing the card but not her hand: the value of
         a card is the best plan's mean over the determinizations, and an option's
-        value the mean over cards, each weighted by how often it could come."""
+        value the mean over cards, each weighted by how often it could come. The plan
+        found best for the card he does draw is his placement (no second search)."""
         # (option, card) -> plan -> values over determinizations
         vals: dict[tuple[int, int], dict[tuple, list[float]]] = {}
-        rounds = 0
-        for r in range(self.samples):
-            if r and self._out_of_time(start):
-                break
-            hand = sample_marshal_hand(view, self.rng)
-            base = determinize(view, self.rng, hand)
-            for opt in options:
-                d = opt.deck if isinstance(opt, Draw) else 0
-                for state, card in self._draw_outcomes(base, opt):
-                    cell = vals.setdefault((d, card), defaultdict(list))
-                    for plan in _plans(state, self.bluff) if state.phase is not Phase.OVER else [()]:
-                        cell[plan].append(self._value_after(state, plan))
-                if self._out_of_time(start) and r:
+        tried: set[int] = set()
+        try:
+            for r in range(self.samples):
+                if r and self._out_of_time():
                     break
-            rounds += 1
-        self.stats.rounds = rounds
+                hand = sample_marshal_hand(view, self.rng)
+                base = determinize(view, self.rng, hand)
+                # the options' cards in turn, so that a round cut short has tried every option
+                outcomes = [[(opt.deck if isinstance(opt, Draw) else 0, st, c) for st, c in self._draw_outcomes(base, opt)]
+                            for opt in options]
+                for i in range(max(len(o) for o in outcomes)):
+                    for per_option in outcomes:
+                        if i >= len(per_option):
+                            continue
+                        d, state, card = per_option[i]
+                        if d in tried and self._out_of_time():
+                            raise OutOfTime
+                        tried.add(d)
+                        cell = vals.setdefault((d, card), defaultdict(list))
+                        placing = state.phase is Phase.FUGITIVE_PLACE or state.phase is Phase.FUGITIVE_OPENING
+                        for plan in _plans(state, self.bluff) if placing else [()]:
+                            v = self._value_after(state, plan)
+                            cell[plan].append(v)
+                self.stats.rounds += 1
+        except OutOfTime:
+            pass
         score: dict[int, list[tuple[float, int]]] = defaultdict(list)
+        plans: dict[int, dict[int, tuple]] = defaultdict(dict)
         for (d, card), cell in vals.items():
+            if not cell:
+                continue
             n = max(len(v) for v in cell.values())
-            best = max(sum(v) / len(v) for v in cell.values() if len(v) == n)
+            full = [(sum(v) / len(v), -i, p) for i, (p, v) in enumerate(cell.items()) if len(v) == n]
+            best, _, plan = max(full, key=lambda t: t[:2])
             score[d].append((best, n))
+            plans[d][card] = plan
+        if not score:
+            return None
         means = {d: sum(b * n for b, n in s) / sum(n for _, n in s) for d, s in score.items()}
-        return max(means, key=lambda d: (means[d], -d))
+        choice = max(means, key=lambda d: (means[d], -d))
+        self._after_draw = plans[choice]
+        return choice
 
     @staticmethod
     def _draw_outcomes(state: GameState, option: Move) -> list[tuple[GameState, int]]:
@@ -341,17 +395,24 @@ class SearchFugitive:
         for move in plan:
             state = apply(state, move)
         state = self._marshal_turn(state)
+        value = self.value(state)
         self.stats.valued += 1
-        return self.value(state)
+        return value
+
+    def _solve(self, state: GameState):
+        """Her posterior of ``state`` (cached), the count bounded by the decision's deadline."""
+        return solve_cached(state.marshal_record(), validate=False,
+                            deadline=None if self._deadline == math.inf else self._deadline)
 
     def _marshal_turn(self, state: GameState) -> GameState:
         """Her draws and guess, chosen by the model from her own view (memoised on
-        her record within a decision)."""
+        her record within a decision; her record counted first under the deadline)."""
         while state.phase in MARSHAL_PHASES and state.phase is not Phase.MANHUNT:
             view = marshal_view(state)
             key = (view.phase, view.events)
             move = self._answers.get(key)
             if move is None:
+                self._solve(state)
                 move = self._answers[key] = self.marshal.choose(view)
             state = apply(state, move)
         return state
@@ -362,15 +423,13 @@ class SearchFugitive:
             return 1.0 if state.winner == "fugitive" else 0.0
         if state.phase is Phase.MANHUNT:
             return 1.0 if self._hunt(state).winner == "fugitive" else 0.0
-        post = solve_cached(state.marshal_record(), validate=False)
-        return value_of(features(state, post), self.weights)
+        return value_of(features(state, self._solve(state)), self.weights)
 
-    @staticmethod
-    def _hunt(state: GameState) -> GameState:
+    def _hunt(self, state: GameState) -> GameState:
         """The Manhunt played out with her guessing her most likely number each time
         (the planner's choice is often that one; the planner itself is too slow here)."""
         while state.phase is Phase.MANHUNT:
-            post = solve_cached(state.marshal_record(), validate=False)
+            post = self._solve(state)
             hand = state.marshal_hand
             best = max((x for x in post.number_counts if x not in hand and x not in state.up_numbers),
                        key=lambda x: (post.number_counts[x], -x), default=None)
@@ -380,5 +439,5 @@ class SearchFugitive:
         return state
 
 
-__all__ = ["SearchFugitive", "features", "value_of", "FEATURES", "WEIGHTS", "placement_candidates",
+__all__ = ["SearchFugitive", "Budget", "features", "value_of", "FEATURES", "WEIGHTS", "placement_candidates",
            "DecisionStats"]

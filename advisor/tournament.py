@@ -2,16 +2,19 @@
 
 Game i of a pairing uses engine seed ``seed + i``, Fugitive bot seed ``seed + i`` and
 Marshal bot seed ``seed + i + 1_000_003``, so every pairing plays the same deals and a
-run is reproducible whatever the number of jobs.
+run is reproducible whatever the number of jobs. A search bot (``BUDGETED_BOTS``)
+plays with the given :class:`advisor.search.Budget`; it is reproducible when its
+rounds (``samples``), not its seconds, are what runs out.
 """
 from __future__ import annotations
 
 import csv
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import sqrt
 
-from .bots import FUGITIVE_BOTS, MARSHAL_BOTS, make_bot
+from .bots import BUDGETED_BOTS, FUGITIVE_BOTS, MARSHAL_BOTS, make_bot
+from .search import Budget
 
 
 def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -25,13 +28,38 @@ def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     return (max(0.0, mid - half), min(1.0, mid + half))
 
 
-def play_pairing(marshal: str, fugitive: str, seed: int):
+def _options(name: str, budget: Budget | None) -> dict:
+    return budget.options() if budget is not None and name in BUDGETED_BOTS else {}
+
+
+def play_pairing(marshal: str, fugitive: str, seed: int, budget: Budget | None = None):
     """One seeded game of a pairing, as the tournament plays it: engine and Fugitive
-    bot seed ``seed``, Marshal bot seed ``seed + 1_000_003`` (the final state)."""
+    bot seed ``seed``, Marshal bot seed ``seed + 1_000_003`` (the final state); a
+    search bot with ``budget`` (None: its own defaults)."""
     from engine.bots import play_game
 
-    return play_game(make_bot(FUGITIVE_BOTS[fugitive], seed), make_bot(MARSHAL_BOTS[marshal], seed + 1_000_003),
-                     seed=seed)
+    return play_game(make_bot(FUGITIVE_BOTS[fugitive], seed, **_options(fugitive, budget)),
+                     make_bot(MARSHAL_BOTS[marshal], seed + 1_000_003, **_options(marshal, budget)), seed=seed)
+
+
+def opening_of(events) -> tuple[tuple[int, int], ...]:
+    """The first turn's hideouts of a full record: (hideout, sprint cards) of each."""
+    from engine.record import Place
+
+    out = []
+    for e in events:
+        if not isinstance(e, Place):
+            break
+        out.append((e.hideout, e.sprints))
+    return tuple(out)
+
+
+def won_on_first_guess(events) -> bool:
+    """Did the Marshal win with her first guess (every hideout of the opening hit)?"""
+    from engine.record import Guess
+
+    first = next((i for i, e in enumerate(events) if isinstance(e, Guess)), None)
+    return first is not None and first == len(events) - 1 and events[first].hit
 
 
 @dataclass
@@ -42,6 +70,10 @@ class PairResult:
     marshal_wins: int
     manhunts: int
     seconds: float
+    #: games the Marshal won on her first guess
+    first_guess_wins: int = 0
+    #: the Fugitive's openings: ((hideout, sprint count), ...) -> games
+    openings: dict = field(default_factory=dict)
 
     @property
     def rate(self) -> float:
@@ -52,16 +84,28 @@ class PairResult:
         return wilson(self.marshal_wins, self.games)
 
 
-def play_one(task: tuple[str, str, int]) -> tuple[str, str, str, bool, float, list]:
-    """(marshal, fugitive, winner, manhunt?, seconds, manhunt records) of one seeded game."""
-    from engine import marshal_view
+@dataclass(frozen=True)
+class GameResult:
+    """What a tournament keeps of one game."""
 
-    m, f, seed = task
+    marshal: str
+    fugitive: str
+    winner: str
+    manhunt: bool
+    seconds: float
+    first_guess_win: bool
+    opening: tuple[tuple[int, int], ...]
+
+
+def play_one(task: tuple) -> GameResult:
+    """One seeded game of a tournament: task (marshal, fugitive, seed[, budget])."""
+    m, f, seed, *rest = task
     t = time.perf_counter()
-    state = play_pairing(m, f, seed)
-    events = marshal_view(state).record.events
+    state = play_pairing(m, f, seed, *rest)
+    events = state.events
     manhunt = any(e.type == "manhunt_guess" for e in events)
-    return m, f, state.winner, manhunt, time.perf_counter() - t, []
+    return GameResult(m, f, state.winner, manhunt, time.perf_counter() - t, won_on_first_guess(events),
+                      opening_of(events))
 
 
 def run_tournament(
@@ -71,22 +115,26 @@ def run_tournament(
     marshals: list[str] | None = None,
     fugitives: list[str] | None = None,
     progress: bool = True,
+    budget: Budget | None = None,
 ) -> list[PairResult]:
+    """Every Marshal bot against every Fugitive bot, ``games`` seeded games each; a
+    search bot plays with ``budget`` (None: its defaults)."""
     from tqdm import tqdm
 
     marshals = marshals or list(MARSHAL_BOTS)
     fugitives = fugitives or list(FUGITIVE_BOTS)
-    tasks = [(m, f, seed + i) for m in marshals for f in fugitives for i in range(games)]
+    tasks = [(m, f, seed + i, budget) for m in marshals for f in fugitives for i in range(games)]
     res = {(m, f): PairResult(m, f, 0, 0, 0, 0.0) for m in marshals for f in fugitives}
     bar = tqdm(total=len(tasks), desc="games", unit="game", disable=not progress, mininterval=0.5)
 
-    def take(out) -> None:
-        m, f, winner, manhunt, secs, _ = out
-        r = res[(m, f)]
+    def take(out: GameResult) -> None:
+        r = res[(out.marshal, out.fugitive)]
         r.games += 1
-        r.marshal_wins += winner == "marshal"
-        r.manhunts += manhunt
-        r.seconds += secs
+        r.marshal_wins += out.winner == "marshal"
+        r.manhunts += out.manhunt
+        r.seconds += out.seconds
+        r.first_guess_wins += out.first_guess_win
+        r.openings[out.opening] = r.openings.get(out.opening, 0) + 1
         bar.update(1)
 
     if jobs <= 1:
@@ -122,11 +170,28 @@ def write_csv(results: list[PairResult], path: str) -> None:
     with open(path, "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["marshal", "fugitive", "games", "marshal_wins", "marshal_win_rate", "ci_low", "ci_high",
-                    "manhunts", "seconds_per_game"])
+                    "manhunts", "seconds_per_game", "first_guess_wins"])
         for r in results:
             lo, hi = r.ci
             w.writerow([r.marshal, r.fugitive, r.games, r.marshal_wins, f"{r.rate:.4f}", f"{lo:.4f}", f"{hi:.4f}",
-                        r.manhunts, f"{r.seconds / max(1, r.games):.3f}"])
+                        r.manhunts, f"{r.seconds / max(1, r.games):.3f}", r.first_guess_wins])
+
+
+def openings_table(results: list[PairResult], top: int = 5) -> str:
+    """Per pairing: how often the Marshal won on her first guess (95% Wilson
+    interval), how often the Fugitive opened with two hideouts, and his commonest
+    openings ("5+1 9+0": hideout 5 over one sprint card, then 9 over none)."""
+    lines = ["| Marshal | Fugitive | won on her first guess | two hideouts | commonest openings |",
+             "| --- | --- | --- | --- | --- |"]
+    for r in results:
+        lo, hi = wilson(r.first_guess_wins, r.games)
+        two = sum(n for o, n in r.openings.items() if len(o) == 2)
+        common = sorted(r.openings.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
+        shown = ", ".join(" ".join(f"{h}+{k}" for h, k in o) + f" ({n})" for o, n in common)
+        lines.append(f"| {r.marshal} | {r.fugitive} | {r.first_guess_wins}/{r.games} = "
+                     f"{100 * r.first_guess_wins / max(1, r.games):.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] | "
+                     f"{100 * two / max(1, r.games):.0f}% | {shown} |")
+    return "\n".join(lines)
 
 
 def write_png(results: list[PairResult], path: str) -> None:
