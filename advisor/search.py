@@ -74,7 +74,7 @@ FEATURES = (
 
 #: logistic weights of :func:`value` (intercept first), fitted on games of this bot
 #: against the solver Marshal (see docs/advisor.md)
-WEIGHTS = (-2.0, 0.4, 0.6, -1.0, -1.0, 2.0, 0.5, 2.0, 1.0, 0.5, 0.0)
+WEIGHTS = (0.438, 0.057, 0.348, 0.031, -0.001, 0.371, -0.803, 2.519, 0.375, 1.353, -2.005)
 
 
 def features(state: GameState, post) -> tuple[float, ...]:
