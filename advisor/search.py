@@ -27,11 +27,18 @@ same count meets the same answer from her: her side is solved once per sprint co
 and determinization (``advisor.cache.solve_cached`` shares the solves), and only his
 side (which hideout, which cards) is evaluated per candidate.
 
+A draw is searched with the placement that follows it: for every card the deck could
+give him, the placements are valued on the same determinizations, he is credited with
+the best of them for that card, and once he has drawn, the placement found best for
+the card he got is played without a second search. So a whole turn costs one search.
+
 A decision draws determinizations in rounds (every candidate on the same states)
 until ``samples`` rounds or ``time_budget`` seconds have been spent, whichever comes
-first; at least the first candidates of the first round are always valued.
-``samples`` alone makes a bot reproducible (tournaments); the time budget bounds a
-move in the app.
+first. Past the time budget no new position is valued and a count under way stops
+(``solve``'s deadline); the moves valued so far compete on what they have, and a
+decision that could value nothing plays the heuristic Fugitive's move.
+``samples`` alone makes a bot reproducible (tournaments, with a time budget that is
+not reached); the time budget bounds a move in the app.
 """
 from __future__ import annotations
 
@@ -48,7 +55,7 @@ from engine.game import apply
 from engine.moves import DeclineDraw, Draw, HuntGuess, Move, PassTurn, PlaceHideout
 from engine.record import FugitiveDraw
 from engine.state import MARSHAL_PHASES, GameState, Phase
-from engine.views import FugitiveView, fugitive_view, marshal_view
+from engine.views import FugitiveView, marshal_view
 
 from solver.count import OutOfTime
 
@@ -82,13 +89,14 @@ def features(state: GameState, post) -> tuple[float, ...]:
     her exact posterior ``post`` of her record and his own cards."""
     down = state.down_numbers
     hand = state.fugitive_hand
-    beliefs = [float(post.probability(h)) for h in down]
+    counts, total = post.number_counts, post.histories
+    beliefs = [counts.get(h, 0) / total for h in down]
     mine = state.marshal_hand  # she never guesses a card she holds
     top, top_p = None, -1.0
-    for x, c in post.number_counts.items():
+    for x, c in counts.items():
         if x in mine or not c:
             continue
-        p = c / post.histories
+        p = c / total
         if p > top_p or (p == top_p and x < top):
             top, top_p = x, p
     prev = state.row[-1].number

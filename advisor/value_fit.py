@@ -60,24 +60,53 @@ def log_loss(rows, weights) -> float:
     return total / max(1, len(rows))
 
 
-def fit(rows, ridge: float = 1.0, steps: int = 50) -> tuple[float, ...]:
+#: the sign each weight must have (after the intercept): +1, -1, or 0 for either. Each
+#: follows from the game (another face-down hideout, more footprints in hand, being able
+#: to escape can never hurt him; her belief in his hideouts can never help him), so a
+#: fit on the bot's own games, where the features move together, cannot turn one round.
+SIGNS = (+1, +1, -1, -1, +1, +1, +1, +1, +1, 0)
+
+
+def fit(rows, ridge: float = 1.0, steps: int = 50, signs: tuple[int, ...] | None = SIGNS) -> tuple[float, ...]:
     """Logistic regression of the outcome on the features (intercept first), by
-    Newton's method with a ridge penalty on the weights (not the intercept)."""
+    Newton's method with a ridge penalty on the weights (not the intercept), each
+    weight held to its sign in ``signs`` (an active set: a weight that would cross
+    zero is held at zero, and let go again when the gradient says it should grow)."""
     import numpy as np
 
     X = np.array([(1.0,) + tuple(x) for x, _ in rows])
     y = np.array([float(v) for _, v in rows])
-    w = np.zeros(X.shape[1])
-    pen = np.full(X.shape[1], ridge)
+    m = X.shape[1]
+    sign = np.zeros(m) if signs is None else np.array((0.0,) + tuple(float(v) for v in signs))
+    pen = np.full(m, ridge)
     pen[0] = 0.0
-    for _ in range(steps):
+    w = np.zeros(m)
+    held = np.zeros(m, dtype=bool)
+
+    def gradient(w):
         p = 1.0 / (1.0 + np.exp(-(X @ w)))
-        grad = X.T @ (p - y) + pen * w
-        hess = (X * (p * (1 - p))[:, None]).T @ X + np.diag(pen)
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if np.max(np.abs(step)) < 1e-9:
+        return p, X.T @ (p - y) + pen * w
+
+    for _ in range(4 * m):
+        free = ~held
+        for _ in range(steps):
+            p, grad = gradient(w)
+            hess = (X * (p * (1 - p))[:, None]).T @ X + np.diag(pen)
+            step = np.zeros(m)
+            step[free] = np.linalg.solve(hess[np.ix_(free, free)], grad[free])
+            w = w - step
+            if np.max(np.abs(step)) < 1e-9:
+                break
+        wrong = (sign != 0) & (w * sign < 0)
+        if wrong.any():  # hold the weights that crossed zero
+            w[wrong] = 0.0
+            held |= wrong
+            continue
+        _, grad = gradient(w)
+        let_go = held & (-grad * sign > 1e-9)  # descending would move it the allowed way
+        if not let_go.any():
             break
+        held &= ~let_go
     return tuple(round(float(v), 3) for v in w)
 
 

@@ -136,8 +136,11 @@ def test_fit_recovers_known_weights():
         x = (rng.uniform(-1, 1), rng.uniform(-1, 1))
         p = value_of(x, true)
         rows.append((x, int(rng.random() < p)))
-    got = fit(rows, ridge=0.0)
+    got = fit(rows, ridge=0.0, signs=None)
     assert got == pytest.approx(true, abs=0.15)
+    # held to signs, a weight that the data would give the other sign stays at zero
+    held = fit(rows, ridge=0.0, signs=(+1, +1))
+    assert held[2] == 0.0 and held[1] > 0.5
 
 
 def test_search_bot_is_registered_and_takes_a_budget():
@@ -151,3 +154,44 @@ def test_search_fugitive_plays_legal_games(ruleset):
     for seed in (1, 2):
         state = play_game(SearchFugitive(seed, samples=1), SolverMarshal(seed), seed=seed, ruleset=ruleset)
         assert state.winner in ("marshal", "fugitive")
+
+
+def test_tournament_counts_first_guess_wins_and_openings():
+    from advisor.tournament import PairResult, opening_of, openings_table, won_on_first_guess
+
+    alone = play_game(_Opening((PlaceHideout(1), PassTurn())), SolverMarshal(0), seed=4)
+    assert opening_of(alone.events) == ((1, 0),)
+    assert won_on_first_guess(alone.events) and alone.winner == "marshal"  # she guesses 1 first
+    two = play_game(_Opening((PlaceHideout(2), PlaceHideout(3))), SolverMarshal(0), seed=4)
+    assert opening_of(two.events) == ((2, 0), (3, 0)) and not won_on_first_guess(two.events)
+    r = PairResult("solver", "x", 2, 2, 0, 0.0, 1, {((1, 0),): 1, ((2, 0), (3, 0)): 1})
+    t = openings_table([r])
+    assert "1/2 = 50.0%" in t and "| 50% |" in t and "2+0 3+0 (1)" in t
+
+
+class _Opening:
+    """Plays the given opening, then passes (or places the lowest card) for ever."""
+
+    def __init__(self, opening):
+        self.opening = list(opening)
+
+    def choose(self, view):
+        if self.opening:
+            return self.opening.pop(0)
+        if view.phase.value == "fugitive_draw":
+            return Draw(view.legal_decks()[0])
+        if view.can_pass:
+            return PassTurn()
+        return view.legal_moves()[0]
+
+
+@pytest.mark.slow
+def test_tournament_with_the_search_fugitive(tmp_path):
+    from advisor.tournament import run_tournament, write_csv
+
+    res = run_tournament(2, seed=0, jobs=2, marshals=["solver"], fugitives=["search"], progress=False,
+                         budget=Budget(1, 30.0))
+    assert [(r.marshal, r.fugitive, r.games) for r in res] == [("solver", "search", 2)]
+    assert sum(res[0].openings.values()) == 2
+    write_csv(res, tmp_path / "t.csv")
+    assert "first_guess_wins" in (tmp_path / "t.csv").read_text()
