@@ -111,7 +111,7 @@ class NotepadMarshal:
             return Draw(want if want in decks else decks[-1])
         if phase is Phase.MARSHAL_GUESS or phase is Phase.MANHUNT:
             cands = notepad_candidates(view)
-            up = view.face_up_numbers
+            up = view.face_up_numbers | view.face_up_sprint_cards  # face up: not guessable
             sure = sorted(c[0] for _, c in cands if len(c) == 1)
             if sure and phase is Phase.MARSHAL_GUESS:
                 return MakeGuess(frozenset(sure))

@@ -36,7 +36,7 @@ DRAW_REASONS = {
                 "and every deck-3 card you hold is one he cannot use",
     "candidates": "a card from deck {d} rules out the most: its {left} cards left hold {mass} expected "
                   "face-down hideouts",
-    "nothing": "no hideout candidates anywhere; deck {d} has {left} cards left",
+    "nothing": "no card of any deck can be a hideout yet, so any deck will do; deck {d} has {left} cards left",
     "exhausted": " (deck{s} {decks} exhausted)",
 }
 

@@ -23,7 +23,7 @@ Search: every outcome of a guess is solved before any is searched, which bounds 
 value (at most its most likely number's probability: its first guess must hit), and a
 guess stops once its upper bound cannot beat the best guess found. Sprint sets of a
 class composition that no history has under x at p are never made
-(``Counter.sprint_classes``).
+(``sprint_classes`` of :mod:`solver.counting`).
 
 The last levels are not searched. Once the hideouts are fixed, sprint cards of one
 class are interchangeable, so the histories of a sprint set are those of its class
@@ -50,7 +50,8 @@ from typing import Any
 
 from engine.cards import sprint_value
 from engine.record import ManhuntGuess, Record
-from solver.count import BITS, CLASS_BIT, CLASS_MEMBERS, CLASS_OF, MASK, N_CLASSES, Counter, OutOfTime
+from solver.counting import (CLASS_MEMBERS, CLASS_OF, N_CLASSES, HistoryCounter, OutOfTime, composition,
+                             composition_counts, composition_of, new_counter)
 from solver.facts import Facts, extract
 from solver.gcpause import no_cycle_collection
 from solver.posterior import Posterior
@@ -144,7 +145,7 @@ class _Ctx:
     #: (``_derive_child``): node -> (parent, (position, hideout) of the hit, class
     #: increment of its sprint cards, the numbers they hold, the node's free cards)
     derived: dict = field(default_factory=dict)
-    #: (parent, position, hideout) -> the parent's ``Counter.fixed_joint``
+    #: (parent, position, hideout) -> the parent's ``HistoryCounter.fixed_joint``
     fixed_joints: dict = field(default_factory=dict)
     #: (parent, hit, class increment, position, hideout) -> a derived node's pair counts
     derived_pairs: dict = field(default_factory=dict)
@@ -175,29 +176,28 @@ class _Ctx:
         return post
 
     def fixed_joint(self, hits: tuple, facts: Facts, p: int, x: int) -> dict | None:
-        """A node's ``Counter.fixed_joint(p, x)`` (made once; a solver call of the budget)."""
+        """A node's ``HistoryCounter.fixed_joint(p, x)`` (made once; a solver call of the budget)."""
         key = (hits, p, x)
         joint = self.fixed_joints.get(key, False)
         if joint is False:
             self.charge()
             try:
-                joint = self.fixed_joints[key] = self.counter(hits, facts).fixed_joint(p, x)
+                joint = self.fixed_joints[key] = self.counter(hits, facts).fixed_joint(p, x, deadline=self.deadline)
             except OutOfTime:
                 raise _OutOfBudget from None
         return joint
 
-    def counter(self, hits: tuple, facts: Facts) -> Counter:
+    def counter(self, hits: tuple, facts: Facts) -> HistoryCounter:
         """A node's counter with its forward and backward values (counted again only
         for a node whose posterior came from elsewhere, the root)."""
         counter = self.counters.get(hits)
         if counter is None:
             self.charge()
-            counter = self.counters[hits] = Counter(facts)
-        counter.deadline = self.deadline
+            counter = self.counters[hits] = new_counter(facts)
         return counter
 
     def pair_tables(self, hits: tuple, facts: Facts, p: int, x: int) -> tuple[list[int], dict, frozenset[int]] | None:
-        """A node's pair counts with x fixed at p (``Counter.pair_counts``), by the class
+        """A node's pair counts with x fixed at p (``HistoryCounter.pair_counts``), by the class
         increment under x, with the node's free cards per class and the numbers to leave
         out (held by the sprint cards of a derived node's last hit). From the node's own
         counter, or for a derived node (``_derive_child``) from its parent's passes with
@@ -208,17 +208,16 @@ class _Ctx:
         try:
             if got is None:
                 counter = self.counter(hits, facts)
-                pairs = counter.pair_counts((p, x))
+                pairs = counter.pair_counts((p, x), deadline=self.deadline)
                 if pairs is None:
                     return None
-                return counter.pool, {incs[0]: t for incs, t in pairs[2].items()}, frozenset()
+                return counter.free_cards, {incs[0]: t for incs, t in pairs[2].items()}, frozenset()
             parent, (p0, x0), inc0, gone, pool = got
             key = (parent, (p0, x0), inc0, p, x)
             by_inc = self.derived_pairs.get(key)
             if by_inc is None:
                 counter = self.counters[parent]
-                counter.deadline = self.deadline
-                pairs = counter.pair_counts((p0, x0), (p, x))
+                pairs = counter.pair_counts((p0, x0), (p, x), deadline=self.deadline)
                 if pairs is None:
                     return None
                 shares: dict = {}  # (class of x', class of y) -> sets of the hit's composition
@@ -234,7 +233,7 @@ class _Ctx:
                             for y, n in row.items():
                                 k = shares.get((CLASS_OF[x2], CLASS_OF[y]))
                                 if k is None:
-                                    k = shares[(CLASS_OF[x2], CLASS_OF[y])] = _sets_of(counter.pool, inc0, x0, x, x2, y)
+                                    k = shares[(CLASS_OF[x2], CLASS_OF[y])] = _sets_of(counter.free_cards, inc0, x0, x, x2, y)
                                 q, rem = divmod(n, k)
                                 assert rem == 0, "sprint sets of one class composition must count alike"
                                 mine[y] = q
@@ -245,14 +244,14 @@ class _Ctx:
             raise _OutOfBudget from None
 
     def sprint_classes(self, hits: tuple, facts: Facts, position: int) -> dict[int, set[int]]:
-        """``Counter.sprint_classes`` of a node's position (one more count of the node,
+        """``HistoryCounter.sprint_classes`` of a node's position (one more count of the node,
         made once): most sprint sets a reveal could show fit no history, and this
         rules them out by class composition without a count each."""
         key = (hits, position)
         got = self.classes.get(key)
         if got is None:
             try:
-                got = self.classes[key] = self.counter(hits, facts).sprint_classes(position)
+                got = self.classes[key] = self.counter(hits, facts).sprint_classes(position, deadline=self.deadline)
             except OutOfTime:
                 raise _OutOfBudget from None
         return got
@@ -284,7 +283,7 @@ class _Ctx:
                 return self.counts[hits]
             self.charge()
             try:
-                n = Counter(facts, self.deadline).total()
+                n = new_counter(facts).total(deadline=self.deadline)
             except OutOfTime:
                 raise _OutOfBudget from None
             self.counts[hits] = n
@@ -299,7 +298,7 @@ def sprint_groups(
 
     ``known``: the cards whose place is public (the Marshal's, the face-up ones), when
     the caller has them; else they are read from ``record``. ``fits``: the class
-    compositions (``Counter.sprint_classes``) a sprint set under x at p can have in
+    compositions (``sprint_classes`` of :mod:`solver.counting`) a sprint set under x at p can have in
     some history; sets of any other composition are left out (they fit no history).
     With a ``deadline`` the enumeration (which can be large) stops past it with
     ``_OutOfBudget``.
@@ -327,7 +326,7 @@ def sprint_groups(
     plain = [[c for c in CLASS_MEMBERS[k_] if c in free and c not in cand] for k_ in range(N_CLASSES)]
     if fits is None:  # every class composition of k of these cards
         sizes = [len(pl) + sum(1 for c in cand_free if CLASS_OF[c] == k_) for k_, pl in enumerate(plain)]
-        fits = {sum(m << (BITS * c) for c, m in enumerate(comp)) for comp in _compositions(k, sizes)}
+        fits = {composition_of(comp) for comp in _compositions(k, sizes)}
     return _fitting_groups(cand_free, plain, fits, need, deadline)
 
 
@@ -342,8 +341,9 @@ def _fitting_groups(cand_free: list[int], plain: list[list[int]], fits: set[int]
         if deadline is not None and time.perf_counter() > deadline:
             raise _OutOfBudget
         per_class = []
+        per_class_cards = composition_counts(inc)
         for c in range(N_CLASSES):
-            n = (inc >> (BITS * c)) & MASK
+            n = per_class_cards[c]
             opts = [
                 (Tc, n - t)
                 for t in range(min(n, len(by_class[c])) + 1)
@@ -502,7 +502,7 @@ def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
 
     A hit of x at p over S leaves two face-down hideouts, valued as in
     :func:`_pair_node` from the counts n(x' at p' over a class composition, y at the
-    other). ``Counter.pair_counts((p, x))`` gives these counts with x at p, by the class
+    other). ``HistoryCounter.pair_counts((p, x))`` gives these counts with x at p, by the class
     composition of p's sprint cards, summed over the sets of that composition. Sprint
     cards of a class are interchangeable once the hideouts are fixed, so each set of
     the composition that avoids x, x' and y has an equal share, and a set S has none
@@ -525,7 +525,7 @@ def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
             if inc and not q.sprints:
                 continue
             # the child's free cards: less x and the sprint cards
-            child_pool = [pool[c] - (c == cx) - ((inc >> (BITS * c)) & MASK) for c in range(N_CLASSES)]
+            child_pool = [pool[c] - (c == cx) - m for c, m in enumerate(composition_counts(inc))]
             rows: dict = {}  # x' -> [(class increment, ranked shares of the next guesses)]
             sets: dict = {}  # (class of x', class of y) -> sets of this composition avoiding x, x', y
             next_sets: dict = {}  # the same for the sprint sets of x' (see _ranked)
@@ -588,12 +588,12 @@ def _held_sets(inc: int, numbers: set[int], free: list[list[int]]) -> list[tuple
 def _merge_siblings(groups: list[tuple[tuple[int, ...], int]], joint: dict) -> list[tuple[tuple[int, ...], int]]:
     """Sprint groups of one hit with the sets that lead to the same node merged: sets
     of one composition that hold the same numbers the other positions can take (in
-    ``joint``, the parent's ``Counter.fixed_joint``) give the same posterior and value
+    ``joint``, the parent's ``HistoryCounter.fixed_joint``) give the same posterior and value
     (see ``_derive_child``), so the first stands for all, with their multiplicities."""
     merged: dict = {}
     numbers: dict[int, set[int]] = {}
     for S, mult in groups:
-        inc = sum(CLASS_BIT[c] for c in S)
+        inc = composition(S)
         nums = numbers.get(inc)
         if nums is None:
             nums = numbers[inc] = {h for hideouts, n in joint.get(inc, {}).items() if n for h in hideouts}
@@ -622,7 +622,7 @@ def _derive_child(ctx: _Ctx, hits: tuple, facts: Facts, x: int, p: int, S: tuple
     """The posterior of the node after a hit of x at p over S (one face-down hideout
     fewer than its parent) from its parent's count, without a count of its own.
 
-    ``Counter.fixed_joint(p, x)`` gives the parent's histories with x at p by the class
+    ``HistoryCounter.fixed_joint(p, x)`` gives the parent's histories with x at p by the class
     composition of p's sprint cards and the tuple of the other hideouts. Sprint cards
     of a class are interchangeable once the hideouts are fixed, so every set of S's
     composition that avoids x and the tuple has the same share of them, and S has none
@@ -632,8 +632,8 @@ def _derive_child(ctx: _Ctx, hits: tuple, facts: Facts, x: int, p: int, S: tuple
     joint = ctx.fixed_joint(hits, facts, p, x)
     if joint is None:
         return  # not of this shape: the node is counted itself
-    inc = sum(CLASS_BIT[c] for c in S)
-    pool = ctx.counters[hits].pool
+    inc = composition(S)
+    pool = ctx.counters[hits].free_cards
     gone = frozenset(S)
     shares: dict = {}
     mine: dict[tuple[int, ...], int] = {}
@@ -651,7 +651,7 @@ def _derive_child(ctx: _Ctx, hits: tuple, facts: Facts, x: int, p: int, S: tuple
     ctx.posteriors[child] = post
     ctx.counts[child] = post.histories
     if post.consistent:
-        child_pool = [pool[c] - (c == CLASS_OF[x]) - ((inc >> (BITS * c)) & MASK) for c in range(N_CLASSES)]
+        child_pool = [pool[c] - (c == CLASS_OF[x]) - m for c, m in enumerate(composition_counts(inc))]
         ctx.derived[child] = (hits, (p, x), inc, gone, child_pool)
 
 
@@ -779,14 +779,14 @@ def _pair_node(hits: tuple, facts: Facts, post: Posterior, ctx: _Ctx) -> tuple |
     A guess x that hits at position p over the sprint set S leaves one face-down
     hideout, and the Marshal then guesses its most likely number y, so x is worth
     ``sum over (p, S) of max_y n(x at p over S, y at the other) / N``. The counter
-    gives these counts by the class composition of S (``Counter.pair_counts``), and
+    gives these counts by the class composition of S (``HistoryCounter.pair_counts``), and
     a set S of that composition not holding y has ``1 / sets(composition | x, y)`` of
     them: sprint cards of one class are interchangeable once the hideouts are fixed.
     The sets are grouped as in :func:`sprint_groups`. ``None`` when the node is not of
     this shape (the planner then searches it).
     """
     try:
-        got = ctx.counter(hits, facts).pair_counts()
+        got = ctx.counter(hits, facts).pair_counts(deadline=ctx.deadline)
     except OutOfTime:
         raise _OutOfBudget from None
     if got is None:
@@ -794,7 +794,7 @@ def _pair_node(hits: tuple, facts: Facts, post: Posterior, ctx: _Ctx) -> tuple |
     a, b, tables = got
     first, second = tables.get((), ({}, {}))
     N = post.histories
-    pool = ctx.counter(hits, facts).pool
+    pool = ctx.counter(hits, facts).free_cards
     known = facts.marshal_cards | facts.known_cards
     by_guess: dict = {}  # x -> [(position, {class increment: {y: count}})]
     for p, table in ((a, first), (b, second)):
@@ -813,7 +813,7 @@ def _pair_node(hits: tuple, facts: Facts, post: Posterior, ctx: _Ctx) -> tuple |
                 continue
             covered = 0
             for S, mult in sprint_groups(post, None, x, p, ctx.deadline, known=known, fits=set(rows)):
-                inc = sum(CLASS_BIT[c] for c in S)
+                inc = composition(S)
                 best_y, best_n, all_n = 0, 0, 0
                 for y, n in rows.get(inc, {}).items():
                     if not n or y in S:
@@ -878,7 +878,7 @@ def _ranked(pool: list[int], inc: int, x: int, row: dict[int, int],
 
 
 #: class increment -> (cards of each class, the classes it uses)
-_NEEDS: dict[int, tuple[list[int], list[int]]] = {}
+_NEEDS: dict[int, tuple[tuple[int, ...], list[int]]] = {}
 
 
 def _caught_over_sets(pool: list[int], inc: int, x: int, ranked: list[tuple[int, int]]) -> int:
@@ -923,11 +923,11 @@ def _sets_of(pool: list[int], inc: int, *hideouts: int) -> int:
     return n
 
 
-def _needs(inc: int) -> tuple[list[int], list[int]]:
-    """(cards of each class, the classes used) of a class increment (kept)."""
+def _needs(inc: int) -> tuple[tuple[int, ...], list[int]]:
+    """(cards of each class, the classes used) of a class composition (kept)."""
     got = _NEEDS.get(inc)
     if got is None:
-        need = [(inc >> (BITS * c)) & MASK for c in range(N_CLASSES)]
+        need = composition_counts(inc)
         got = _NEEDS[inc] = (need, [c for c in range(N_CLASSES) if need[c]])
     return got
 

@@ -5,15 +5,26 @@ The page offers exactly the entries that the notepad's validator allows next
 validator's reason and changes nothing. Every accepted entry is saved at once to the
 SQLite store, and the game id lives in the URL (``?page=assistant&game=<id>``), so
 a reload, a sleeping phone or a restarted server comes back to the same place.
+
+The thumb rule shapes the game page (390x844 phone): under the status line and the
+row comes one band (the confirmation of the last entry, drawn large, or a refusal
+with the correction it offers), then the entry open for correction if any, then the
+controls of the next entry: every one of them on the first screen, each card and
+number in a fixed place (what cannot be tapped now is greyed, not removed). In her
+guess the 1-41 number buttons are the heat map themselves. The analysis, the list of
+entries, export and the game's title come below.
 """
 from __future__ import annotations
 
+import html
 import json
+import time
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import streamlit as st
 
-from engine.cards import deck_of
+from engine.cards import DECKS
 from engine.record import (
     Event,
     FugitiveDraw,
@@ -34,16 +45,70 @@ from solver import Posterior
 
 from . import services, ui
 from .i18n import error_text, format_text, rule_text, t
+from .tappable import taps
 
 PADS = "assistant_pads"  # session_state: game id -> Notepad
-FLASH = "assistant_flash"  # session_state: (kind, text) shown once
+FLASH = "assistant_flash"  # session_state: the Message of the last action, shown once
 LIST_CAP = 30  # games listed before "show all"
 BROKEN = "assistant_broken"  # session_state: (game id, first entry breaking a rule, its record)
+SEEN = "assistant_seen"  # session_state: game id -> the store's version this session shows
+CHECKED = "assistant_checked"  # session_state: when this session last read the store's version (monotonic)
+EDIT = "assistant_edit"  # session_state: (game id, entry index) open for correction
+HITS = "assistant_hits"  # session_state: (game id, entry count) -> HitDraft of a hit being entered
+#: how often a page looks whether its game was changed elsewhere (another window or phone)
+WATCH_SECONDS = 2.0
+#: SEEN's mark of this session's own write: the run after it takes the store's version as seen
+OWN_WRITE = ""
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A correction offered in one tap: entry ``index`` becomes ``event`` (dropping
+    the later entries it breaks when ``truncate``), then ``then`` (the refused entry
+    that showed the mistake) is entered after it."""
+
+    label: str
+    index: int
+    event: Event
+    then: Event | None = None
+    truncate: bool = False
+    done: str = ""  #: the message once it is done
+
+
+@dataclass(frozen=True)
+class Message:
+    """What the last action says, once, in the band above the entries: ``kind`` is
+    success, warning or error; ``fix`` a correction in one tap; ``open_entry`` an
+    earlier entry (0-based) that the refusal points at, to open for correction."""
+
+    kind: str
+    text: str
+    gid: str = ""
+    fix: Fix | None = None
+    open_entry: int | None = None
+    saved: bool = False  #: a fresh entry: the band confirms it (drawn large)
+
+
+@dataclass
+class HitDraft:
+    """A hit being entered: the guessed numbers and, per number, its position and the
+    sprint cards under it (kept here, not in the widgets: a widget not shown in a run
+    loses its value, and the panel shows one revealed card at a time)."""
+
+    numbers: tuple[int, ...]
+    manhunt: bool
+    positions: dict[int, int | None] = field(default_factory=dict)
+    cards: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict)
+    active: int | None = None  #: the number she chose to look at (None: the first one not complete)
 
 
 # --------------------------------------------------------------------------- state
 def _pads() -> dict[str, Notepad]:
     return st.session_state.setdefault(PADS, {})
+
+
+def _seen() -> dict[str, str]:
+    return st.session_state.setdefault(SEEN, {})
 
 
 def _opened(gid: str) -> tuple[Notepad | None, str]:
@@ -57,6 +122,7 @@ def _opened(gid: str) -> tuple[Notepad | None, str]:
     pads = _pads()
     if gid not in pads:
         try:
+            version = services.store().version(gid)  # read first: a write after it only costs a reload
             stored = services.store().open(gid)
         except StoreError as exc:
             return None, t("game_not_found", gid=ui.shown_id(gid)) if exc.code == "no_game" else error_text(exc)
@@ -70,7 +136,40 @@ def _opened(gid: str) -> tuple[Notepad | None, str]:
             at = exc.index if exc.index is not None else 0
             st.session_state[BROKEN] = (gid, at, stored.record)
             return None, t("game_unreadable_rule", n=at + 1, reason=rule_text(exc.reason))
+        _seen()[gid] = version
     return pads[gid], ""
+
+
+def _follow_store(gid: str) -> None:
+    """Drop this session's copy of the game when the store holds a newer one (saved
+    from another window or phone), so the page shows what is stored and the next tap
+    is not refused as out of date."""
+    st.session_state[CHECKED] = time.monotonic()
+    try:
+        now = services.store().version(gid)
+    except StoreError:
+        return  # _opened says why
+    seen = _seen()
+    if seen.get(gid) == OWN_WRITE:  # this session's own save, just now
+        seen[gid] = now
+    elif gid in _pads() and seen.get(gid) != now:
+        _pads().pop(gid, None)
+        _flash(Message("success", t("refreshed"), gid))
+
+
+@st.fragment(run_every=WATCH_SECONDS)
+def _watch(gid: str) -> None:
+    """Every few seconds: rerun the page when the stored game changed elsewhere (one
+    cheap read of its version; nothing is drawn). Not in the run that just read it."""
+    if time.monotonic() - st.session_state.get(CHECKED, 0.0) < WATCH_SECONDS / 2:
+        return
+    st.session_state[CHECKED] = time.monotonic()
+    try:
+        now = services.store().version(gid)
+    except StoreError:
+        return
+    if gid in _pads() and _seen().get(gid) not in (now, OWN_WRITE):
+        st.rerun(scope="app")
 
 
 def _keep_entries(gid: str, at: int, record) -> None:
@@ -78,10 +177,10 @@ def _keep_entries(gid: str, at: int, record) -> None:
     try:
         services.store().save(gid, record.truncated(at), expected=record)
     except StoreError as exc:
-        _flash("error", t("refused", reason=error_text(exc)))
+        _flash(Message("error", t("refused", reason=error_text(exc)), gid))
         return
     st.session_state.pop(BROKEN, None)
-    _flash("success", t("kept_entries", n=at))
+    _flash(Message("success", t("kept_entries", n=at), gid))
 
 
 def _save(gid: str, pad: Notepad, before) -> bool:
@@ -89,73 +188,100 @@ def _save(gid: str, pad: Notepad, before) -> bool:
     it). Refused (the game was deleted, or changed in another window since this
     session read it), nothing is written, this session's copy is dropped so the page
     shows the stored game, and the reason shows."""
+    store = services.store()
     try:
-        services.store().save(gid, pad.record, expected=before)
+        store.save(gid, pad.record, expected=before)
+        _seen()[gid] = OWN_WRITE  # the page's run reads the new version (one read instead of two)
     except StoreError as exc:
         _pads().pop(gid, None)
-        _flash("error", t("refused", reason=error_text(exc)))
+        _flash(Message("error", t("refused", reason=error_text(exc)), gid))
         return False
+    _pads()[gid] = pad
     return True
 
 
-def _flash(kind: str, text: str, place: str = "top") -> None:
-    """A message for the next run, shown where ``place`` says: "top" (the slot above
-    the entries) or "hit" (in the panel of a hit, next to its buttons, far below)."""
-    st.session_state[FLASH] = (kind, text, place)
+def _flash(message: Message) -> None:
+    """A message for the next run, shown once in the band above the entries."""
+    st.session_state[FLASH] = message
 
 
-def _show_flash(slot: bool = False, place: str = "top") -> None:
-    """The message of the last action, once, if it belongs in ``place``. ``slot``:
-    always one element here, an empty one of a message's height when there is no
-    message, so that nothing below moves (a tap lands where it was aimed) and the
-    sections below keep their state."""
-    msg = st.session_state.get(FLASH)
-    if not msg or msg[2] != place:
-        if slot:
-            st.html('<div class="fg-flash-slot"></div>')
+def _take_message(gid: str) -> Message | None:
+    msg = st.session_state.pop(FLASH, None)
+    if msg is None or (msg.gid and msg.gid != gid):
+        return None
+    return msg
+
+
+def _show_message(msg: Message | None) -> None:
+    if msg is None:
         return
-    del st.session_state[FLASH]
-    kind, text, _ = msg
-    if kind == "error":
-        st.error(text)
-    elif kind == "warning":
-        st.warning(text)
-    else:
-        st.success(text)
+    {"error": st.error, "warning": st.warning}.get(msg.kind, st.success)(msg.text)
+
+
+def _earlier_entry(reason: object) -> int | None:
+    """The earlier entry a refusal points at ("17 was already drawn (entry 2)"): the
+    ``event`` of a part of its reason, 0-based."""
+    for value in (getattr(reason, "params", None) or {}).values():
+        inner = getattr(value, "params", None) or {}
+        if isinstance(inner.get("event"), int):
+            return inner["event"]
+    return None
+
+
+def _fix_for(pad: Notepad, event: Event, exc: RecordRuleError) -> Fix | None:
+    """The one-tap correction of a refused reveal whose sprint cards disagree with the
+    count entered for that hideout: the placement is corrected to the cards the table
+    shows, and the hit saved."""
+    reason = exc.reason
+    if getattr(reason, "code", None) != "reveal_sprint_count":
+        return None
+    params = reason.params
+    slot = pad.state.row[params["position"] - 1]
+    placed = pad.events[slot.placed_at]
+    if not isinstance(placed, Place):
+        return None
+    new = params["listed"]
+    i = slot.placed_at
+    return Fix(t("fix_sprints", i=i + 1, old=placed.sprints, new=new), i, Place(new, placed.hideout), then=event,
+               done=t("fixed_sprints", i=i + 1, new=new))
 
 
 def enter(gid: str, event: Event) -> bool:
-    """Append one entry and save it; on a refusal nothing changes and the reason shows."""
+    """Append one entry and save it; on a refusal nothing changes and the reason
+    shows, with the correction it suggests (or the earlier entry it points at)."""
     pad, why = _opened(gid)
     if pad is None:
-        _flash("error", why)
+        _flash(Message("error", why, gid))
         return False
     before = pad.record
     try:
-        warnings = pad.append(event)
+        warnings = pad.append(event)  # a refused entry leaves the notepad as it was
     except RecordRuleError as exc:
-        _flash("error", t("refused", reason=rule_text(exc.reason)))
+        _flash(Message("error", t("refused", reason=rule_text(exc.reason)), gid, fix=_fix_for(pad, event, exc),
+                       open_entry=_earlier_entry(exc.reason)))
         return False
     if not _save(gid, pad, before):
         return False
+    st.session_state.pop(EDIT, None)  # the next entry is made: an entry left open closes (it would push it down)
     if warnings:
-        _flash("warning", t("warning", reason="; ".join(rule_text(w) for w in warnings)))
+        _flash(Message("warning", t("warning", reason="; ".join(rule_text(w) for w in warnings)), gid))
     else:
-        _flash("success", t("saved", what=ui.describe(event)))
+        _flash(Message("success", t("saved", what=ui.describe(event)), gid, saved=True))
     return True
 
 
 def undo(gid: str) -> None:
     pad, why = _opened(gid)
     if pad is None:
-        _flash("error", why)
+        _flash(Message("error", why, gid))
         return
     if not len(pad):
         return
     before = pad.record
     event = pad.undo()
+    st.session_state.pop(EDIT, None)
     if _save(gid, pad, before):
-        _flash("success", t("undone", what=ui.describe(event)))
+        _flash(Message("success", t("undone", what=ui.describe(event)), gid))
 
 
 def _on_pick(gid: str, key: str, make: Callable[[Any], Event]) -> None:
@@ -183,7 +309,7 @@ def game_list() -> None:
             st.query_params["game"] = info.id
             st.rerun()
     st.markdown(f"**{t('saved_games')}**")
-    _show_flash()  # e.g. a game just deleted
+    _show_message(st.session_state.pop(FLASH, None))  # e.g. a game just deleted
     games = services.store().list(kind="assistant")
     if not games:
         st.caption(t("no_saved_games"))
@@ -208,7 +334,7 @@ def game_list() -> None:
                 st.error(t("import_error", reason=error_text(exc)))
             else:
                 st.query_params["game"] = info.id
-                _flash("success", t("imported"))
+                _flash(Message("success", t("imported"), info.id))
                 st.rerun()
 
 
@@ -237,6 +363,87 @@ def _where_text(kind: str, who: str) -> str:
 
 
 # --------------------------------------------------------------------------- game page
+#: The game page's own CSS: tighter gaps (the entries fit on the first screen), the
+#: row on one line that scrolls sideways (a new card never pushes the page down), the
+#: band of a fixed height, and the grids of tap targets: 7 per line, each card and
+#: number in its own place from one entry to the next.
+GAME_CSS = """
+<style>
+.st-key-fg_game [data-testid="stVerticalBlock"], .st-key-fg_game {gap: 0.45rem !important;}
+.st-key-fg_game div[data-testid="stButtonGroup"] label {margin-bottom: 0.1rem; min-height: 1.2rem;}
+.st-key-fg_game div[data-testid="stButtonGroup"] label p {font-size: 0.9rem;}
+.st-key-fg_head [data-testid="stColumn"]:first-child {flex: 0 0 48px !important;}
+.st-key-fg_head .fg-status {margin-bottom: 0; min-height: 46px; display: flex; align-items: center; padding: 4px 10px;
+                            line-height: 1.2;}
+.st-key-fg_head button {padding: 0 !important; min-width: 46px;}
+.st-key-fgtaps {display: none;}
+.fg-tap .fg-row {flex-wrap: nowrap; overflow-x: auto; scrollbar-width: none; padding: 2px 3px 0 3px; margin: 0;}
+.fg-tap .fg-slot {flex: 0 0 auto;}
+.fg-tap .fg-slot[data-pick] {cursor: pointer;}
+.fg-confirm {height: 64px; display: flex; align-items: center; gap: 12px; overflow: hidden; padding: 0 8px;
+             border-radius: 8px; background: #f6f7f9; font-family: system-ui, sans-serif;}
+.fg-confirm.fresh {background: #e9f6ec;}
+.fg-confirm .fg-what {font-size: 15px; line-height: 1.25; overflow: hidden; max-height: 2.5em;}
+.fg-confirm .fg-big .fg-card {font-size: 18px; min-width: 46px; padding: 3px 5px;}
+.fg-confirm .fg-big .fg-mini {width: 10px; height: 15px;}
+.fg-confirm .fg-big .fg-count, .fg-confirm .fg-big .fg-steps {font-size: 15px;}
+.fg-confirm .fg-plus {font-size: 30px; font-weight: 800; color: #3b4a6b;}
+.fg-confirm .fg-ok {font-size: 22px; color: #2e7d32;}
+.fg-hint {font-size: 13px; color: #555; min-height: 1.2em;}
+.fg-tip {font-size: 13px; color: #555; line-height: 1.3;}
+.fg-grid-mark {height: 1px;}
+.fg-entry {padding: 9px 4px; border-bottom: 1px solid #eee; cursor: pointer; font-size: 15px;}
+/* the grids: her numbers, the cards of each deck, the sprint cards of a reveal, a card
+   to correct (7 per line); his sprint count (8 per line: the opening's every choice) */
+GRID7, LINE8 {width: 100% !important;}
+GRID7 [data-testid="stButtonGroup"], LINE8 [data-testid="stButtonGroup"] {width: 100%;}
+GRID7 OPTS, LINE8 OPTS {display: grid !important; gap: 3px !important; width: 100% !important;
+                        max-width: none !important;}
+GRID7 OPTS {grid-template-columns: repeat(7, minmax(0, 1fr));}
+LINE8 OPTS {grid-template-columns: repeat(8, minmax(0, 1fr));}
+GRID7 OPTS > button, LINE8 OPTS > button {min-width: 0 !important; width: 100%; margin: 0 !important;
+    padding: 0 !important; border-radius: 7px !important; min-height: 44px !important; height: 44px;}
+GUESS OPTS > button {flex-direction: column; line-height: 1.0; height: 46px;}
+GUESS OPTS > button p {font-weight: 700; font-size: 15px;}
+GUESS OPTS > button::after {font-size: 10px; display: block; line-height: 1.1;}
+.st-key-fg_game OPTS > button:is([aria-pressed="true"], [aria-checked="true"])
+    {box-shadow: inset 0 0 0 3px #1747c9 !important; border-color: #1747c9 !important;}
+</style>
+""".replace("GRID7", ':is([class*="st-key-guess_"], [class*="st-key-mdraw_"], [class*="st-key-spr_"], '
+                      '[class*="st-key-edcard_"])').replace(
+    "LINE8", ':is([class*="st-key-place_"], [class*="st-key-escape_"])').replace(
+    "GUESS", '[class*="st-key-guess_"]').replace("OPTS", ':is([role="toolbar"], [role="radiogroup"])')
+
+#: The look of a number button in her guess, by kind (ui.cell_look): the heat map's.
+_GRID_LOOK = {
+    "up": "background: #fff !important; color: #333 !important; border: 2px solid #555 !important;",
+    "sprint": "background: #fff !important; color: #333 !important; border: 2px dashed #555 !important;",
+    "mine": "background: #dfe8f5 !important; color: #58708f !important;",
+    "out": "background: #e9e9ec !important; color: #9a9aa3 !important;",
+    "certain": "background: #7a0010 !important; color: #fff !important;",
+}
+
+
+def _grid_css(key: str, looks: dict[int, "ui.CellLook"]) -> str:
+    """CSS that paints the number buttons of control ``key`` (options 1-41, in order)
+    as the heat map: colour and the second line (the probability, ✓, ◆)."""
+    rules = []
+    for x, look in looks.items():
+        sel = f'.st-key-{key} :is([role="toolbar"], [role="radiogroup"]) > button:nth-child({x})'
+        style = _GRID_LOOK.get(look.kind) or look.style.replace(";", " !important;")
+        rules.append(f'{sel} {{{style}}} {sel}::after {{content: "{look.label}";}}')
+    return "<style>" + "\n".join(rules) + "</style>"
+
+
+def _grey_css(key: str, indices) -> str:
+    """CSS that greys the options at ``indices`` (1-based) of control ``key``: they
+    keep their place but cannot be entered now."""
+    sels = [f'.st-key-{key} :is([role="toolbar"], [role="radiogroup"]) > button:nth-child({i})' for i in indices]
+    if not sels:
+        return "<style></style>"  # an element all the same: the elements after it keep their places
+    return "<style>" + ", ".join(sels) + " {opacity: 0.3; background: #eee !important;}</style>"
+
+
 def _phase_text(pad: Notepad) -> tuple[str, str | None]:
     s = pad.state
     ph = s.phase.value
@@ -253,10 +460,16 @@ def _first_marshal_turn(pad: Notepad) -> bool:
     return not any(isinstance(e, (Guess, ManhuntGuess)) for e in pad.events)
 
 
+def _guessing(pad: Notepad) -> bool:
+    s = pad.state
+    return not s.over and (s.allows("guess") or s.allows("manhunt_guess"))
+
+
 def page(gid: str) -> None:
+    _follow_store(gid)
     pad, why = _opened(gid)
     if pad is None:
-        _show_flash()
+        _show_message(_take_message(gid))
         st.error(why)
         broken = st.session_state.get(BROKEN)
         if broken and broken[0] == gid:
@@ -266,47 +479,570 @@ def page(gid: str) -> None:
             del st.query_params["game"]
             st.rerun()
         return
+    with st.container(key="fg_game"):
+        game_page(gid, pad)
+    _watch(gid)
+
+
+def game_page(gid: str, pad: Notepad) -> None:
     s = pad.state
-    top = st.columns([1, 1], vertical_alignment="center")
-    if top[0].button("← " + t("back_to_list"), key="back"):
-        del st.query_params["game"]
-        st.rerun()
-    top[1].caption(f"{t('game_id')}: `{gid}`")
-    text, who = _phase_text(pad)
-    ui.status(text, who)
-    slots = [{"number": x.number, "sprints": x.sprints, "label": f"#{x.position}"} for x in s.row]
-    st.html(ui.row_html(slots))
-    st.caption(
-        t("decks_status", d1=s.deck_sizes[1], d2=s.deck_sizes[2], d3=s.deck_sizes[3])
-        + " · " + t("fugitive_hand_size", n=s.fugitive_hand_size)
-        + (" · " + t("your_hand") + ": " + " ".join(map(str, s.marshal_hand)) if s.marshal_hand else "")
-    )
-    # her guess: the heat map and the suggestions above the numbers to tap. Every other
-    # entry (his moves, her draws) stands right under the row, where the thumb is, with
-    # the heat map below it; the heat map is still made first (it is the answer the page
-    # owes her) and the entries go into their place above it afterwards
-    guessing = not s.over and (s.allows("guess") or s.allows("manhunt_guess"))
-    if guessing:
-        post = ui.heat(pad.record, s.marshal_hand, s.face_up_numbers)
-        ui.suggestions(pad.record, post, s.manhunt, limit=3)
-    entries = st.container()
-    if not guessing:
-        post = ui.heat(pad.record, s.marshal_hand, s.face_up_numbers)
-    with entries:
-        _show_flash(slot=True)
+    with st.container(key="fg_head"):
+        top = st.columns([1, 6], vertical_alignment="center")
+        if top[0].button("←", key="back", help=t("back_to_list")):
+            del st.query_params["game"]
+            st.rerun()
+        text, who = _phase_text(pad)
+        draft = _hit_draft(gid, len(pad))
+        if draft is not None:  # the hit panel takes the band's place: its question goes here
+            text = t("hit_of", n=", ".join(map(str, draft.numbers))) + " · " + t("hit_details")
+        with top[1]:
+            ui.status(text, who)
+    _row(gid, pad)
+    st.caption(t("decks_status", d1=s.deck_sizes[1], d2=s.deck_sizes[2], d3=s.deck_sizes[3])
+               + " · " + t("fugitive_hand_size", n=s.fugitive_hand_size))
+    band = st.container()
+    editor = st.container()
+    controls = st.container()
+    # the probabilities are the answer the page owes her: solved (and, outside her
+    # guess, drawn below the entries) first; the band and the entries go into their
+    # places above afterwards
+    post = _solve(pad)
+    if not _guessing(pad) and post is not None and post.consistent:
+        _heat(pad, post)
+    with band:
+        _band(gid, pad, post, confirm=_hit_draft(gid, len(pad)) is None)
+    with editor:
+        _editor(gid, pad)
+    with controls:
         entry_panel(gid, pad, post)
-        if (st.session_state.get(FLASH) or ("", "", ""))[2] == "hit":  # its panel is gone: not for later
-            del st.session_state[FLASH]
+        if _guessing(pad) and post is not None and post.consistent and not _hit_draft(gid, len(pad)):
+            ui.suggestions(pad.record, post, s.manhunt, limit=3)  # right under Miss / Hit
         if len(pad):
             st.button("↶ " + t("undo"), key=f"undo_{len(pad)}", on_click=undo, args=(gid,), use_container_width=True)
     ui.positions(post)
+    if s.marshal_hand:
+        st.caption(t("your_hand") + ": " + " ".join(map(str, s.marshal_hand)))
     entries_panel(gid, pad, post)
     with st.expander(t("export"), key=f"exp_export_{gid}"):
+        st.caption(f"{t('game_id')}: `{gid}`")
         st.download_button(
             t("download_json"), pad.record.to_json(), file_name=f"fugitive-{gid}.json",
             mime="application/json", key="download", use_container_width=True,
         )
     game_panel(gid)
+
+
+def _solve(pad: Notepad) -> Posterior | None:
+    """The posterior after the last entry (None before the first). The spinner shows
+    only while the solver works (Streamlit shows it after half a second)."""
+    if not len(pad):
+        return None
+    with st.spinner(t("computing")):
+        return services.solve(pad.record)
+
+
+def _heat(pad: Notepad, post: Posterior) -> None:
+    s = pad.state
+    st.html(ui.heatmap_html(post.hideouts, s.face_up_numbers, s.marshal_hand, len(pad), s.face_up_sprint_cards)
+            + ui.legend_html(pad.record, post, bool(s.face_up_sprint_cards)))
+
+
+def _row(gid: str, pad: Notepad) -> None:
+    """The row; a tap on a card opens the entry that placed it (its sprint count is
+    the entry most often mistyped, and is corrected there in one tap), a tap on the
+    list of entries at the bottom opens that entry (here, at the top)."""
+    s = pad.state
+    picked = taps(len(pad))
+    if picked is not None:
+        kind, value = picked
+        if kind == "card" and 1 <= value <= len(s.row):
+            st.session_state[EDIT] = (gid, s.row[value - 1].placed_at)
+        elif kind == "entry" and value < len(pad):
+            st.session_state[EDIT] = (gid, value)
+    edit = st.session_state.get(EDIT)
+    mark = None
+    if edit and edit[0] == gid:
+        mark = next((x.position for x in s.row if x.placed_at == edit[1]), None)
+    elif len(pad) and isinstance(pad.events[-1], Place):
+        mark = len(s.row)  # the card just placed
+    st.html(GAME_CSS + '<div class="fg-tap">' + ui.row_html(ui.public_row(s.row), pick=True, mark=mark) + "</div>")
+
+
+def _confirmation_html(pad: Notepad, fresh: bool) -> str:
+    """The last entry, large, to compare with the table at a glance: after a placement
+    its card with the sprint cards stacked under it and their count ("+4")."""
+    if not len(pad):
+        return (f'<div class="fg-confirm" data-testid="fg-confirm">'
+                f'<div class="fg-what">{html.escape(t("no_entries_yet"))}</div></div>')
+    i = len(pad) - 1
+    event = pad.events[i]
+    what = (t("saved", what=ui.describe(event)) if fresh else t("last_entry", i=i + 1, what=ui.describe(event)))
+    cls = "fg-confirm fresh" if fresh else "fg-confirm"
+    picture = '<div class="fg-ok">✓</div>' if fresh else ""
+    if isinstance(event, Place):
+        slot = pad.state.row[-1]
+        card = ui.card_html(ui.public_row([slot])[0], "fg-big")
+        picture = f'{card}<div class="fg-plus">+{event.sprints}</div>'
+    return (f'<div class="{cls}" data-testid="fg-confirm" data-entry="{i + 1}">{picture}'
+            f'<div class="fg-what">{html.escape(what)}</div></div>')
+
+
+def _band(gid: str, pad: Notepad, post: Posterior | None, confirm: bool = True) -> None:
+    """One place for what the last action says, right above the entries: a refusal
+    with the correction it offers (one tap), the solver's contradiction with the entry
+    to open, or else (``confirm``) the last entry drawn large, always the same height,
+    so nothing below moves when a message comes or goes. While a hit is entered its
+    panel takes the place of the confirmation (it must fit on the first screen)."""
+    msg = _take_message(gid)
+    shown = False
+    if msg is not None and not msg.saved:
+        _show_message(msg)
+        shown = True
+        if msg.fix is not None:
+            st.button(msg.fix.label, key=f"fix_{len(pad)}", type="primary", on_click=_apply_fix, args=(gid, msg.fix),
+                      use_container_width=True)
+        if msg.open_entry is not None and msg.open_entry < len(pad):
+            st.button(t("open_entry", i=msg.open_entry + 1), key=f"openmsg_{len(pad)}", on_click=_open_entry,
+                      args=(gid, msg.open_entry))
+    if post is not None and not post.consistent:
+        i = post.first_inconsistent_event
+        if i is not None and i < len(pad):
+            st.error(t("contradiction", i=i + 1, what=ui.describe(pad.events[i])))
+            st.button(t("open_entry", i=i + 1), key=f"openbad_{len(pad)}_{i}", type="primary", on_click=_open_entry,
+                      args=(gid, i))
+        else:
+            st.error(post.reason)
+        shown = True
+    if not shown and confirm:
+        st.html(_confirmation_html(pad, fresh=msg is not None and msg.saved))
+
+
+def _open_entry(gid: str, index: int) -> None:
+    st.session_state[EDIT] = (gid, index)
+
+
+def _close_entry() -> None:
+    st.session_state.pop(EDIT, None)
+
+
+def _apply_fix(gid: str, fix: Fix) -> None:
+    """Correct an earlier entry (and enter the refused one after it) as one save."""
+    pad, why = _opened(gid)
+    if pad is None:
+        _flash(Message("error", why, gid))
+        return
+    before = pad.record
+    trial = Notepad.from_record(before)
+    try:
+        trial.correct(fix.index, fix.event, truncate=fix.truncate)
+    except CorrectionError as exc:
+        _flash(_correction_breaks(gid, fix.index, fix.event, exc))
+        return
+    except RecordRuleError as exc:
+        _flash(Message("error", t("refused", reason=rule_text(exc.reason)), gid))
+        return
+    if fix.then is not None:
+        try:
+            trial.append(fix.then)
+        except RecordRuleError as exc:
+            _flash(Message("error", t("refused", reason=rule_text(exc.reason)), gid))
+            return
+    if not _save(gid, trial, before):
+        return
+    st.session_state.get(HITS, {}).pop((gid, len(before.events)), None)
+    _close_entry()
+    _flash(Message("success", fix.done or t("corrected", i=fix.index + 1), gid))
+
+
+def _correction_breaks(gid: str, index: int, event: Event, exc: CorrectionError) -> Message:
+    """A correction that breaks a later entry: say which and why, offer to drop the
+    entries from there, or to open that entry."""
+    drop = Fix(t("correct_and_drop", n=exc.dropped), index, event, truncate=True)
+    return Message("error", t("correction_breaks", i=(exc.index or 0) + 1, reason=rule_text(exc.reason)), gid,
+                   fix=drop, open_entry=exc.index)
+
+
+# --------------------------------------------------------------------------- the entries allowed now
+def entry_panel(gid: str, pad: Notepad, post: Posterior | None) -> None:
+    s = pad.state
+    if s.over:
+        st.info(t("nothing_to_enter"))
+        return
+    n = len(pad)
+    allowed = {a.kind: a for a in s.allowed}
+    if "fugitive_draw" in allowed:
+        a = allowed["fugitive_draw"]
+        key = f"fdraw_{n}"
+        label = t("fugitive_draw_extra", d=a.decks[0]) if a.optional else t("fugitive_draw")
+        st.html(_grey_css(key, [d for d in (1, 2, 3) if d not in a.decks]))
+        st.segmented_control(
+            label, [1, 2, 3], format_func=lambda d: t("deck_short", d=d),
+            key=key, on_change=_on_pick, args=(gid, key, lambda d: FugitiveDraw(int(d))),
+        )
+    if "place" in allowed:
+        a = allowed["place"]
+        if a.max_sprints is not None:
+            key = f"place_{n}"
+            st.pills(
+                t("place_hideout"), list(range(a.max_sprints + 1)), format_func=lambda k: f"+{k}",
+                key=key, on_change=_on_pick, args=(gid, key, lambda k: Place(int(k))),
+            )
+    if "pass" in allowed:
+        st.button(t("pass"), key=f"pass_{n}", on_click=enter, args=(gid, Pass()), use_container_width=True)
+    escape = "place" in allowed and allowed["place"].escape_max_sprints is not None
+    if escape and "marshal_draw" not in allowed:
+        _escape_panel(gid, n, allowed["place"])
+    if "marshal_draw" in allowed:
+        marshal_draw_panel(gid, pad, allowed["marshal_draw"])
+        if escape:  # after his first hideout: the rare escape under her draw, whose cards come first
+            _escape_panel(gid, n, allowed["place"])
+    if "guess" in allowed:
+        guess_panel(gid, pad, allowed["guess"], post, manhunt=False)
+    if "manhunt_guess" in allowed:
+        guess_panel(gid, pad, allowed["manhunt_guess"], post, manhunt=True)
+
+
+def _escape_panel(gid: str, n: int, a) -> None:
+    with st.expander(t("escape_expander")):
+        key = f"escape_{n}"
+        st.pills(
+            t("place_escape"), list(range(a.escape_min_sprints, a.escape_max_sprints + 1)),
+            format_func=lambda k: f"42 +{k}",
+            key=key, on_change=_on_pick, args=(gid, key, lambda k: Place(int(k), 42)),
+        )
+
+
+def marshal_draw_panel(gid: str, pad: Notepad, a) -> None:
+    """Her draw: every card of each deck in its own place (a card she has seen, or of
+    an empty deck, is greyed: it cannot be drawn), one tap."""
+    s, n = pad.state, len(pad)
+    tip = services.draw_advice(pad.record) if len(pad) else None
+    # one line above the cards (the suggested deck); its reason under them, in small type
+    st.markdown(f"**{t('marshal_draw')}**" + (f" · {t('draw_tip_deck', d=tip[0])}" if tip else ""))
+    possible = set(a.cards)
+    st.html("".join(_grey_css(f"mdraw_{n}_{d}", [i + 1 for i, c in enumerate(DECKS[d])
+                                                   if c not in possible or not s.deck_sizes[d]]) for d in (1, 2, 3)))
+    for d in (1, 2, 3):
+        cards = list(DECKS[d])
+        key = f"mdraw_{n}_{d}"
+        left = s.deck_sizes[d]
+        unseen = sum(c in possible for c in cards)
+        label = t("deck_cards", d=d, n=left, u=unseen) if left else t("deck_empty", d=d)
+        st.pills(label, cards, key=key, on_change=_on_pick, args=(gid, key, lambda c: MarshalDraw(int(c))))
+    if tip:
+        why = html.escape(t("draw_tip", d=tip[0], why=tip[1]))
+        st.html(f'<div class="fg-tip" data-testid="fg-draw-tip">{why}</div>')
+
+
+def _likely_position(post: Posterior | None, x: int, positions: tuple[int, ...]) -> int | None:
+    if post is None or not post.consistent:
+        return None
+    best, where = 0, None
+    for p in post.positions:
+        q = p.counts.get(x, 0)
+        if p.position in positions and q > best:
+            best, where = q, p.position
+    return where
+
+
+def _hit_draft(gid: str, n: int) -> HitDraft | None:
+    return st.session_state.get(HITS, {}).get((gid, n))
+
+
+def guess_panel(gid: str, pad: Notepad, a, post: Posterior | None, manhunt: bool) -> None:
+    """Her guess: the 41 numbers in the heat map's places and colours (face-up numbers
+    marked and refused, her own cards marked), then Miss / Hit; a hit opens the panel
+    of its positions and sprint cards in their place."""
+    n = len(pad)
+    draft = _hit_draft(gid, n)
+    if draft is not None:
+        hit_panel(gid, pad, a, post, draft)
+        return
+    key = f"guess_{n}"
+    s = pad.state
+    face_up, hand, sprint_up = set(s.face_up_numbers), set(s.marshal_hand), set(s.face_up_sprint_cards)
+    probs = post.hideouts if post is not None and post.consistent else {}
+    looks = {x: ui.cell_look(x, float(probs.get(x, 0.0)), face_up, hand, sprint_up) for x in range(1, 42)}
+    # the mark that the probabilities of entry n are on the page (the benchmark waits for it)
+    st.html(f'<div class="fg-grid-mark" data-testid="fg-heatmap" data-events="{n}"></div>' + _grid_css(key, looks))
+    st.pills(
+        t("guess_number" if manhunt else "guess_numbers"), list(range(1, 42)),
+        selection_mode="single" if manhunt else "multi", key=key,
+        on_change=_on_guess_pick, args=(gid, n, manhunt),
+    )
+    cols = st.columns(2)
+    # callbacks: the entry is made before the page reruns, so one rerun shows it
+    cols[0].button(t("miss"), key=f"miss_{n}", use_container_width=True, on_click=_on_miss, args=(gid, n, manhunt))
+    cols[1].button(t("hit"), key=f"hit_{n}", type="primary", use_container_width=True, on_click=_on_hit,
+                   args=(gid, n, manhunt, a.positions))
+    chosen = _selected(n, manhunt)
+    hints = []
+    mine = [x for x in chosen if x in hand]
+    if mine:
+        hints.append(t("hand_cannot_hit", x=", ".join(map(str, mine))))
+    if manhunt and post is not None and post.consistent:
+        zero = [x for x in chosen if x not in hand and post.probability(x) == 0]
+        if zero:
+            hints.append(t("manhunt_zero", x=zero[0]))
+    legend = ui.legend_html(pad.record, post, bool(sprint_up)) if post is not None and post.consistent else ""
+    st.html(f'<div class="fg-hint" data-testid="fg-guess-hint">{html.escape(" · ".join(hints)) or "&nbsp;"}</div>'
+            + legend)
+
+
+def _selected(n: int, manhunt: bool) -> tuple[int, ...]:
+    sel = st.session_state.get(f"guess_{n}")
+    if manhunt:
+        return (int(sel),) if sel is not None else ()
+    return tuple(sorted(int(x) for x in (sel or [])))
+
+
+def _on_guess_pick(gid: str, n: int, manhunt: bool) -> None:
+    """A face-up number (a hideout, or a sprint card beside one) cannot be guessed
+    (RULES.md): it is taken out of the selection at once, with the rule's words."""
+    pad, _ = _opened(gid)
+    if pad is None:
+        return
+    key = f"guess_{n}"
+    chosen = _selected(n, manhunt)
+    up = set(pad.state.face_up_numbers) | set(pad.state.face_up_sprint_cards)
+    bad = [x for x in chosen if x in up]
+    if not bad:
+        return
+    try:
+        pad.check(ManhuntGuess(bad[0], False) if manhunt else Guess((bad[0],), False))
+    except RecordRuleError as exc:
+        _flash(Message("error", t("refused", reason=rule_text(exc.reason)), gid))
+    keep = [x for x in chosen if x not in up]
+    st.session_state[key] = (keep[0] if keep else None) if manhunt else keep
+
+
+def _on_miss(gid: str, n: int, manhunt: bool) -> None:
+    numbers = _selected(n, manhunt)
+    if not numbers:
+        _flash(Message("warning", t("select_numbers_first"), gid))
+        return
+    enter(gid, ManhuntGuess(numbers[0], False) if manhunt else Guess(numbers, False))
+
+
+def _on_hit(gid: str, n: int, manhunt: bool, positions: tuple[int, ...]) -> None:
+    numbers = _selected(n, manhunt)
+    if not numbers:
+        _flash(Message("warning", t("select_numbers_first"), gid))
+        return
+    post = services.solve(_pads()[gid].record) if gid in _pads() else None
+    draft = HitDraft(numbers, manhunt, {x: _likely_position(post, x, positions) for x in numbers})
+    st.session_state.setdefault(HITS, {})[(gid, n)] = draft
+
+
+def _needs(pad: Notepad, draft: HitDraft, x: int) -> int:
+    pos = draft.positions.get(x)
+    return pad.state.row[pos - 1].sprints if pos else 0
+
+
+def _complete(pad: Notepad, draft: HitDraft, x: int) -> bool:
+    pos = draft.positions.get(x)
+    return pos is not None and len(draft.cards.get((x, pos), ())) >= _needs(pad, draft, x)
+
+
+def hit_panel(gid: str, pad: Notepad, a, post: Posterior | None, draft: HitDraft) -> None:
+    """Where each revealed hideout lies and its sprint cards, one revealed card at a
+    time (the first one not complete, or the one she picks), so that the controls
+    stay on the first screen; Save is at the top, beside Cancel."""
+    n = len(pad)
+    numbers = draft.numbers
+    c2 = st.columns(2)
+    c2[0].button(t("cancel"), key=f"hitcancel_{n}", use_container_width=True, on_click=_on_hit_cancel, args=(gid, n))
+    c2[1].button(t("confirm_hit"), key=f"hitsave_{n}", type="primary", use_container_width=True,
+                 on_click=_on_hit_save, args=(gid, n))
+    active = draft.active if draft.active in numbers else next(
+        (x for x in numbers if not _complete(pad, draft, x)), numbers[-1])
+    if len(numbers) > 1:
+        key = f"hitwho_{n}"
+        st.session_state[key] = active
+        st.segmented_control(t("revealed_which"), list(numbers),
+                             format_func=lambda x: f"{x} ✓" if _complete(pad, draft, x) else str(x),
+                             key=key, on_change=_on_hit_who, args=(gid, n))
+    sprints_at = {x.position: x.sprints for x in pad.state.row}
+    x = active
+    key = f"pos_{n}_{x}"
+    if key not in st.session_state:
+        st.session_state[key] = draft.positions.get(x)
+    st.segmented_control(
+        t("position_of", x=x), list(a.positions),
+        format_func=lambda p: f"#{p} (+{sprints_at.get(p, 0)})", key=key, on_change=_on_hit_pos, args=(gid, n, x),
+    )
+    pos = draft.positions.get(x)
+    k = sprints_at.get(pos, 0) if pos is not None else 0
+    if k:
+        seen = set(pad.state.marshal_hand) | set(pad.state.face_up_numbers) | set(pad.state.face_up_sprint_cards)
+        key = f"spr_{n}_{x}_{pos}"
+        if key not in st.session_state:
+            st.session_state[key] = list(draft.cards.get((x, pos), ()))
+        st.pills(t("sprints_of", x=x, k=k), list(range(1, 42)), selection_mode="multi", key=key,
+                 on_change=_on_hit_cards, args=(gid, n, x, pos))
+        st.html(_grey_css(key, [c for c in range(1, 42) if c in seen or c in numbers]))
+    others = [y for y in numbers if y != x and draft.positions.get(y)]
+    if others:
+        st.caption(" · ".join(t("hit_summary_line", x=y, p=draft.positions[y],
+                                 cards=" ".join(map(str, draft.cards.get((y, draft.positions[y]), ())))
+                                 or t("no_sprint_cards")) for y in others))
+
+
+def _on_hit_who(gid: str, n: int) -> None:
+    draft = _hit_draft(gid, n)
+    if draft is not None:
+        draft.active = st.session_state.get(f"hitwho_{n}")
+
+
+def _on_hit_pos(gid: str, n: int, x: int) -> None:
+    draft = _hit_draft(gid, n)
+    if draft is not None:
+        draft.positions[x] = st.session_state.get(f"pos_{n}_{x}")
+        draft.active = x
+
+
+def _on_hit_cards(gid: str, n: int, x: int, pos: int) -> None:
+    draft = _hit_draft(gid, n)
+    if draft is not None:
+        draft.cards[(x, pos)] = tuple(sorted(int(c) for c in (st.session_state.get(f"spr_{n}_{x}_{pos}") or [])))
+        draft.active = None  # on to the next revealed card once this one has its cards
+
+
+def _on_hit_cancel(gid: str, n: int) -> None:
+    st.session_state.get(HITS, {}).pop((gid, n), None)
+
+
+def _on_hit_save(gid: str, n: int) -> None:
+    draft = _hit_draft(gid, n)
+    if draft is None:
+        return
+    reveals = []
+    for x in draft.numbers:
+        pos = draft.positions.get(x)
+        if pos is None:
+            _flash(Message("error", t("refused", reason=t("choose_position", x=x)), gid))
+            return
+        reveals.append((x, int(pos), draft.cards.get((x, pos), ())))
+    if draft.manhunt:
+        x, pos, cards = reveals[0]
+        ev: Event = ManhuntGuess(x, True, pos, cards)
+    else:
+        ev = Guess(draft.numbers, True, tuple(Reveal(pos, x, cards) for x, pos, cards in reveals))
+    if enter(gid, ev):
+        st.session_state.get(HITS, {}).pop((gid, n), None)
+
+
+# --------------------------------------------------------------------------- correcting an entry
+def _editor(gid: str, pad: Notepad) -> None:
+    """The entry opened for correction (from the row, a message or the list), at the
+    top where the thumb is: the most often mistyped values with one tap (a sprint
+    count, her card, his deck), any entry as JSON."""
+    edit = st.session_state.get(EDIT)
+    if not edit or edit[0] != gid or not 0 <= edit[1] < len(pad):
+        return
+    i = edit[1]
+    event = pad.events[i]
+    stamp = f"{i}_{len(pad)}_{abs(hash(event)) % 10**8}"
+    with st.container(border=True, key="fg_editor"):
+        head = st.columns([5, 2], vertical_alignment="center")
+        head[0].markdown(f"**{t('editing', i=i + 1, what=ui.describe(event))}**")
+        head[1].button(t("close"), key=f"edclose_{stamp}", on_click=_close_entry, use_container_width=True)
+        quick = _quick_control(gid, i, event, stamp)
+        with st.expander(t("edit_json"), expanded=not quick):
+            key = f"corr_text_{stamp}"
+            st.text_input(t("corrected_json"), value=json.dumps(event_to_dict(event)), key=key)
+            st.button(t("save_correction_json"), key=f"corr_save_{stamp}", on_click=_on_json, args=(gid, i, key))
+
+
+def _quick_control(gid: str, i: int, event: Event, stamp: str) -> bool:
+    """One tap corrects the entry: the selection is the corrected value."""
+    if isinstance(event, Place):
+        key = f"edplace_{stamp}"
+        top = max(12, event.sprints)
+        st.session_state.setdefault(key, event.sprints)
+        st.pills(t("corr_escape" if event.is_escape else "corr_place"), list(range(top + 1)),
+                 format_func=(lambda k: f"42 +{k}") if event.is_escape else (lambda k: f"+{k}"), key=key,
+                 on_change=_on_quick, args=(gid, i, key, event.sprints, lambda k: Place(int(k), event.hideout)))
+        return True
+    if isinstance(event, MarshalDraw):
+        key = f"edcard_{stamp}"
+        st.session_state.setdefault(key, event.card)
+        st.pills(t("corr_card"), list(range(4, 42)), key=key, on_change=_on_quick,
+                 args=(gid, i, key, event.card, lambda c: MarshalDraw(int(c))))
+        return True
+    if isinstance(event, FugitiveDraw):
+        key = f"eddeck_{stamp}"
+        st.session_state.setdefault(key, event.deck)
+        st.segmented_control(t("corr_deck"), [1, 2, 3], format_func=lambda d: t("deck_short", d=d), key=key,
+                             on_change=_on_quick, args=(gid, i, key, event.deck, lambda d: FugitiveDraw(int(d))))
+        return True
+    return False
+
+
+def _on_quick(gid: str, i: int, key: str, current: Any, make: Callable[[Any], Event]) -> None:
+    value = st.session_state.get(key)
+    if value is None:  # the current value tapped again: nothing to correct (it stays shown)
+        st.session_state[key] = current
+        return
+    _correct_event(gid, i, make(value), truncate=False)
+
+
+def _correct_event(gid: str, index: int, event: Event, truncate: bool) -> bool:
+    pad, why = _opened(gid)
+    if pad is None:
+        _flash(Message("error", why, gid))
+        return False
+    before = pad.record
+    if index < len(pad) and pad.events[index] == event:
+        _close_entry()
+        return True
+    try:
+        pad.correct(index, event, truncate=truncate)
+    except CorrectionError as exc:
+        _flash(_correction_breaks(gid, index, event, exc))
+        return False
+    except RecordRuleError as exc:
+        _flash(Message("error", t("refused", reason=rule_text(exc.reason)), gid))
+        return False
+    if not _save(gid, pad, before):
+        return False
+    _close_entry()
+    _flash(Message("success", t("corrected_to", i=index + 1, what=ui.describe(event)), gid))
+    return True
+
+
+def _on_json(gid: str, i: int, key: str) -> None:
+    correct(gid, i, st.session_state.get(key) or "", truncate=False)
+
+
+def correct(gid: str, index: int, text: str, truncate: bool) -> bool:
+    """Correct entry ``index`` from its JSON (any kind of entry)."""
+    try:
+        event = event_from_json(text, index)
+    except RecordFormatError as exc:  # bad JSON too: the reader gives it a code
+        _flash(Message("error", t("bad_json", reason=format_text(exc.reason)), gid))
+        return False
+    return _correct_event(gid, index, event, truncate)
+
+
+def entries_panel(gid: str, pad: Notepad, post: Posterior | None) -> None:
+    """Every entry; a tap opens one for correction at the top of the page (the page
+    scrolls there, app.tappable). Drawn only while the section is open (it is long)."""
+    bad = post.first_inconsistent_event if post is not None and not post.consistent else None
+    section = st.expander(f"{t('entries')} ({len(pad)})", expanded=bad is not None,
+                          key=f"exp_entries_{gid}_{len(pad)}_{bad}", on_change="rerun")
+    if not section.open:
+        return
+    with section:
+        if not len(pad):
+            st.caption(t("no_entries"))
+            return
+        lines = "".join(
+            f'<div class="fg-entry" data-pick="{i}" role="button">{i + 1}. {html.escape(ui.describe(e))} ✎'
+            + (" <b>← ?</b>" if i == bad else "") + "</div>"
+            for i, e in enumerate(pad.events)
+        )
+        st.html(f'<div data-testid="fg-entries">{lines}</div>')
 
 
 def game_panel(gid: str) -> None:
@@ -328,6 +1064,7 @@ def game_panel(gid: str) -> None:
         if st.button(t("rename"), key="rename", use_container_width=True):
             try:
                 services.store().rename(gid, title)
+                _seen()[gid] = OWN_WRITE  # its own write: no "changed elsewhere"
             except StoreError as exc:
                 st.error(error_text(exc))
             else:
@@ -341,244 +1078,8 @@ def game_panel(gid: str) -> None:
                 return
             _pads().pop(gid, None)
             del st.query_params["game"]
-            _flash("success", t("deleted", title=stored_title))
+            _flash(Message("success", t("deleted", title=stored_title)))
             st.rerun()
-
-
-def entry_panel(gid: str, pad: Notepad, post: Posterior | None) -> None:
-    s = pad.state
-    if s.over:
-        st.info(t("nothing_to_enter"))
-        return
-    n = len(pad)
-    allowed = {a.kind: a for a in s.allowed}
-    if "place" in allowed:
-        a = allowed["place"]
-        if a.max_sprints is not None:
-            key = f"place_{n}"
-            st.pills(
-                t("place_hideout"), list(range(a.max_sprints + 1)), format_func=lambda k: f"+{k}",
-                key=key, on_change=_on_pick, args=(gid, key, lambda k: Place(int(k))),
-            )
-        if a.escape_max_sprints is not None:
-            with st.expander(t("escape_expander")):
-                key = f"escape_{n}"
-                st.pills(
-                    t("place_escape"), list(range(a.escape_min_sprints, a.escape_max_sprints + 1)),
-                    format_func=lambda k: f"42 +{k}",
-                    key=key, on_change=_on_pick, args=(gid, key, lambda k: Place(int(k), 42)),
-                )
-    if "pass" in allowed:
-        st.button(t("pass"), key=f"pass_{n}", on_click=enter, args=(gid, Pass()), use_container_width=True)
-    if "fugitive_draw" in allowed:
-        a = allowed["fugitive_draw"]
-        key = f"fdraw_{n}"
-        label = t("fugitive_draw_extra", d=a.decks[0]) if a.optional else t("fugitive_draw")
-        st.segmented_control(
-            label, list(a.decks), format_func=lambda d: t("deck_short", d=d),
-            key=key, on_change=_on_pick, args=(gid, key, lambda d: FugitiveDraw(int(d))),
-        )
-    if "marshal_draw" in allowed:
-        a = allowed["marshal_draw"]
-        st.markdown(f"**{t('marshal_draw')}**")
-        if len(pad):
-            tip = services.draw_advice(pad.record)
-            if tip:
-                st.caption(t("draw_tip", d=tip[0], why=tip[1]))
-        for d in a.decks:
-            cards = [c for c in a.cards if deck_of(c) == d]
-            key = f"mdraw_{n}_{d}"
-            st.pills(
-                t("deck_n", d=d, n=s.deck_sizes[d]), cards, key=key,
-                on_change=_on_pick, args=(gid, key, lambda c: MarshalDraw(int(c))),
-            )
-    if "guess" in allowed:
-        guess_panel(gid, pad, allowed["guess"], post, manhunt=False)
-    if "manhunt_guess" in allowed:
-        guess_panel(gid, pad, allowed["manhunt_guess"], post, manhunt=True)
-
-
-def _likely_position(post: Posterior | None, x: int, positions: tuple[int, ...]) -> int | None:
-    if post is None or not post.consistent:
-        return None
-    best, where = 0, None
-    for p in post.positions:
-        q = p.counts.get(x, 0)
-        if p.position in positions and q > best:
-            best, where = q, p.position
-    return where
-
-
-def guess_panel(gid: str, pad: Notepad, a, post: Posterior | None, manhunt: bool) -> None:
-    n = len(pad)
-    key = f"guess_{n}"
-    warn = set(a.warn_numbers)
-    mode = "single" if manhunt else "multi"
-    sel = st.pills(
-        t("guess_number" if manhunt else "guess_numbers"), list(a.numbers), selection_mode=mode,
-        format_func=lambda x: f"{x}*" if x in warn else str(x), key=key,
-    )
-    if warn:
-        st.caption(t("warn_hand"))
-    numbers = tuple(sorted(([sel] if sel is not None else []) if manhunt else (sel or [])))
-    hit_key = f"hitmode_{n}"
-    cols = st.columns(2)
-    # callbacks: the entry is made before the page reruns, so one rerun shows it
-    cols[0].button(t("miss"), key=f"miss_{n}", use_container_width=True, on_click=_on_miss, args=(gid, n, manhunt))
-    cols[1].button(t("hit"), key=f"hit_{n}", type="primary", use_container_width=True, on_click=_on_hit,
-                   args=(n, manhunt))
-    if not (st.session_state.get(hit_key) and numbers):
-        return
-    with st.container(border=True):
-        st.markdown(f"**{t('hit_details')}**")
-        sprints_at = {x.position: x.sprints for x in pad.state.row}
-        seen = set(pad.state.marshal_hand) | set(pad.state.face_up_numbers)
-        for slot in pad.state.row:
-            seen.update(slot.sprint_cards or ())
-        for x in numbers:
-            default = _likely_position(post, x, a.positions)
-            pos = st.segmented_control(
-                t("position_of", x=x), list(a.positions), default=default,
-                format_func=lambda p: f"#{p} (+{sprints_at.get(p, 0)})", key=f"pos_{n}_{x}",
-            )
-            k = sprints_at.get(pos, 0) if pos is not None else 0
-            if k:
-                options = [c for c in range(1, 42) if c not in seen and c not in numbers]
-                st.pills(t("sprints_of", x=x, k=k), options, selection_mode="multi", key=f"spr_{n}_{x}_{pos}")
-        _show_flash(place="hit")  # why the last "Save the hit" was refused, next to it
-        c2 = st.columns(2)
-        c2[0].button(t("cancel"), key=f"hitcancel_{n}", use_container_width=True, on_click=_on_hit_cancel, args=(n,))
-        c2[1].button(t("confirm_hit"), key=f"hitsave_{n}", type="primary", use_container_width=True,
-                     on_click=_on_hit_save, args=(gid, n, numbers, manhunt))
-
-
-def _selected(n: int, manhunt: bool) -> tuple[int, ...]:
-    sel = st.session_state.get(f"guess_{n}")
-    if manhunt:
-        return (int(sel),) if sel is not None else ()
-    return tuple(sorted(int(x) for x in (sel or [])))
-
-
-def _on_miss(gid: str, n: int, manhunt: bool) -> None:
-    numbers = _selected(n, manhunt)
-    if not numbers:
-        _flash("warning", t("select_numbers_first"))
-        return
-    enter(gid, ManhuntGuess(numbers[0], False) if manhunt else Guess(numbers, False))
-
-
-def _on_hit(n: int, manhunt: bool) -> None:
-    if not _selected(n, manhunt):
-        _flash("warning", t("select_numbers_first"))
-        return
-    st.session_state[f"hitmode_{n}"] = True
-
-
-def _on_hit_cancel(n: int) -> None:
-    st.session_state[f"hitmode_{n}"] = False
-
-
-def _on_hit_save(gid: str, n: int, numbers: tuple[int, ...], manhunt: bool) -> None:
-    reveals = []
-    for x in numbers:
-        pos = st.session_state.get(f"pos_{n}_{x}")
-        if pos is None:
-            _flash("error", t("refused", reason=t("choose_position", x=x)), "hit")
-            return
-        cards = tuple(sorted(int(c) for c in (st.session_state.get(f"spr_{n}_{x}_{pos}") or [])))
-        reveals.append((x, int(pos), cards))
-    if manhunt:
-        x, pos, cards = reveals[0]
-        ev: Event = ManhuntGuess(x, True, pos, cards)
-    else:
-        ev = Guess(numbers, True, tuple(Reveal(pos, x, cards) for x, pos, cards in reveals))
-    if enter(gid, ev):
-        st.session_state.pop(f"hitmode_{n}", None)
-    elif st.session_state.get(FLASH) and gid in _pads():
-        # a rule refusal: the hit panel stays, so the reason goes next to its button (a
-        # refused save drops this session's copy and the panel with it: that stays on top)
-        kind, text, _ = st.session_state[FLASH]
-        _flash(kind, text, "hit")
-
-
-# --------------------------------------------------------------------------- entries / correct
-def entries_panel(gid: str, pad: Notepad, post: Posterior | None) -> None:
-    bad = post.first_inconsistent_event if post is not None and not post.consistent else None
-    with st.expander(f"{t('entries')} ({len(pad)})", expanded=bad is not None, key=f"exp_entries_{gid}_{len(pad)}_{bad}"):
-        if not len(pad):
-            st.caption(t("no_entries"))
-            return
-        lines = [f"{i + 1}. {ui.describe(e)}" + ("  <-- ?" if i == bad else "") for i, e in enumerate(pad.events)]
-        st.text("\n".join(lines))
-        st.markdown(f"**{t('correct_entry')}**")
-        idx = st.selectbox(
-            t("entry_to_correct"), list(range(len(pad))), index=bad if bad is not None else len(pad) - 1,
-            format_func=lambda i: f"{i + 1}. {ui.describe(pad.events[i])}", key=f"corr_idx_{len(pad)}_{bad}",
-        )
-        quick = _quick_correction(pad.events[idx], f"corr_q_{len(pad)}_{idx}")
-        if quick is not None and st.button(t("save_correction"), key=f"corr_qsave_{len(pad)}_{idx}",
-                                           type="primary", use_container_width=True):
-            correct(gid, idx, quick, truncate=False)
-            st.rerun()
-        current = json.dumps(event_to_dict(pad.events[idx]))
-        text = st.text_input(t("corrected_json"), value=current, key=f"corr_text_{len(pad)}_{idx}")
-        if st.button(t("save_correction_json"), key=f"corr_save_{len(pad)}_{idx}"):
-            correct(gid, idx, text, truncate=False)
-            st.rerun()
-        drop = st.session_state.get("corr_drop")
-        if drop and drop[0] == idx and drop[1] in (text, quick):
-            if st.button(t("correct_and_drop", n=drop[2]), key=f"corr_drop_{len(pad)}_{idx}"):
-                correct(gid, idx, drop[1], truncate=True)
-                st.session_state.pop("corr_drop", None)
-                st.rerun()
-
-
-def _quick_correction(event: Event, key: str) -> str | None:
-    """Controls for the entries most often mistyped at a table (the sprint count of a
-    placement, the card of a draw, the deck of his draw), set to the entry as it is;
-    the corrected entry as JSON, or None for the other kinds (the JSON field below
-    takes any entry)."""
-    # drop-downs, not rows of buttons: the panel is on the page at every entry, and 38
-    # card buttons were part of a slowdown measured there (see game_panel)
-    if isinstance(event, Place):
-        options = list(range(max(12, event.sprints) + 1))
-        k = st.selectbox(t("corr_sprints"), options, index=event.sprints, format_func=lambda k: f"+{k}", key=key)
-        return json.dumps(event_to_dict(Place(int(k), event.hideout)))
-    if isinstance(event, MarshalDraw):
-        options = list(range(4, 42))
-        c = st.selectbox(t("corr_card"), options, index=options.index(event.card), key=key)
-        return json.dumps(event_to_dict(MarshalDraw(int(c))))
-    if isinstance(event, FugitiveDraw):
-        d = st.segmented_control(t("corr_deck"), [1, 2, 3], default=event.deck,
-                                 format_func=lambda d: t("deck_short", d=d), key=key)
-        return json.dumps(event_to_dict(FugitiveDraw(int(d if d is not None else event.deck))))
-    return None
-
-
-def correct(gid: str, index: int, text: str, truncate: bool) -> bool:
-    pad, why = _opened(gid)
-    if pad is None:
-        _flash("error", why)
-        return False
-    before = pad.record
-    try:
-        event = event_from_json(text, index)
-    except RecordFormatError as exc:  # bad JSON too: the reader gives it a code
-        _flash("error", t("bad_json", reason=format_text(exc.reason)))
-        return False
-    try:
-        pad.correct(index, event, truncate=truncate)
-    except CorrectionError as exc:
-        st.session_state["corr_drop"] = (index, text, exc.dropped)
-        _flash("error", t("correction_breaks", i=(exc.index or 0) + 1, reason=rule_text(exc.reason)))
-        return False
-    except RecordRuleError as exc:
-        _flash("error", t("refused", reason=rule_text(exc.reason)))
-        return False
-    if not _save(gid, pad, before):
-        return False
-    _flash("success", t("corrected", i=index + 1))
-    return True
 
 
 def run() -> None:

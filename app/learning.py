@@ -1,70 +1,157 @@
 """Learning: replay a saved game move by move with the Marshal's posterior at each
-moment, each guess graded against the best one; and a short interactive tutorial.
+moment, each guess graded against the best guess of its size; once a match is over,
+where the Fugitive really was (hindsight) and the Fugitive's coach; and a short
+interactive tutorial. The figures come from :mod:`app.review` (no Streamlit there).
 """
 from __future__ import annotations
 
-from typing import Any
+import html
+import math
+import threading
+from collections import OrderedDict
+from typing import Callable
 
 import streamlit as st
 
-from engine.record import Guess, ManhuntGuess, Record, record_from_json
-from engine.rules import placement_error
-from notepad.store import StoreError
+from engine.record import Pass, Place, Record, record_from_json
+from engine.rules import has_placement, placement_error
+from notepad.store import GameInfo, StoreError, StoredGame
 from notepad.validator import RecordRuleError, validate
 
 from . import match_logic as ml
-from . import services, ui
+from . import review, services, ui
 from .i18n import error_text, rule_text, t
 from .services import pct
 
 
 # --------------------------------------------------------------------------- grading
-def grade_record(record: Record) -> list[dict[str, Any]]:
-    """Every guess of a Marshal's record against the best single number at that moment.
-
-    For each guess: the chance it had to hit (exact; a joint probability for several
-    numbers) and the most likely face-down number then (her own cards excluded).
-    """
-    record = record.marshal_view()
-    out = []
-    for i, e in enumerate(record.events):
-        if not isinstance(e, (Guess, ManhuntGuess)):
-            continue
-        before = record.truncated(i)
-        post = services.solve(before)
-        if not post.consistent:
-            continue
-        hand = before.marshal_cards
-        numbers = tuple(e.numbers) if isinstance(e, Guess) else (e.number,)
-        if len(numbers) == 1:
-            p = float(post.probability(numbers[0]))
-        else:
-            p = services.joint(before, tuple(sorted(numbers)))
-        best, bp = None, -1.0
-        for x in range(1, 42):
-            q = float(post.probability(x))
-            if x not in hand and q > bp:
-                best, bp = x, q
-        out.append({"index": i, "numbers": numbers, "p": p, "best": best, "best_p": bp, "hit": e.hit})
-    return out
+def grade_record(record: Record) -> tuple[review.Grade, ...]:
+    """Every guess of a Marshal's record against the best guess of its size then."""
+    return review.grade_record(record, services.solve)
 
 
 @st.cache_data(show_spinner=False, max_entries=100)
-def grade_json(record_json: str) -> list[dict[str, Any]]:
+def grade_json(record_json: str) -> tuple[review.Grade, ...]:
     return grade_record(record_from_json(record_json))
 
 
-def grade_text(g: dict[str, Any], you: bool = True) -> str:
-    """One guess's grade; ``you``: the reader made it (else a bot Marshal did)."""
-    guess = "+".join(map(str, g["numbers"]))
+def _nums(numbers) -> str:
+    return "+".join(map(str, numbers))
+
+
+def grade_text(g: review.Grade, you: bool = True) -> str:
+    """One guess's grade and what it gained; ``you``: the reader made it (else a bot
+    Marshal did)."""
     bot = "" if you else "_bot"
-    if g["best_p"] <= g["p"] + 1e-9:
-        return t("grade_best" + bot, g=guess, p=pct(g["p"]))
-    return t("grade_line" + bot, g=guess, p=pct(g["p"]), b=g["best"], bp=pct(g["best_p"]))
+    k = len(g.numbers)
+    kind = "single" if k == 1 else "set"
+    args = dict(g=_nums(g.numbers), p=pct(g.p), k=k, b=_nums(g.best), bp=pct(g.best_p))
+    text = t(f"grade_{kind}_best{bot}" if g.is_best else f"grade_{kind}{bot}", **args)
+    if not g.best_exact:
+        text += " " + t("grade_searched", n=review.MAX_SETS)
+    if g.hit:
+        text += " " + (t("gain_won", n=g.revealed) if g.won else t("gain_hit", n=g.revealed))
+    elif g.own_cards:
+        text += " " + t("gain_own", n=", ".join(map(str, g.own_cards)))
+    elif g.p > 0:
+        text += " " + t("gain_miss", p=pct(g.p))
+    else:
+        text += " " + t("gain_miss_zero")
+    return text
+
+
+# --------------------------------------------------------------------------- kept results
+class _Kept:
+    """The last results of a heavy computation, by the record they were made from
+    (the coach makes hundreds of solves, the chart one per move): computed once, with
+    a progress bar, then shown at once. Shared by the sessions of the server."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.items: OrderedDict[str, object] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: str):
+        with self.lock:
+            got = self.items.get(key)
+            if got is not None:
+                self.items.move_to_end(key)
+            return got
+
+    def put(self, key: str, value) -> None:
+        with self.lock:
+            self.items[key] = value
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+
+_coached = _Kept(32)
+_series = _Kept(64)
+
+
+def coach(full: Record, progress: Callable[[int, int], None] | None = None) -> tuple[review.CoachTurn, ...]:
+    """:func:`review.coach`, kept for the last 32 records."""
+    key = full.to_json(indent=None)
+    got = _coached.get(key)
+    if got is None:
+        got = review.coach(full, progress)
+        _coached.put(key, got)
+    return got
+
+
+def coach_known(full: Record) -> bool:
+    return _coached.get(full.to_json(indent=None)) is not None
+
+
+def _progress_bar(text: str) -> tuple[Callable[[int, int], None], Callable[[], None]]:
+    """(progress(done, total), done()) of a progress bar placed here."""
+    bar = st.progress(0.0, text=text)
+
+    def progress(done: int, total: int) -> None:
+        if done == total or done % 8 == 0:
+            bar.progress(done / max(total, 1), text=text)
+
+    return progress, bar.empty
+
+
+def _move_text(e) -> str:
+    if isinstance(e, Place):
+        if e.is_escape:
+            return t("coach_move_escape", s=e.sprints)
+        return t("coach_move_place", h=e.hideout, s=e.sprints) if e.sprints else t("coach_move_place_none", h=e.hideout)
+    return t("coach_move_pass")
+
+
+def coach_lines(turn: review.CoachTurn) -> list[str]:
+    """The coach's words for one turn (markdown-free text)."""
+    spots = " · ".join(f"#{x.position} ({x.number}) {pct(x.p)}" for x in turn.exposures) or t("coach_nothing_hidden")
+    lines = [f"{turn.index + 1}. {_move_text(turn.event)} — {spots}"]
+    if turn.hands == 1:
+        lines.append(t("coach_hands_one"))
+    elif turn.exact:
+        lines.append(t("coach_hands_exact", n=f"{turn.hands:,}"))
+    else:
+        se = max((x.se for x in turn.exposures), default=0.0)
+        lines.append(t("coach_hands_sampled", k=turn.averaged, n=f"{turn.hands:,}",
+                       se=f"{max(math.ceil(se * 1000), 1) / 10:.1f}"))
+    b = turn.best
+    if b is not None and b.wins:
+        lines.append(t("coach_best_escape", s=b.sprints))
+    elif b is not None and isinstance(turn.event, Pass):
+        lines.append(t("coach_best_instead_of_pass", h=b.hideout, s=b.sprints, bp=pct(b.worst), p=pct(turn.worst)))
+    elif b is not None:
+        lines.append(t("coach_best", h=b.hideout, s=b.sprints, bp=pct(b.worst), p=pct(turn.worst)))
+    elif isinstance(turn.event, Place):
+        lines.append(t("coach_good"))
+    if turn.bluff is not None:
+        f = turn.bluff
+        key = "coach_bluff_worked" if f.worked else "coach_bluff_failed"
+        lines.append(t(key, h=f.hideout, s=f.sprints, p=pct(f.p), f=f.fewest, pf=pct(f.p_fewest)))
+    return lines
 
 
 # --------------------------------------------------------------------------- replay page
-def _humans(stored) -> tuple[str, ...]:
+def _humans(stored: StoredGame) -> tuple[str, ...]:
     """The roles a person played in a saved game: the Marshal in the assistant's games,
     a match's from its mode (``match_logic.human_roles``)."""
     if stored.info.kind != "match":
@@ -73,19 +160,40 @@ def _humans(stored) -> tuple[str, ...]:
     return ml.human_roles(mode) if mode in ml.MODES else ()
 
 
+def _label(g: GameInfo) -> str:
+    if g.kind == "match":
+        from .match import list_label
+
+        return list_label(g)
+    return f"{g.title} · {t('entries_n', n=g.events)}"
+
+
+def _pick(games: list[GameInfo]) -> str | None:
+    """The game of the URL, with a picker to choose another; an id that names no
+    saved game is a message (never another game in its place)."""
+    want = st.query_params.get("game")
+    ids = [g.id for g in games]
+    names = {g.id: _label(g) for g in games}
+    if want and want not in ids:
+        st.error(t("game_not_found", gid=ui.shown_id(want)))
+    gid = st.selectbox(t("pick_game"), ids, index=ids.index(want) if want in ids else None,
+                       placeholder=t("pick_game_prompt"), format_func=lambda i: names[i], key=f"l_game_{want}")
+    if gid is not None and gid != want:
+        lang = st.query_params.get("lang")
+        st.query_params.from_dict(dict({"lang": lang} if lang else {}, page="learning", game=gid))
+        st.rerun()
+    return want if want in ids else None
+
+
 def run() -> None:
     st.caption(t("learning_intro"))
     games = services.store().list()
     if not games:
         st.info(t("no_saved_games"))
         return
-    ids = [g.id for g in games]
-    names = {g.id: f"{g.title} · {t('entries_n', n=g.events)}" for g in games}
-    want = st.query_params.get("game")
-    index = ids.index(want) if want in ids else 0
-    gid = st.selectbox(t("pick_game"), ids, index=index, format_func=lambda i: names[i], key=f"l_game_{want}")
-    if gid != want:
-        st.query_params["game"] = gid
+    gid = _pick(games)
+    if gid is None:
+        return
     try:
         stored = services.store().open(gid)
     except StoreError as exc:
@@ -103,6 +211,8 @@ def run() -> None:
         # (RULES.md): a person who plays the Fugitive sees it once the match is over
         st.info(t("learning_after_match"))
         return
+    # the truth (his hidden cards) once a match is over: its record is a full one
+    truth = stored.record if over and stored.record.is_full else None
     n = len(record.events)
     skey = f"l_step_{gid}"
     if skey not in st.session_state:
@@ -119,20 +229,122 @@ def run() -> None:
     state = validate(prefix).state
     if step:
         ui.status(f"{step}. {ui.describe(record.events[step - 1])}", "marshal" if state.turn == "fugitive" else "fugitive")
-    slots = [{"number": x.number, "sprints": x.sprints, "label": f"#{x.position}"} for x in state.row]
-    st.html(ui.row_html(slots))
-    ui.analysis(prefix, state.marshal_hand, state.face_up_numbers, manhunt=state.manhunt, header=False,
-                show_suggestions=not state.over)
-    st.markdown(f"#### {t('grades')}")
+    if truth is None:
+        st.html(ui.row_html(ui.public_row(state.row)))
+        ui.analysis(prefix, state.marshal_hand, state.face_up_numbers, manhunt=state.manhunt, header=False,
+                    show_suggestions=not state.over)
+    else:
+        _hindsight(truth, prefix, step, state)
+    you = "marshal" in humans  # the reader made the guesses, unless a bot played the Marshal
+    st.markdown(f"#### {t('grades') if you else t('grades_bot')}")
     with st.spinner(t("computing")):
         grades = grade_json(record.to_json(indent=None))
     if not grades:
         st.caption(t("no_guesses"))
-    you = "marshal" in humans  # the reader made the guesses, unless a bot played the Marshal
     for g in grades:
-        mark = "✓" if g["hit"] else "×"
-        line = f"{mark} **{g['index'] + 1}.** {grade_text(g, you)}"
-        st.markdown(line if g["index"] < step else f"<span style='color:#999'>{line}</span>", unsafe_allow_html=True)
+        mark = "✓" if g.hit else "×"
+        line = f"{mark} **{g.index + 1}.** {html.escape(grade_text(g, you))}"
+        st.markdown(line if g.index < step else f"<span style='color:#999'>{line}</span>", unsafe_allow_html=True)
+    if truth is not None:
+        _exposure_chart(truth)
+        _coach_section(truth, open_=("fugitive" in humans))
+    elif stored.info.kind != "match":
+        st.caption(t("hindsight_only_matches"))
+    else:
+        st.caption(t("hindsight_after_end"))
+
+
+# --------------------------------------------------------------------------- hindsight
+def _hindsight(full: Record, prefix: Record, step: int, state) -> None:
+    """The real row at this step beside the Marshal's heat map, his face-down hideouts
+    outlined on it, and for each of them what she could know."""
+    real = review.truth_at(full, step)
+    cards = [ui.RowCard(i, h.face_up, len(h.sprint_cards), h.number, tuple(h.sprint_cards))
+             for i, h in enumerate(real.row[1:], start=1)]
+    st.markdown(f"**{t('hindsight_title')}**")
+    st.html('<div data-testid="fg-truth-row">' + ui.row_html(cards) + "</div>")
+    post = None
+    if prefix.events:
+        post = services.solve(prefix)
+    spots = review.hindsight(full, step, post) if post is not None and post.consistent else ()
+    if post is None or not post.consistent:
+        ui.heat(prefix, state.marshal_hand, state.face_up_numbers)  # nothing yet, or the contradiction
+    else:
+        outline = "".join(f'.fg-truth [data-n="{x.number}"] {{outline: 3px solid #1a7f37; outline-offset: -3px;}}'
+                          for x in spots)
+        st.html(f"<style>{outline}</style>" if outline else "<span></span>")
+        st.html('<div class="fg-truth">' + ui.heatmap_html(post.hideouts, state.face_up_numbers, state.marshal_hand,
+                                                           len(prefix.events)) + "</div>")
+    if spots:
+        st.html('<div data-testid="fg-hindsight">' + "".join(
+            '<div class="fg-cands">' + html.escape(t("hindsight_spot", p=x.position, x=x.number, ph=pct(x.p_here),
+                                                       pn=pct(x.p_number), b=x.her_best, bp=pct(x.her_best_p)))
+            + "</div>" for x in spots) + "</div>")
+        st.caption(t("hindsight_legend"))
+    elif prefix.events:
+        st.caption(t("hindsight_none"))
+
+
+def exposure_series(full: Record, progress: Callable[[int, int], None] | None = None) -> list[tuple[int, float, float]]:
+    """(move, her chance on his most exposed face-down hideout, her most likely
+    number's chance) after every move of a finished match (one solve per move), kept
+    for the last 64 records."""
+    key = full.to_json(indent=None)
+    got = _series.get(key)
+    if got is not None:
+        return got
+    out = []
+    n = len(full.events)
+    for step in range(1, n + 1):
+        prefix = full.marshal_view().truncated(step)
+        post = services.solve(prefix)
+        if progress is not None:
+            progress(step, n)
+        if not post.consistent:
+            continue
+        real = review.truth_at(full, step)
+        hidden = [h.number for i, h in enumerate(real.row) if i and not h.face_up]
+        if not hidden:
+            continue
+        mine = prefix.marshal_cards
+        top = max((float(post.probability(x)) for x in range(1, 42) if x not in mine), default=0.0)
+        out.append((step, max(float(post.probability(x)) for x in hidden), top))
+    _series.put(key, out)
+    return out
+
+
+def _exposure_chart(full: Record) -> None:
+    if _series.get(full.to_json(indent=None)) is not None:
+        series = exposure_series(full)
+    else:  # the first time: one solve per move, with a progress bar
+        progress, done = _progress_bar(t("computing"))
+        series = exposure_series(full, progress)
+        done()
+    if not series:
+        return
+    st.markdown(f"**{t('chart_title')}**")
+    st.line_chart({t("chart_move"): [s[0] for s in series],
+                   t("chart_exposed"): [s[1] for s in series],
+                   t("chart_best"): [s[2] for s in series]},
+                  x=t("chart_move"), y=[t("chart_exposed"), t("chart_best")], height=220)
+    st.caption(t("chart_caption"))
+
+
+def _coach_section(full: Record, open_: bool) -> None:
+    """The Fugitive's coach: measured on request (hundreds of exact solves, with a
+    progress bar), kept once measured."""
+    with st.expander(t("coach_title"), expanded=open_):
+        st.caption(t("coach_intro"))
+        if not coach_known(full) and not st.button(t("coach_button"), key="l_coach", type="primary"):
+            return
+        progress, done = _progress_bar(t("coach_computing"))
+        turns = coach(full, progress)
+        done()
+        for turn in turns:
+            lines = coach_lines(turn)
+            st.html('<div class="fg-cands" data-testid="fg-coach">' + "<br>".join(
+                ("<b>" + html.escape(x) + "</b>") if i == 0 else html.escape(x) for i, x in enumerate(lines))
+                + "</div>")
 
 
 # --------------------------------------------------------------------------- tutorial
@@ -146,18 +358,38 @@ def _q_place(answer) -> bool:
     return set(answer or ()) == right
 
 
+def _q_first_draws(answer) -> bool:
+    return answer == 2  # RULES.md, "Turns": the Marshal's first turn draws 2 cards
+
+
+#: the passing question: after 9, a hand of 15 and 42 (the rules decide: no placement)
+_PASS_PREVIOUS, _PASS_HAND = 9, frozenset({15, 42})
+
+
+def _q_pass(answer) -> bool:
+    must_pass = not has_placement(_PASS_PREVIOUS, _PASS_HAND)
+    return answer == ("tut_pass_a2" if must_pass else "tut_pass_a1")
+
+
 STEPS = [
     ("tut1", [1, 2], "single", _q_footprints),
+    ("tut_turns", [1, 2, 3], "single", _q_first_draws),
     ("tut2", [5, 6, 7, 8, 10], "multi", _q_place),
+    ("tut_pass", ["tut_pass_a1", "tut_pass_a2"], "single", _q_pass),
     ("tut3", ["tut3_a1", "tut3_a2", "tut3_a3"], "single", lambda a: a == "tut3_a1"),
     ("tut4", ["tut4_a1", "tut4_a2"], "single", lambda a: a == "tut4_a2"),
     ("tut5", None, None, None),
 ]
 
 
+def _go(page: str) -> None:
+    lang = st.query_params.get("lang")
+    st.query_params.from_dict(dict({"lang": lang} if lang else {}, page=page))
+
+
 def tutorial() -> None:
     st.caption(t("tutorial_intro"))
-    i = st.session_state.setdefault("tut_step", 0)
+    i = min(st.session_state.setdefault("tut_step", 0), len(STEPS) - 1)
     name, options, mode, check = STEPS[i]
     st.progress((i + 1) / len(STEPS))
     st.subheader(t(f"{name}_title"))
@@ -170,6 +402,13 @@ def tutorial() -> None:
                 st.success(t("tut_right"))
             else:
                 st.warning(t("tut_wrong", why=t(f"{name}_why")))
+    else:  # the end: off to play
+        if st.button(t("tut_play"), key="tut_play", type="primary", use_container_width=True):
+            _go("match")
+            st.rerun()
+        if st.button(t("tut_assistant"), key="tut_assistant", use_container_width=True):
+            _go("assistant")
+            st.rerun()
     c = st.columns(2)
     if i > 0 and c[0].button(t("tut_prev"), key="tut_prev", use_container_width=True):
         st.session_state["tut_step"] = i - 1

@@ -98,8 +98,40 @@ def marshal_bots() -> dict[str, BotSpec]:
     return out
 
 
-def rebuild(seed: int, ruleset: Ruleset, record: Record) -> GameState:
-    """The state of a saved match: ``new_game(seed)`` and the record's moves again."""
+#: The moves that end a turn and write no event (RECORD.md): the Fugitive stopping his
+#: first turn at one hideout, and declining the extra draw after a pass. Inside a record
+#: the next event says they were made; after its last event only the match's metadata
+#: can (``ENDED_TURN``), so a reload or a second window does not give the turn back.
+SILENT_MOVES: dict[str, type] = {"end_opening": PassTurn, "decline_draw": DeclineDraw}
+#: metadata key: ``{"events": n, "move": <a key of SILENT_MOVES>}``, the silent move made
+#: after the record's first n events (stale, and ignored, once more events follow)
+ENDED_TURN = "ended_turn"
+
+
+def silent_move_name(before: GameState, after: GameState, move: Any) -> str | None:
+    """The SILENT_MOVES name of ``move`` when it wrote no event (else None)."""
+    if len(after.events) != len(before.events):
+        return None
+    for name, kind in SILENT_MOVES.items():
+        if isinstance(move, kind):
+            return name
+    raise ValueError(f"{move!r} wrote no event but is not a known silent move")
+
+
+def with_ended_turn(meta: dict[str, Any], state: GameState, name: str | None) -> dict[str, Any]:
+    """The match's metadata after a move: the silent move ``name`` noted against the
+    record's length, or (an ordinary move) the old note left to go stale."""
+    if name is None:
+        return meta
+    return dict(meta, **{ENDED_TURN: {"events": len(state.events), "move": name}})
+
+
+def rebuild(seed: int, ruleset: Ruleset, record: Record, ended_turn: Any = None) -> GameState:
+    """The state of a saved match: ``new_game(seed)`` and the record's moves again,
+    then the silent move of ``ended_turn`` (the match's ``ENDED_TURN`` metadata) when it
+    was made after the last event. A note that names no known move, or a move the
+    game does not allow there, raises (IllegalMove, KeyError, TypeError): the match
+    cannot go on."""
     state = new_game(seed, ruleset)
     for event in record.events:
         if state.phase is Phase.FUGITIVE_OPENING and state.opening_placed == 1 and not isinstance(event, Place):
@@ -107,7 +139,28 @@ def rebuild(seed: int, ruleset: Ruleset, record: Record) -> GameState:
         elif state.phase is Phase.FUGITIVE_BONUS_DRAW and not isinstance(event, FugitiveDraw):
             state = apply(state, DeclineDraw())
         state = apply(state, move_for_event(event))
+    if ended_turn is not None:
+        if not isinstance(ended_turn, dict) or ended_turn.get("move") not in SILENT_MOVES:
+            raise TypeError(f"not a silent move: {ended_turn!r}")
+        if ended_turn.get("events") == len(record.events):
+            state = apply(state, SILENT_MOVES[ended_turn["move"]]())
     return state
+
+
+_FUGITIVE_EVENTS = ("place", "pass", "fugitive_draw")
+
+
+def turns(events) -> list[tuple[str, int, int]]:
+    """The events cut into turns: (player, first index, end index), a turn being the
+    events one player wrote one after the other (every turn writes at least one)."""
+    out: list[tuple[str, int, int]] = []
+    for i, e in enumerate(events):
+        who = "fugitive" if e.type in _FUGITIVE_EVENTS else "marshal"
+        if out and out[-1][0] == who:
+            out[-1] = (who, out[-1][1], i + 1)
+        else:
+            out.append((who, i, i + 1))
+    return out
 
 
 def human_roles(mode: str) -> tuple[str, ...]:

@@ -25,19 +25,21 @@ import streamlit as st
 import advisor
 from advisor import cache as solve_cache
 from engine.record import Record
-from notepad.store import GameStore, default_path
+from notepad.store import GameStore, default_location
 from solver import InvalidRecord, Posterior
 
 
 # --------------------------------------------------------------------------- store
 @st.cache_resource(show_spinner=False)
-def _store_for(path: str) -> GameStore:
-    return GameStore(path)
+def _store_for(location: str) -> GameStore:
+    return GameStore(location)
 
 
 def store() -> GameStore:
-    """The game store of ``$FUGITIVE_DB`` (or ./data/fugitive.sqlite3)."""
-    return _store_for(str(default_path()))
+    """The game store of ``$FUGITIVE_DB``: a SQLite file (default ./data/fugitive.sqlite3)
+    or a ``postgresql://`` URL. One per server process, shared by its sessions (its
+    connection pool is thread-safe); several servers may share one database."""
+    return _store_for(default_location())
 
 
 # --------------------------------------------------------------------------- solve

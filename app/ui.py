@@ -7,10 +7,12 @@ a few milliseconds; the heat map is one ``st.html`` element (41 cells) rather th
 from __future__ import annotations
 
 import html
+from dataclasses import dataclass
 from typing import Any, Iterable
 
 import streamlit as st
 
+from engine.rules import SPRINT
 from engine.record import Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record
 from solver import Posterior
 
@@ -58,10 +60,23 @@ div.stButton > button, div.stDownloadButton > button {min-height: 46px; font-siz
 .fg-certain {background: #7a0010 !important; color: #fff !important;}
 .fg-legend {font-size: 12px; color: #666; margin-bottom: 6px;}
 .fg-row {display: flex; flex-wrap: wrap; gap: 4px; margin: 4px 0;}
+.fg-slot {display: flex; flex-direction: column; align-items: center;}
 .fg-card {border-radius: 6px; min-width: 40px; padding: 4px 5px; text-align: center; font-weight: 700;
           border: 2px solid #444; background: #fff; font-family: system-ui, sans-serif; font-size: 15px;}
 .fg-card.down {background: #3b4a6b; color: #fff; border-color: #3b4a6b;}
 .fg-card .s {display: block; font-size: 11px; font-weight: 400;}
+/* the sprint cards under a card: a stack of small backs with their count (x2), or
+   their numbers and the steps they add (+4) when the viewer may see them */
+.fg-stack {display: flex; align-items: center; min-height: 18px; margin-top: 2px; font-size: 11px;
+           font-family: system-ui, sans-serif;}
+.fg-mini {display: inline-block; width: 9px; height: 14px; border-radius: 2px; background: #7d8cad;
+          border: 1px solid #fff; margin-left: -4px; box-shadow: 0 0 0 1px #3b4a6b;}
+.fg-mini:first-child {margin-left: 0;}
+.fg-mini.up {width: auto; height: auto; min-width: 14px; padding: 0 2px; background: #fff; color: #333;
+             box-shadow: 0 0 0 1px #888; margin-left: 1px; font-size: 10px; line-height: 14px; text-align: center;}
+.fg-count, .fg-steps {margin-left: 3px; font-weight: 600; color: #3b4a6b;}
+.fg-slot.marked .fg-card {box-shadow: 0 0 0 3px #e0a800;}
+.fg-sprint {border-style: dashed;}
 .fg-status {font-size: 1.05rem; font-weight: 600; padding: 6px 10px; border-radius: 8px; background: #f3f1ea;
             margin-bottom: 6px;}
 .fg-status.marshal {background: #fde9e4;}
@@ -132,23 +147,47 @@ def _cell_style(p: float) -> str:
     return f"background: rgba(200, 20, 40, {alpha:.2f}); color: {color};"
 
 
+@dataclass(frozen=True)
+class CellLook:
+    """How one number of the 1-41 grid looks: its kind (up: a face-up hideout;
+    sprint: a revealed sprint card, face up too; mine: in her hand; out: ruled out;
+    certain; likely), the inline style of a likely cell and its second line."""
+
+    kind: str
+    style: str
+    label: str
+
+
+def cell_look(x: int, p: float, face_up: set[int], hand: set[int], sprint_up: set[int] = frozenset()) -> CellLook:
+    """The look of number ``x`` at probability ``p`` (one rule for the heat map and
+    the assistant's number buttons, so both read alike)."""
+    if x in face_up:
+        return CellLook("up", "", "✓")
+    if x in sprint_up:
+        return CellLook("sprint", "", t("cell_sprint"))
+    if x in hand:
+        return CellLook("mine", "", "◆")
+    if p <= 0:
+        return CellLook("out", "", "·")
+    if p >= 0.9995:
+        return CellLook("certain", "", "100%")
+    return CellLook("likely", _cell_style(p), pct(p))
+
+
+_CELL_CLASS = {"up": "fg-cell fg-up", "sprint": "fg-cell fg-up fg-sprint", "mine": "fg-cell fg-mine",
+               "out": "fg-cell fg-out", "certain": "fg-cell fg-certain", "likely": "fg-cell"}
+
+
 def heatmap_html(hideouts: dict[int, float], face_up: Iterable[int] = (), hand: Iterable[int] = (),
-                 events: int = 0) -> str:
-    """41 cells, 7 per row: certain, likely, ruled out at a glance."""
-    face_up, hand = set(face_up), set(hand)
+                 events: int = 0, sprint_up: Iterable[int] = ()) -> str:
+    """41 cells, 7 per row: certain, likely, ruled out at a glance; face-up numbers
+    (hideouts, and revealed sprint cards beside them) and her own cards marked."""
+    face_up, hand, sprint_up = set(face_up), set(hand), set(sprint_up)
     cells = []
     for x in range(1, 42):
         p = float(hideouts.get(x, 0.0))
-        if x in face_up:
-            cls, style, label = "fg-cell fg-up", "", "✓"
-        elif x in hand:
-            cls, style, label = "fg-cell fg-mine", "", "◆"
-        elif p <= 0:
-            cls, style, label = "fg-cell fg-out", "", "·"
-        elif p >= 0.9995:
-            cls, style, label = "fg-cell fg-certain", "", "100%"
-        else:
-            cls, style, label = "fg-cell", _cell_style(p), pct(p)
+        look = cell_look(x, p, face_up, hand, sprint_up)
+        cls, style, label = _CELL_CLASS[look.kind], look.style, look.label
         cells.append(
             f'<div class="{cls}" style="{style}" data-n="{x}" data-p="{p:.4f}">'
             f'<div class="n">{x}</div><div class="p">{label}</div></div>'
@@ -156,18 +195,79 @@ def heatmap_html(hideouts: dict[int, float], face_up: Iterable[int] = (), hand: 
     return f'<div class="fg-grid" data-testid="fg-heatmap" data-events="{events}">' + "".join(cells) + "</div>"
 
 
-def row_html(row: list[dict[str, Any]]) -> str:
-    """The row as cards: card 0, then face-down cards as sprint counts."""
-    cards = ['<div class="fg-card">0<span class="s">&nbsp;</span></div>']
-    for slot in row:
-        s = slot.get("sprints", 0)
-        sprint = "+" + str(s) if s else "&nbsp;"
-        if slot.get("number") is not None:
-            cards.append(f'<div class="fg-card">{slot["number"]}<span class="s">{sprint}</span></div>')
-        else:
-            label = html.escape(str(slot.get("label", "?")))
-            cards.append(f'<div class="fg-card down">{label}<span class="s">{sprint}</span></div>')
+@dataclass(frozen=True)
+class RowCard:
+    """One card of the row (position >= 1) as the viewer may see it.
+
+    ``number`` is the face-up number, or the hidden number when the viewer owns it
+    (the Fugitive's own face-down hideout), else None. ``sprints`` is how many sprint
+    cards lie under it (public); ``sprint_cards`` their numbers when the viewer may see
+    them (revealed, or the Fugitive's own), else None.
+    """
+
+    position: int
+    face_up: bool
+    sprints: int
+    number: int | None = None
+    sprint_cards: tuple[int, ...] | None = None
+
+
+def public_row(slots) -> list[RowCard]:
+    """The Marshal's row (``notepad.state.Slot`` values) as row cards."""
+    return [RowCard(x.position, x.number is not None, x.sprints, x.number, x.sprint_cards) for x in slots]
+
+
+def _sprint_stack(card: RowCard) -> str:
+    """Under a card: its sprint cards as a little stack of card backs (their count,
+    "×2"), or, when the viewer may see them, their numbers and the steps they add
+    ("+4"): a count of cards and a count of footprints never look alike."""
+    if not card.sprints:
+        return '<div class="fg-stack empty">&nbsp;</div>'
+    title = html.escape(t("sprint_cards_n", n=card.sprints))
+    if card.sprint_cards is not None:
+        mini = "".join(f'<span class="fg-mini up">{c}</span>' for c in card.sprint_cards)
+        steps = sum(SPRINT[c] for c in card.sprint_cards if c != 42)
+        return (f'<div class="fg-stack" title="{title}" data-sprints="{card.sprints}">{mini}'
+                f'<span class="fg-steps">+{steps}</span></div>')
+    backs = "".join('<span class="fg-mini"></span>' for _ in range(min(card.sprints, 6)))
+    return (f'<div class="fg-stack" title="{title}" data-sprints="{card.sprints}">{backs}'
+            f'<span class="fg-count">×{card.sprints}</span></div>')
+
+
+def row_html(row: Iterable[RowCard], *, pick: bool = False, mark: int | None = None) -> str:
+    """The row as cards: card 0, then each card with its sprint cards under it. A
+    face-down card shows ``#position`` (or, in brackets, the hidden number its owner
+    knows).
+
+    ``pick``: each card from position 1 is tappable (``data-pick`` = its position,
+    read by :mod:`app.tappable`); ``mark``: the position whose card is ringed (the
+    newest, or the one being corrected)."""
+    cards = ['<div class="fg-slot" data-position="0"><div class="fg-card">0</div>'
+             '<div class="fg-stack empty">&nbsp;</div></div>']
+    for card in row:
+        cls = "fg-slot marked" if card.position == mark else "fg-slot"
+        tap = f' data-pick="{card.position}" role="button"' if pick else ""
+        cards.append(f'<div class="{cls}" data-position="{card.position}"{tap}>{card_face_html(card)}'
+                     f'{_sprint_stack(card)}</div>')
     return '<div class="fg-row" data-testid="fg-row">' + "".join(cards) + "</div>"
+
+
+def card_face_html(card: RowCard) -> str:
+    """One card of the row without its sprint cards: its number when face up (or, in
+    brackets, the hidden number its owner knows), else ``#position``."""
+    if card.face_up:
+        return f'<div class="fg-card">{card.number}</div>'
+    if card.number is not None:
+        return f'<div class="fg-card down">({card.number})</div>'
+    return f'<div class="fg-card down">#{card.position}</div>'
+
+
+def card_html(card: RowCard, cls: str = "") -> str:
+    """One card of the row with its sprint cards under it (a stack of backs and their
+    count, or their numbers), drawn alone, e.g. large (``cls``) to confirm an entry."""
+    return (f'<div class="fg-slot {cls}" data-position="{card.position}">{card_face_html(card)}'
+            f'{_sprint_stack(card)}</div>')
+
 
 
 def status(text: str, who: str | None = None) -> None:
@@ -186,9 +286,11 @@ def analysis(record: Record, hand: tuple[int, ...], face_up: tuple[int, ...], ma
     return post
 
 
-def heat(record: Record, hand: tuple[int, ...], face_up: tuple[int, ...], header: bool = False) -> Posterior | None:
+def heat(record: Record, hand: tuple[int, ...], face_up: tuple[int, ...], header: bool = False,
+         sprint_up: tuple[int, ...] = ()) -> Posterior | None:
     """The 1-41 heat map (or the contradiction), solved with a spinner and cached;
-    None before the first entry (nothing to show)."""
+    None before the first entry (nothing to show). ``sprint_up``: the revealed sprint
+    cards (face up, marked like face-up hideouts)."""
     if not record.events:
         return None
     with st.spinner(t("computing")):
@@ -202,10 +304,17 @@ def heat(record: Record, hand: tuple[int, ...], face_up: tuple[int, ...], header
         else:
             st.error(post.reason)
         return post
-    st.html(heatmap_html(post.hideouts, face_up, hand, len(record.events)))
-    st.html(f'<div class="fg-legend">{html.escape(t("legend"))} · {html.escape(t("histories", h=_big(post.histories)))}'
-            f' · <span data-testid="fg-solve-ms">{services.solve_ms(record)}</span> ms</div>')
+    st.html(heatmap_html(post.hideouts, face_up, hand, len(record.events), sprint_up))
+    st.html(legend_html(record, post, bool(sprint_up)))
     return post
+
+
+def legend_html(record: Record, post: Posterior, sprint_up: bool = False, attrs: str = "") -> str:
+    """The heat map's legend line: what the colours mean, how many histories, the
+    solve's milliseconds (``attrs``: more attributes of its element)."""
+    legend = t("legend") + (" · " + t("legend_sprint") if sprint_up else "")
+    return (f'<div class="fg-legend"{attrs}>{html.escape(legend)} · {html.escape(t("histories", h=_big(post.histories)))}'
+            f' · <span data-testid="fg-solve-ms">{services.solve_ms(record)}</span> ms</div>')
 
 
 def suggestions(record: Record, post: Posterior | None, manhunt: bool, limit: int = 5) -> None:
@@ -242,7 +351,8 @@ def positions(post: Posterior | None) -> None:
     for p in downs:
         cands = sorted(p.candidates.items(), key=lambda kv: (-kv[1], kv[0]))
         shown = ", ".join(f"{x} {pct(q)}" for x, q in cands[:6])
-        more = f" … (+{len(cands) - 6})" if len(cands) > 6 else ""
+        # "(+4)" means sprint cards everywhere in the app; more candidates are said in words
+        more = " " + t("more_candidates", n=len(cands) - 6) if len(cands) > 6 else ""
         lines.append(
             f'<div class="fg-cands"><b>{t("position_n", p=p.position, s=p.sprints)}</b>: {shown}{more}</div>'
         )

@@ -8,7 +8,10 @@ Typical use::
 """
 from .errors import IllegalMove, ReplayError
 from .moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
-from .record import Record, Ruleset, load_record, record_from_dict, record_from_json
+from .record import (
+    FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record, Reveal, Ruleset,
+    load_record, record_from_dict, record_from_json,
+)
 from .state import GameState, Hideout, MarshalDrewFrom, Phase, PublicHideout
 from .game import (
     apply,
@@ -27,6 +30,7 @@ __all__ = [
     "IllegalMove", "ReplayError",
     "Draw", "PlaceHideout", "PassTurn", "DeclineDraw", "MakeGuess", "HuntGuess", "Move",
     "Record", "Ruleset", "load_record", "record_from_dict", "record_from_json",
+    "Place", "Pass", "FugitiveDraw", "MarshalDraw", "Guess", "ManhuntGuess", "Reveal",
     "GameState", "Hideout", "PublicHideout", "MarshalDrewFrom", "Phase",
     "new_game", "apply", "legal_moves", "legal_placements", "legal_hideouts", "can_place",
     "guessable_numbers", "nonempty_decks",

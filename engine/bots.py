@@ -161,6 +161,8 @@ class RandomMarshal:
             return _random_draw(rng, view.deck_sizes)
         if phase is Phase.MARSHAL_GUESS or phase is Phase.MANHUNT:
             up = view.face_up_numbers
+            if len(up) > 1:  # a hideout besides card 0 is face up: its sprint cards lie face up too
+                up = up | view.face_up_sprint_cards
             hand = view.hand
             # Rejection sampling: uniform over 1-41 minus face-up minus her hand,
             # without building the candidate list every turn.

@@ -122,6 +122,7 @@ MOVE_MESSAGES: dict[str, str] = {
     # guesses
     "not_guessable": "{number!r} cannot be guessed: guesses are numbers from 1 to 41",
     "guess_face_up": "{number} is already face up: guess a number that is not",
+    "guess_face_up_sprint": "{number} lies face up as a sprint card: guess a number that is not face up",
     "manhunt_single_guess": "during the Manhunt the Marshal guesses one number at a time (a Manhunt guess)",
     "marshal_draw_first": "the Marshal must draw first (from any deck that has cards), then guess",
     "guess_without_numbers": "a guess needs at least one number",

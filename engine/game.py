@@ -14,7 +14,7 @@ from .cards import DECKS, ESCAPE, ESCAPE_THRESHOLD, SETUP_DRAWS, STARTING_HAND
 from .errors import IllegalMove, move_text
 from .moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
 from .record import FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Reveal, Ruleset
-from .state import _FIELDS, GameState, Hideout, MarshalDrewFrom, Phase, PublicHideout
+from .state import _FIELDS, GameState, Hideout, MarshalDrewFrom, Phase, PublicHideout, face_up_sprint_cards
 
 _tnew = tuple.__new__
 
@@ -30,6 +30,7 @@ _PUBLIC_PLACE = {n: Place(n, None, None) for n in range(42)}
 _SINGLE_MISS = {n: Guess((n,), False) for n in range(1, 42)}
 _PASS = Pass()
 _PUBLIC_CARD0 = PublicHideout(0, 0, ())
+_NONE_SHOWN: frozenset[int] = frozenset()
 
 
 # --------------------------------------------------------------------------- setup
@@ -114,9 +115,11 @@ def can_place(state: GameState, hideout: int, sprint_cards=frozenset()) -> bool:
 
 
 def guessable_numbers(state: GameState) -> list[int]:
-    """Numbers the Marshal may name: 1-41 and not face up (her own cards included)."""
+    """Numbers the Marshal may name: 1-41 and not face up, neither a face-up hideout nor
+    a revealed sprint card lying face up beside one (her own cards included)."""
     up = state.up_numbers
-    return [n for n in range(1, 42) if n not in up]
+    shown = face_up_sprint_cards(state.public_row)
+    return [n for n in range(1, 42) if n not in up and n not in shown]
 
 
 def nonempty_decks(state: GameState) -> list[int]:
@@ -310,11 +313,13 @@ def _decline(state: GameState, move: DeclineDraw) -> GameState:
     return state._evolve(phase=_marshal_phase(state.decks), draws_left=1)
 
 
-def _check_number(n: object, up: frozenset[int]) -> None:
+def _check_number(n: object, up: frozenset[int], shown: frozenset[int]) -> None:
     if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 41:
         raise IllegalMove.because("not_guessable", number=n)
     if n in up:
         raise IllegalMove.because("guess_face_up", number=n)
+    if n in shown:
+        raise IllegalMove.because("guess_face_up_sprint", number=n)
 
 
 def _reveal(state: GameState, numbers) -> tuple[list[Reveal], tuple, tuple]:
@@ -350,13 +355,15 @@ def _guess(state: GameState, move: MakeGuess) -> GameState:
     if not numbers:
         raise IllegalMove.because("guess_without_numbers")
     up = state.up_numbers
+    # revealed sprint cards exist only once a hideout besides card 0 is face up
+    shown = face_up_sprint_cards(state.public_row) if len(up) > 1 else _NONE_SHOWN
     if len(numbers) == 1:
         (n,) = numbers
-        _check_number(n, up)
+        _check_number(n, up, shown)
         ordered: tuple = (n,)
     else:
         for n in sorted(numbers, key=repr):
-            _check_number(n, up)
+            _check_number(n, up, shown)
         ordered = tuple(sorted(numbers))
     down = state.down_numbers
     if not numbers <= down:  # all or nothing: one miss reveals nothing
@@ -388,7 +395,7 @@ def _hunt(state: GameState, move: HuntGuess) -> GameState:
             raise IllegalMove.because("manhunt_guess_not_now")
         raise _wrong_time(state, "act_hunt")
     n = move.number
-    _check_number(n, state.up_numbers)
+    _check_number(n, state.up_numbers, face_up_sprint_cards(state.public_row))
     if n not in state.down_numbers:  # the first miss ends the Manhunt: the Fugitive escapes
         ev = ManhuntGuess(n, False)
         return state._evolve(

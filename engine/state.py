@@ -74,6 +74,13 @@ class PublicHideout(NamedTuple):
     sprint_cards: tuple[int, ...] | None
 
 
+def face_up_sprint_cards(public_row) -> frozenset[int]:
+    """The revealed sprint cards of a public row (:class:`PublicHideout` values): they
+    lie face up beside their hideout, so (RULES.md) their numbers cannot be guessed.
+    42's sprint cards are never revealed (None)."""
+    return frozenset(c for h in public_row if h.sprint_cards for c in h.sprint_cards)
+
+
 @dataclass(frozen=True, slots=True)
 class MarshalDrewFrom:
     """What the Fugitive learns of a Marshal draw: the deck, not the card."""

@@ -16,7 +16,10 @@ from typing import Any, NamedTuple
 from . import rules
 from .moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
 from .record import Event, Guess, ManhuntGuess, Record, Ruleset
-from .state import _FIELDS, FUGITIVE_PHASES, MARSHAL_PHASES, GameState, Hideout, MarshalDrewFrom, Phase, PublicHideout
+from .state import (
+    _FIELDS, FUGITIVE_PHASES, MARSHAL_PHASES, GameState, Hideout, MarshalDrewFrom, Phase, PublicHideout,
+    face_up_sprint_cards,
+)
 
 
 # The views below unpack the state tuple; fail loudly if its layout ever changes.
@@ -61,10 +64,17 @@ class MarshalView(NamedTuple):
         """The Marshal's record (RECORD.md) of the game so far."""
         return Record(self.events, self.ruleset, None)
 
+    @property
+    def face_up_sprint_cards(self) -> frozenset[int]:
+        """The revealed sprint cards: face up beside their hideouts, not guessable."""
+        return face_up_sprint_cards(self.row)
+
     def guessable_numbers(self) -> list[int]:
-        """1-41 and not face up (numbers in her own hand are legal, though they cannot hit)."""
+        """1-41 and not face up: neither a face-up hideout nor a revealed sprint card
+        (numbers in her own hand are legal, though they cannot hit)."""
         up = self.face_up_numbers
-        return [n for n in range(1, 42) if n not in up]
+        shown = self.face_up_sprint_cards
+        return [n for n in range(1, 42) if n not in up and n not in shown]
 
     def legal_decks(self) -> list[int]:
         return _decks(self.deck_sizes) if self.phase is Phase.MARSHAL_DRAW else []

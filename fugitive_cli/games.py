@@ -1,25 +1,26 @@
 """``fugitive games``: list, export, import, rename and delete stored games.
 
-The database is ``--db PATH``, else ``$FUGITIVE_DB``, else ``./data/fugitive.sqlite3``
-(the app's). Refusals (unknown id, invalid import) are one-line messages with exit
-code 1, and leave the database as it was.
+The database is ``--db``, else ``$FUGITIVE_DB``, else ``./data/fugitive.sqlite3``
+(the app's): a SQLite file, or a PostgreSQL database given as a ``postgresql://``
+URL. Refusals (unknown id, invalid import, a database that cannot be reached) are
+one-line messages with exit code 1, and leave the database as it was.
 """
 from __future__ import annotations
 
 import argparse
 import os
-import sqlite3
 import sys
 from pathlib import Path
 
-from notepad.store import GameStore, StoreError, default_path
+from notepad.store import GameStore, StoreError, default_location, display_location
 
 from .args import is_output_error, output_file, write_text_file
 from .reading import read_bytes, where
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", metavar="PATH", help="the SQLite file (default: $FUGITIVE_DB or data/fugitive.sqlite3)")
+    parser.add_argument("--db", metavar="PATH|URL",
+                        help="the SQLite file, or a postgresql:// URL (default: $FUGITIVE_DB or data/fugitive.sqlite3)")
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     sub.add_parser("list", help="list the stored games")
     p = sub.add_parser("export", help="print a game's record as JSON (or write it to a file)")
@@ -37,23 +38,22 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    path = Path(args.db) if args.db else default_path()
+    location = args.db if args.db else default_location()
     try:
         if args.db == "":
             raise ValueError("--db: an empty file name")
         for value, what in _texts(args):
             _check_text(value, what)
-        return _run(args, path)
-    except ValueError as exc:  # StoreError is one too
+        return _run(args, location)
+    except ValueError as exc:  # StoreError is one too (a database that cannot be reached: database_error)
         print(f"error: {exc}", file=sys.stderr)
-    except sqlite3.Error as exc:
-        print(f"error: database {path}: {exc}", file=sys.stderr)
     except (FileExistsError, NotADirectoryError) as exc:  # making the database's folder
-        print(f"error: {exc.filename or path}: a file is where a folder should be", file=sys.stderr)
+        print(f"error: {exc.filename or display_location(location)}: a file is where a folder should be",
+              file=sys.stderr)
     except OSError as exc:
         if is_output_error(exc):  # standard output, not the database: main says so
             raise
-        print(f"error: {exc.filename or path}: {exc.strerror}", file=sys.stderr)
+        print(f"error: {exc.filename or display_location(location)}: {exc.strerror}", file=sys.stderr)
     return 1
 
 
@@ -74,12 +74,20 @@ def _check_text(value: str, what: str) -> None:
         raise ValueError(f"the {what} is not valid text (UTF-8): {value.encode('utf-8', 'replace').decode()!r}") from None
 
 
-def _run(args: argparse.Namespace, path: Path) -> int:
-    if args.action != "import" and not path.exists():
+def _run(args: argparse.Namespace, location: str) -> int:
+    try:
         # reading a database that is not there would make a new empty one and say
         # "no games": a mistyped path would look like every game was lost
-        raise ValueError(f"no database at {path} (--db, $FUGITIVE_DB or data/fugitive.sqlite3)")
-    store = GameStore(path)
+        store = GameStore(location, create=args.action == "import")
+    except StoreError as exc:
+        if exc.code != "no_database":
+            raise
+        raise ValueError(f"no database at {exc.params['where']} (--db, $FUGITIVE_DB or data/fugitive.sqlite3)") from None
+    with store:
+        return _act(args, store)
+
+
+def _act(args: argparse.Namespace, store: GameStore) -> int:
     if args.action == "list":
         games = store.list()
         if not games:

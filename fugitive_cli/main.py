@@ -19,11 +19,23 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "solve": ("fugitive_cli.solve", "exact probabilities for the Marshal's position of a record"),
     "tournament": ("fugitive_cli.tournament", "play every Marshal bot against every Fugitive bot"),
     "calibration": ("fugitive_cli.calibration", "how well the solver's probabilities match outcomes"),
+    "doctor": ("fugitive_cli.doctor", "what this installation runs on (versions, the counting core)"),
 }
+
+
+class _Version(argparse.Action):
+    """``--version``: the version and the counting core in use (made only when asked)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from .doctor import report
+
+        print("\n".join(report()))
+        parser.exit()
 
 
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
     parser = argparse.ArgumentParser(prog="fugitive", description="Fugitive: engine, notepad and exact solver.")
+    parser.add_argument("--version", nargs=0, action=_Version, help="print the version and the counting core, then exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     modules: dict[str, object] = {}
     for name, (module_name, help_text) in COMMANDS.items():

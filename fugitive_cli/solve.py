@@ -1,13 +1,18 @@
-"""``fugitive solve RECORD.json [--json]``: exact probabilities for the Marshal's position."""
+"""``fugitive solve RECORD.json [--json] [--core compiled|python]``: exact probabilities for
+the Marshal's position."""
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("record", help="a game record (RECORD.md); '-' reads standard input")
     parser.add_argument("--json", action="store_true", help="print the JSON object of RECORD.md")
+    parser.add_argument("--core", choices=("compiled", "python"),
+                        help="the counting core (default: compiled where it is built; the counts are the same); "
+                             "said on standard error when chosen here or when the compiled core cannot be loaded")
 
 
 def _bar(p: float, width: int = 20) -> str:
@@ -46,10 +51,20 @@ def run(args: argparse.Namespace) -> int:
 
     from .reading import read_record, report
 
+    from solver.counting import CoreUnavailable, announce, use_core
+
+    if args.core:
+        try:
+            use_core(args.core)
+        except CoreUnavailable as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
     try:
         post = solve(read_record(args.record))
     except (InvalidRecord, RecordFormatError) as exc:
         return report(args.record, exc)
+    if args.core:
+        announce()
     if args.json:
         print(json.dumps(post.to_dict(), indent=2))
     else:

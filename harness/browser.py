@@ -95,6 +95,26 @@ def phone_page():
             browser.close()
 
 
+@contextlib.contextmanager
+def phone_pages(count: int):
+    """``count`` Playwright pages at a phone viewport, each in its own browser context
+    (separate cookies and sessions: separate phones), in one headless Chromium."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            pages = []
+            for _ in range(count):
+                context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+                page = context.new_page()
+                page.set_default_timeout(30_000)
+                pages.append(page)
+            yield pages
+        finally:
+            browser.close()
+
+
 def wait_idle(page, timeout: float = 60_000, quiet_ms: int = 150) -> None:
     """Wait until Streamlit's rerun is over: no running indicator, no stale element,
     no spinner, continuously for ``quiet_ms`` (a tap's rerun may start a moment late)."""

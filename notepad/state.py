@@ -54,7 +54,8 @@ class AllowedEntry:
       draw after a pass.
     - ``marshal_draw``: ``decks`` that still have cards and ``cards`` she could
       draw (not yet seen by her).
-    - ``guess`` / ``manhunt_guess``: ``numbers`` that may be guessed (not face up),
+    - ``guess`` / ``manhunt_guess``: ``numbers`` that may be guessed (not face up:
+      neither a face-up hideout nor a revealed sprint card, which lies face up too),
       ``positions`` a hit may reveal (face down), ``max_numbers`` the most numbers
       a hit can name; ``warn_numbers`` are in the Marshal's hand (cannot hit).
     """
@@ -112,6 +113,11 @@ class PublicState:
     @property
     def face_up_numbers(self) -> tuple[int, ...]:
         return tuple(s.number for s in self.row if s.number is not None)
+
+    @property
+    def face_up_sprint_cards(self) -> tuple[int, ...]:
+        """The revealed sprint cards (face up beside their hideouts: not guessable)."""
+        return tuple(sorted(c for s in self.row if s.face_up and s.sprint_cards for c in s.sprint_cards))
 
     @property
     def highest_revealed(self) -> int:

@@ -1,128 +1,71 @@
-"""SQLite storage of games (stdlib ``sqlite3``), safe for crashes and two writers.
+"""Storage of games, on a SQLite file or a PostgreSQL database, safe for crashes and
+for several writers (processes, app servers).
 
 Why these choices:
 
-- Every write is one transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``): a crash
-  or an exception mid-write rolls back to the previous state, and taking the write
-  lock up front avoids the deadlock of two readers both upgrading to writers.
-- WAL journal mode lets the app read while another process writes; a busy
-  timeout makes a second writer wait instead of failing with "database is locked".
-- A connection per operation: Streamlit reruns scripts in threads and the CLI is
-  short-lived, so nothing long-lived has to be shared across threads.
-- ``PRAGMA user_version`` is the schema version; :data:`MIGRATIONS` brings any
-  older file up to date when it is opened.
+- One :class:`GameStore` API on both databases, through SQLAlchemy Core with the same
+  SQL (:mod:`notepad.database` says which database and how transactions are taken;
+  :mod:`notepad.schema` holds the tables and their migrations).
+- Every request is one transaction: a crash or an exception mid-write rolls back to
+  the previous state. A save made from a record that is no longer the stored one
+  (another window, device or app server saved in between) is refused in the same
+  transaction as the write, so two copies of a game never overwrite each other.
+- A connection per request, from a pool: Streamlit reruns scripts in threads and the
+  CLI is short-lived, so nothing but the pool is shared across threads.
 - Records are stored as RECORD.md JSON and validated on every save, so the store
   never holds a game the notepad would refuse.
+- Every game has a version number that every write raises by one: a page that shows
+  a game compares it to learn cheaply that another window or device moved it on.
+- Matches played by private links keep only the hashes of their links' secrets, and
+  the browsers a game belongs to only by the hash of their owner keys
+  (:mod:`notepad.access`).
 """
 from __future__ import annotations
 
 import json
 import os
 import secrets
-import sqlite3
-from contextlib import contextmanager
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterator, Literal
+from typing import Any, Literal
 
-from engine.errors import CodedError
+from sqlalchemy import Connection, text
+
 from engine.record import Record, RecordFormatError, record_from_json
 
+from .access import (
+    LINK_ROLES, SEATS, SECRET_MAX, SECRET_MIN, Invite, OwnedGame, Role, match_secret, new_secret, other_seat,
+    owner_hash, plausible, role_of, secret_hash,
+)
+from .database import BUSY_TIMEOUT_S, DEFAULT_DB, Database, Location, default_location, display_location
 from .notepad import Notepad
+from .schema import MIGRATIONS, SCHEMA_V1, SCHEMA_VERSION, migrate, schema_version
+from .store_errors import STORE_MESSAGES, StoreError
 from .validator import RecordRuleError, validate
+
+__all__ = [
+    "BUSY_TIMEOUT_S", "DEFAULT_DB", "GameInfo", "GameStore", "Invite", "KINDS", "Kind", "MIGRATIONS", "OwnedGame",
+    "Role", "SCHEMA_V1", "SCHEMA_VERSION", "STORE_MESSAGES", "StoreError", "StoredGame", "TITLE_MAX",
+    "default_location", "default_path", "display_location", "new_game_id", "parse_import",
+]
 
 Kind = Literal["assistant", "match"]
 KINDS: tuple[str, ...] = ("assistant", "match")
-DEFAULT_DB = Path("data") / "fugitive.sqlite3"
-BUSY_TIMEOUT_S = 30.0
-
-
 TITLE_MAX = 200
-
-#: Every kind of refusal: code -> English template (placeholders: ``StoreError.params``).
-STORE_MESSAGES: dict[str, str] = {
-    # an import or a save: ``error`` is the RecordFormatError or RecordRuleError itself
-    "bad_record": "not a valid game record: {error}",
-    "breaks_rule": "the record breaks a rule: {error}",
-    # the file
-    "newer_schema": "{path} has schema version {version}; this program knows up to {known}",
-    "foreign_database": "{path} is not a Fugitive database: it holds other tables ({tables})",
-    # requests
-    "no_game": "no game with id {game_id!r}",
-    "changed_elsewhere": "game {game_id!r} was changed elsewhere (another window or device) since it was opened here; nothing was saved: it now shows the stored game",
-    "unreadable_game": "game {game_id!r} cannot be read: {error}",
-    "bad_kind": "kind must be one of {kinds}, not {kind!r}",
-    "empty_title": "a title must not be empty",
-    "long_title": "a title must be at most {limit} characters",
-    "metadata_not_object": "metadata must be a JSON object",
-    "metadata_not_json": "metadata must be plain JSON: {detail}",
-}
-
-
-class StoreError(CodedError, ValueError):
-    """A storage request that cannot be done (unknown id, bad import, bad title).
-
-    ``code`` names the refusal (a key of :data:`STORE_MESSAGES`) and ``params`` holds
-    the values its template mentions; the message is the template formatted with
-    them, so the app can say it in another language from the same code. A refused
-    record keeps the reader's or the validator's error in ``params["error"]`` (with
-    its own code, index and params): the store's message includes it, and the app
-    says both parts. Raise one with ``StoreError.of(code, **params)``.
-    """
-
-    def __init__(self, message: str, code: str | None = None, params: dict[str, object] | None = None):
-        self._take_code(message, code, params)
-        super().__init__(message)
-
-    def __reduce__(self):
-        return (type(self), (str(self), self.code, self.params))
-
-    @classmethod
-    def of(cls, code: str, /, **params: object) -> "StoreError":
-        """The error for refusal ``code``: ``raise StoreError.of(code, ...)``."""
-        if code not in STORE_MESSAGES:
-            raise KeyError(f"unknown store code {code!r}")
-        return cls(STORE_MESSAGES[code].format(**params), code, params)
+_ID_MAX = 200  # longer "ids" (from a URL) are no game's: refused before the database sees them
 
 
 def default_path() -> Path:
-    """``$FUGITIVE_DB`` or ``./data/fugitive.sqlite3``."""
+    """``$FUGITIVE_DB`` or ``./data/fugitive.sqlite3``, as a path (a SQLite file);
+    :func:`default_location` is the same setting as text, which may also be a URL."""
     env = os.environ.get("FUGITIVE_DB")
     return Path(env) if env else DEFAULT_DB
 
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="microseconds")
-
-
-# --------------------------------------------------------------------------- schema
-SCHEMA_V1 = """
-CREATE TABLE games (
-    id      TEXT PRIMARY KEY,
-    title   TEXT NOT NULL,
-    created TEXT NOT NULL,
-    updated TEXT NOT NULL,
-    record  TEXT NOT NULL
-);
-"""
-
-
-def _migrate_v2(con: sqlite3.Connection) -> None:
-    """v2: a game's kind (the Marshal's assistant or a match against bots) and
-    free JSON metadata (players, the full record of a finished match, ...)."""
-    con.execute("ALTER TABLE games ADD COLUMN kind TEXT NOT NULL DEFAULT 'assistant'")
-    con.execute("ALTER TABLE games ADD COLUMN metadata TEXT NOT NULL DEFAULT '{}'")
-    con.execute("CREATE INDEX games_updated ON games (updated)")
-
-
-#: version -> step from version - 1; version 1 is the first schema.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
-    # execute, not executescript: executescript would COMMIT the open transaction
-    1: lambda con: con.execute(SCHEMA_V1) and None,
-    2: _migrate_v2,
-}
-SCHEMA_VERSION = max(MIGRATIONS)
 
 
 # --------------------------------------------------------------------------- values
@@ -136,6 +79,8 @@ class GameInfo:
     created: str
     updated: str
     events: int
+    version: int = 1  #: raised by one at every write to the game
+    rematch: str | None = None  #: the id of the match that followed this one
 
 
 @dataclass(frozen=True)
@@ -178,68 +123,64 @@ def new_game_id() -> str:
             return gid
 
 
-class GameStore:
-    """The games of one SQLite file."""
+_GAME_COLUMNS = "id, title, kind, created, updated, record, version, rematch"
 
-    def __init__(self, path: str | os.PathLike[str] | None = None, *, migrate_to: int = SCHEMA_VERSION):
-        self.path = Path(path) if path is not None else default_path()
-        if str(self.path) != ":memory:":
+
+class GameStore:
+    """The games of one database: a SQLite file (a path) or PostgreSQL (a
+    ``postgresql://`` URL); by default ``$FUGITIVE_DB`` or ``data/fugitive.sqlite3``.
+
+    ``create=False`` opens only a database that already holds the store's tables
+    (``no_database`` otherwise): the CLI's reading commands never make one.
+    Close a store you made for a moment with :meth:`close` (or ``with``); the app
+    keeps one for the life of its server.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, *, migrate_to: int = SCHEMA_VERSION,
+                 create: bool = True):
+        given = path if path is not None else default_location()
+        self.location = Location.parse(given)
+        #: the database as given (a path or a URL, for another process to open it too);
+        #: it may hold a password: messages use ``where``
+        self.database = os.fspath(given)
+        self.path: Path | None = self.location.path  #: the SQLite file (None on PostgreSQL)
+        self.where = self.location.where  #: the database in messages (never a password)
+        if create and self.path is not None and str(self.path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._migrate(migrate_to)
+        self._db = Database(self.location)
+        try:
+            migrate(self._db, migrate_to, create=create)
+        except BaseException:
+            self._db.close()
+            raise
+
+    def __repr__(self) -> str:
+        return f"GameStore({self.where!r})"
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> "GameStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def dialect(self) -> str:
+        """``"sqlite"`` or ``"postgresql"``."""
+        return self._db.dialect
 
     # -- plumbing
-    def _connect(self) -> sqlite3.Connection:
-        con = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-        con.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-        con.execute("PRAGMA foreign_keys = ON")
-        return con
-
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
+    def _write(self):
         """One write transaction: all of it or none of it."""
-        con = self._connect()
-        try:
-            con.execute("BEGIN IMMEDIATE")
-            try:
-                yield con
-            except BaseException:
-                con.execute("ROLLBACK")
-                raise
-            con.execute("COMMIT")
-        finally:
-            con.close()
+        return self._db.transaction(write=True)
 
-    @contextmanager
-    def _read(self) -> Iterator[sqlite3.Connection]:
-        con = self._connect()
-        try:
-            yield con
-        finally:
-            con.close()
-
-    def _migrate(self, target: int) -> None:
-        con = self._connect()
-        try:
-            if con.execute("PRAGMA user_version").fetchone()[0] == 0:
-                # a new file, or one this program did not make: leave that one as it is
-                tables = [r[0] for r in con.execute(  # tables, views, triggers, indexes: anything
-                    "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name")]
-                if tables:
-                    raise StoreError.of("foreign_database", path=str(self.path), tables=", ".join(tables[:5]))
-            con.execute("PRAGMA journal_mode = WAL")
-        finally:
-            con.close()
-        with self._write() as con:
-            version = con.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise StoreError.of("newer_schema", path=str(self.path), version=version, known=SCHEMA_VERSION)
-            for v in range(version + 1, target + 1):
-                MIGRATIONS[v](con)
-                con.execute(f"PRAGMA user_version = {v}")
+    def _read(self):
+        return self._db.transaction(write=False)
 
     def schema_version(self) -> int:
-        with self._read() as con:
-            return con.execute("PRAGMA user_version").fetchone()[0]
+        return schema_version(self._db)
 
     # -- games
     def create(
@@ -248,119 +189,114 @@ class GameStore:
         title: str = "",
         kind: Kind = "assistant",
         metadata: dict[str, Any] | None = None,
+        *,
+        owner_key: str | None = None,
     ) -> GameInfo:
-        """Store a new game; the id is unguessable (:func:`new_game_id`)."""
+        """Store a new game; the id is unguessable (:func:`new_game_id`).
+
+        ``owner_key``: the browser that makes it (its list will show it, as
+        :attr:`Role.OWNER`)."""
         record = record if record is not None else Record()
         _check_record(record)
         if kind not in KINDS:
             raise StoreError.of("bad_kind", kinds=", ".join(KINDS), kind=kind)
-        title = _title(title) if title else f"Game of {datetime.now().strftime('%Y-%m-%d %H:%M')}"
+        title = _title(title) if title else _default_title()
         meta = _metadata_json(metadata or {})
-        gid = new_game_id()
-        now = _now()
+        owner = _owner_hash(owner_key) if owner_key is not None else None
         with self._write() as con:
-            con.execute(
-                "INSERT INTO games (id, title, created, updated, record, kind, metadata) VALUES (?,?,?,?,?,?,?)",
-                (gid, title, now, now, record.to_json(indent=None), kind, meta),
-            )
-        return GameInfo(gid, title, kind, now, now, len(record.events))
+            info = _insert_game(con, record, title, kind, meta)
+            if owner is not None:
+                _add_member(con, info.id, owner, Role.OWNER, made=True)
+        return info
 
     def save(self, game_id: str, record: Record, metadata: dict[str, Any] | None = None, *,
-             expected: Record | None = None) -> None:
+             expected: Record | None = None, expected_version: int | None = None) -> None:
         """Replace a game's record (after every entry); metadata too if given.
 
-        ``expected``: the record this change was made from. If the stored record is
-        no longer that one (another window or device saved in between), nothing is
-        written and StoreError ``changed_elsewhere`` says so: two copies of a game
-        open at once never overwrite each other's entries. The check and the write
-        are one transaction.
+        ``expected``: the record this change was made from (or ``expected_version``:
+        the game's version then). If the stored game is no longer that one (another
+        window, device or app server saved in between), nothing is written and
+        StoreError ``changed_elsewhere`` says so: two copies of a game open at once
+        never overwrite each other's entries. The check and the write are one
+        transaction, with the row locked between them.
         """
         _check_record(record)
         meta = _metadata_json(metadata) if metadata is not None else None
+        if not _id_ok(game_id):
+            raise StoreError.of("no_game", game_id=game_id)
         with self._write() as con:
-            if expected is not None:
-                row = con.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
+            if expected is not None or expected_version is not None:
+                row = con.execute(text("SELECT record, version FROM games WHERE id = :id" + self._db.for_update),
+                                  {"id": game_id}).first()
                 if row is None:
                     raise StoreError.of("no_game", game_id=game_id)
+                if expected_version is not None and row.version != expected_version:
+                    raise StoreError.of("changed_elsewhere", game_id=game_id)
                 # the text first (what this program writes for an equal record), the
                 # records only when the text differs (a row written another way)
-                if row[0] != expected.to_json(indent=None) and _stored_record(game_id, row[0]) != expected:
+                if (expected is not None and row.record != expected.to_json(indent=None)
+                        and _stored_record(game_id, row.record) != expected):
                     raise StoreError.of("changed_elsewhere", game_id=game_id)
+            values = {"id": game_id, "record": record.to_json(indent=None), "now": _now()}
             if meta is None:
-                cur = con.execute(
-                    "UPDATE games SET record = ?, updated = ? WHERE id = ?",
-                    (record.to_json(indent=None), _now(), game_id),
-                )
+                sql = "UPDATE games SET record = :record, updated = :now, version = version + 1 WHERE id = :id"
             else:
-                cur = con.execute(
-                    "UPDATE games SET record = ?, metadata = ?, updated = ? WHERE id = ?",
-                    (record.to_json(indent=None), meta, _now(), game_id),
-                )
-            if cur.rowcount != 1:
+                sql = ("UPDATE games SET record = :record, metadata = :meta, updated = :now, version = version + 1 "
+                       "WHERE id = :id")
+                values["meta"] = meta
+            if con.execute(text(sql), values).rowcount != 1:
                 raise StoreError.of("no_game", game_id=game_id)
 
     def set_metadata(self, game_id: str, metadata: dict[str, Any]) -> None:
         meta = _metadata_json(metadata)
-        with self._write() as con:
-            cur = con.execute("UPDATE games SET metadata = ?, updated = ? WHERE id = ?", (meta, _now(), game_id))
-            if cur.rowcount != 1:
-                raise StoreError.of("no_game", game_id=game_id)
+        self._update(game_id, "metadata = :meta", {"meta": meta})
 
     def open(self, game_id: str) -> StoredGame:
-        with self._read() as con:
-            row = con.execute(
-                "SELECT id, title, kind, created, updated, record, metadata FROM games WHERE id = ?", (game_id,)
-            ).fetchone()
+        row = None
+        if _id_ok(game_id):
+            with self._read() as con:
+                row = con.execute(text(f"SELECT {_GAME_COLUMNS}, metadata FROM games WHERE id = :id"),
+                                  {"id": game_id}).first()
         if row is None:
             raise StoreError.of("no_game", game_id=game_id)
-        record = _stored_record(game_id, row[5])
+        record = _stored_record(game_id, row.record)
         try:
-            metadata = json.loads(row[6])
+            metadata = json.loads(row.metadata)
         except ValueError as exc:
             raise StoreError.of("unreadable_game", game_id=game_id, error=f"metadata: {exc}") from None
-        info = GameInfo(row[0], row[1], row[2], row[3], row[4], len(record.events))
+        info = GameInfo(row.id, row.title, row.kind, row.created, row.updated, len(record.events), row.version,
+                        row.rematch)
         return StoredGame(info, record, metadata if isinstance(metadata, dict) else {})
 
-    def version(self, game_id: str) -> str:
-        """An opaque token that changes with every write to the game (a page that
-        shows it compares tokens to learn, cheaply, that another window or device
-        moved it on)."""
-        with self._read() as con:
-            row = con.execute("SELECT updated FROM games WHERE id = ?", (game_id,)).fetchone()
-        if row is None:
-            raise StoreError.of("no_game", game_id=game_id)
-        return row[0]
+    def version(self, game_id: str) -> int:
+        """The game's version: one more at every write to it, so a page that shows the
+        game compares numbers to learn, cheaply, that another window, device or app
+        server moved it on. (An opaque token to the pages: only equality matters.)"""
+        return self._column(game_id, "version")
 
     def title(self, game_id: str) -> str:
         """A game's title (without reading its record)."""
-        with self._read() as con:
-            row = con.execute("SELECT title FROM games WHERE id = ?", (game_id,)).fetchone()
-        if row is None:
-            raise StoreError.of("no_game", game_id=game_id)
-        return row[0]
+        return self._column(game_id, "title")
 
     def list(self, kind: str | None = None) -> list[GameInfo]:
         """Every game, the most recently updated first."""
-        sql = "SELECT id, title, kind, created, updated, record FROM games"
-        args: tuple[Any, ...] = ()
+        sql = f"SELECT {_GAME_COLUMNS} FROM games"
+        args: dict[str, Any] = {}
         if kind is not None:
-            sql += " WHERE kind = ?"
-            args = (kind,)
+            sql += " WHERE kind = :kind"
+            args = {"kind": kind}
         with self._read() as con:
-            rows = con.execute(sql + " ORDER BY updated DESC", args).fetchall()
-        return [GameInfo(r[0], r[1], r[2], r[3], r[4], _event_count(r[5])) for r in rows]
+            rows = con.execute(text(sql + " ORDER BY updated DESC, id"), args).all()
+        return [_info(r) for r in rows]
 
     def rename(self, game_id: str, title: str) -> None:
-        title = _title(title)
-        with self._write() as con:
-            cur = con.execute("UPDATE games SET title = ?, updated = ? WHERE id = ?", (title, _now(), game_id))
-            if cur.rowcount != 1:
-                raise StoreError.of("no_game", game_id=game_id)
+        self._update(game_id, "title = :title", {"title": _title(title)})
 
     def delete(self, game_id: str) -> None:
+        """Delete a game, its links and its place in every browser's list."""
         with self._write() as con:
-            cur = con.execute("DELETE FROM games WHERE id = ?", (game_id,))
-            if cur.rowcount != 1:
+            if not _id_ok(game_id) or con.execute(text("DELETE FROM games WHERE id = :id"),
+                                                  {"id": game_id}).rowcount != 1:
                 raise StoreError.of("no_game", game_id=game_id)
 
     def export_json(self, game_id: str) -> str:
@@ -371,6 +307,208 @@ class GameStore:
         """Store a record from JSON; refused with a :class:`StoreError` saying why."""
         record = parse_import(text)
         return self.create(record, title or "Imported game", kind=kind)
+
+    # -- matches played by private links (notepad.access)
+    def create_match(self, record: Record, *, side: Role | str, owner_key: str, title: str = "",
+                     metadata: dict[str, Any] | None = None, watchers: bool = True) -> Invite:
+        """A match to be played on two devices: the game, a link secret for each seat
+        (and one for watchers), and the maker's browser in ``side`` — all in one
+        transaction. The secrets are in the returned :class:`Invite` only."""
+        _check_record(record)
+        seat = role_of(side, SEATS)
+        if seat is None:
+            raise StoreError.of("bad_role", roles=", ".join(r.value for r in SEATS), role=str(side))
+        owner = _owner_hash(owner_key)
+        title = _title(title) if title else _default_title()
+        meta = _metadata_json(metadata or {})
+        roles = LINK_ROLES if watchers else SEATS
+        with self._write() as con:
+            info = _insert_game(con, record, title, "match", meta)
+            links = _insert_secrets(con, info.id, roles)
+            _add_member(con, info.id, owner, seat, made=True)
+        return Invite(info, links)
+
+    def role_for_secret(self, game_id: str, secret: str) -> Role | None:
+        """The role a link's secret opens in this game; None for anything else (a
+        wrong, truncated or other game's secret, an unknown game: all look the same)."""
+        if not _id_ok(game_id) or not plausible(secret):
+            return None
+        with self._read() as con:
+            return match_secret(secret, _secret_rows(con, game_id))
+
+    def join(self, game_id: str, secret: str, owner_key: str) -> Role | None:
+        """A browser opens a link: the role it opens (None: nothing, as
+        :meth:`role_for_secret`), and the game goes into that browser's list. A
+        browser already in the game keeps the role it has there."""
+        owner = _owner_hash(owner_key)
+        if not _id_ok(game_id) or not plausible(secret):
+            return None
+        with self._write() as con:
+            role = match_secret(secret, _secret_rows(con, game_id))
+            if role is not None:
+                _add_member(con, game_id, owner, role, made=False)
+        return role
+
+    def role_for_owner(self, game_id: str, owner_key: str) -> Role | None:
+        """What this browser is in this game (None: not in it)."""
+        if not _id_ok(game_id) or not plausible(owner_key):
+            return None
+        with self._read() as con:
+            role = con.execute(text("SELECT role FROM game_members WHERE game_id = :id AND owner_hash = :owner"),
+                               {"id": game_id, "owner": owner_hash(owner_key)}).scalar()
+        return Role(role) if role is not None else None
+
+    def list_for_owner(self, owner_key: str, kind: str | None = None) -> list[OwnedGame]:
+        """The games this browser made or came into by a link, the most recently
+        updated first (none for a key that cannot be an owner key)."""
+        if not plausible(owner_key):
+            return []
+        cols = ", ".join(f"g.{c.strip()}" for c in _GAME_COLUMNS.split(","))
+        sql = (f"SELECT {cols}, m.role AS member_role, m.made FROM games g "
+               "JOIN game_members m ON m.game_id = g.id WHERE m.owner_hash = :owner")
+        args: dict[str, Any] = {"owner": owner_hash(owner_key)}
+        if kind is not None:
+            sql += " AND g.kind = :kind"
+            args["kind"] = kind
+        with self._read() as con:
+            rows = con.execute(text(sql + " ORDER BY g.updated DESC, g.id"), args).all()
+        return [OwnedGame(_info(r), Role(r.member_role), bool(r.made)) for r in rows]
+
+    def forget(self, game_id: str, owner_key: str) -> None:
+        """Take a game out of this browser's list (the game itself stays: the other
+        player may still want it)."""
+        owner = _owner_hash(owner_key)
+        with self._write() as con:
+            if not _id_ok(game_id) or con.execute(
+                    text("DELETE FROM game_members WHERE game_id = :id AND owner_hash = :owner"),
+                    {"id": game_id, "owner": owner}).rowcount != 1:
+                raise StoreError.of("no_game", game_id=game_id)
+
+    def reissue_link(self, game_id: str, role: Role | str) -> str:
+        """A new secret for one link of a match (a lost or leaked link): the old one
+        stops working at once. Who may ask is the page's decision."""
+        link = role_of(role, LINK_ROLES)
+        if link is None:
+            raise StoreError.of("bad_role", roles=", ".join(r.value for r in LINK_ROLES), role=str(role))
+        if not _id_ok(game_id):
+            raise StoreError.of("no_game", game_id=game_id)
+        with self._write() as con:
+            if con.execute(text("SELECT id FROM games WHERE id = :id" + self._db.for_update),
+                           {"id": game_id}).first() is None:
+                raise StoreError.of("no_game", game_id=game_id)
+            if not any(Role(r) in SEATS for r, _ in _secret_rows(con, game_id)):
+                raise StoreError.of("not_online", game_id=game_id)
+            con.execute(text("DELETE FROM game_secrets WHERE game_id = :id AND role = :role"),
+                        {"id": game_id, "role": link.value})
+            return _insert_secrets(con, game_id, (link,))[link]
+
+    def create_rematch(self, game_id: str, record: Record, *, title: str = "",
+                       metadata: dict[str, Any] | None = None) -> Invite:
+        """The next match of a match played by links, with the seats swapped: every
+        browser of the old match is in the new one in the other seat (watchers stay
+        watchers), with new link secrets. One rematch per match: the second asker
+        (the other player, a moment later) gets ``already_rematched`` with its id, and
+        opens it through their list. The old match's version moves on, so its pages
+        learn of the rematch."""
+        _check_record(record)
+        meta = _metadata_json(metadata or {})
+        if not _id_ok(game_id):
+            raise StoreError.of("no_game", game_id=game_id)
+        with self._write() as con:
+            old = con.execute(text("SELECT title, rematch FROM games WHERE id = :id" + self._db.for_update),
+                              {"id": game_id}).first()
+            if old is None:
+                raise StoreError.of("no_game", game_id=game_id)
+            roles = [Role(r) for r, _ in _secret_rows(con, game_id)]
+            if not any(r in SEATS for r in roles):
+                raise StoreError.of("not_online", game_id=game_id)
+            if old.rematch is not None:
+                raise StoreError.of("already_rematched", game_id=game_id, rematch_id=old.rematch)
+            info = _insert_game(con, record, _title(title) if title else old.title, "match", meta)
+            links = _insert_secrets(con, info.id, tuple(r for r in LINK_ROLES if r in roles))
+            members = con.execute(text("SELECT owner_hash, role, made FROM game_members WHERE game_id = :id"),
+                                  {"id": game_id}).all()
+            for m in members:
+                _add_member(con, info.id, m.owner_hash, other_seat(Role(m.role)), made=bool(m.made))
+            con.execute(text("UPDATE games SET rematch = :new, updated = :now, version = version + 1 WHERE id = :id"),
+                        {"new": info.id, "now": _now(), "id": game_id})
+        return Invite(info, links)
+
+    # -- helpers
+    def _update(self, game_id: str, assignment: str, values: dict[str, Any]) -> None:
+        with self._write() as con:
+            if not _id_ok(game_id) or con.execute(
+                    text(f"UPDATE games SET {assignment}, updated = :now, version = version + 1 WHERE id = :id"),
+                    {**values, "now": _now(), "id": game_id}).rowcount != 1:
+                raise StoreError.of("no_game", game_id=game_id)
+
+    def _column(self, game_id: str, column: str) -> Any:
+        value = None
+        if _id_ok(game_id):
+            with self._read() as con:
+                value = con.execute(text(f"SELECT {column} FROM games WHERE id = :id"), {"id": game_id}).scalar()
+        if value is None:
+            raise StoreError.of("no_game", game_id=game_id)
+        return value
+
+
+def _info(row) -> GameInfo:
+    return GameInfo(row.id, row.title, row.kind, row.created, row.updated, _event_count(row.record), row.version,
+                    row.rematch)
+
+
+def _insert_game(con: Connection, record: Record, title: str, kind: str, meta: str) -> GameInfo:
+    gid = new_game_id()
+    now = _now()
+    con.execute(
+        text("INSERT INTO games (id, title, created, updated, record, kind, metadata, version) "
+             "VALUES (:id, :title, :now, :now, :record, :kind, :meta, 1)"),
+        {"id": gid, "title": title, "now": now, "record": record.to_json(indent=None), "kind": kind, "meta": meta},
+    )
+    return GameInfo(gid, title, kind, now, now, len(record.events), 1, None)
+
+
+def _insert_secrets(con: Connection, game_id: str, roles) -> dict[Role, str]:
+    links = {role: new_secret() for role in roles}
+    now = _now()
+    for role, secret in links.items():
+        con.execute(text("INSERT INTO game_secrets (game_id, role, secret_hash, created) "
+                         "VALUES (:id, :role, :hash, :now)"),
+                    {"id": game_id, "role": role.value, "hash": secret_hash(secret), "now": now})
+    return links
+
+
+def _secret_rows(con: Connection, game_id: str) -> list[tuple[str, str]]:
+    return [(r.role, r.secret_hash) for r in con.execute(
+        text("SELECT role, secret_hash FROM game_secrets WHERE game_id = :id ORDER BY role"), {"id": game_id})]
+
+
+def _add_member(con: Connection, game_id: str, owner: str, role: Role, *, made: bool) -> None:
+    con.execute(text("INSERT INTO game_members (game_id, owner_hash, role, made, joined) "
+                     "VALUES (:id, :owner, :role, :made, :now) ON CONFLICT (game_id, owner_hash) DO NOTHING"),
+                {"id": game_id, "owner": owner, "role": role.value, "made": made, "now": _now()})
+
+
+def _owner_hash(owner_key: object) -> str:
+    if not plausible(owner_key):
+        raise StoreError.of("bad_owner_key", low=SECRET_MIN, high=SECRET_MAX)
+    return owner_hash(owner_key)  # type: ignore[arg-type]
+
+
+def _id_ok(game_id: object) -> bool:
+    """Whether ``game_id`` can be any game's id: text that a database can hold (an id
+    from a URL may be anything; no game has one with a NUL or of a page's length)."""
+    if not isinstance(game_id, str) or not game_id or len(game_id) > _ID_MAX or "\x00" in game_id:
+        return False
+    try:
+        game_id.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _default_title() -> str:
+    return f"Game of {datetime.now().strftime('%Y-%m-%d %H:%M')}"
 
 
 def _stored_record(game_id: str, text: str) -> Record:
@@ -395,7 +533,11 @@ def _event_count(text: str) -> int:
 def _title(title: str) -> str:
     if not isinstance(title, str) or not title.strip():
         raise StoreError.of("empty_title")
-    title = " ".join(title.split())
+    # whitespace runs become one space; other control characters (a NUL, which
+    # PostgreSQL cannot store) go
+    title = "".join(ch for ch in " ".join(title.split()) if unicodedata.category(ch) != "Cc")
+    if not title:
+        raise StoreError.of("empty_title")
     if len(title) > TITLE_MAX:
         raise StoreError.of("long_title", limit=TITLE_MAX)
     return title

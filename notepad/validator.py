@@ -103,6 +103,8 @@ MESSAGES: dict[str, str] = {
     "marshal_draw_fugitive_card": "marshal_draw of {card}, but {card} is the Fugitive's ({how})",
     # guesses and reveals
     "guess_face_up": "{number} is already face up (position {position}); a face-up number cannot be guessed",
+    "guess_face_up_sprint":
+        "{number} lies face up as a sprint card (position {position}); a face-up number cannot be guessed",
     "hit_reveals_other_numbers": "a hit must reveal exactly the guessed numbers",
     "manhunt_hit_needs_position": "a Manhunt hit needs the position of the revealed hideout",
     "reveal_beyond_row": "reveal of {number} at position {position}, but the row has only {row} hideouts",
@@ -235,6 +237,7 @@ class Validator:
         self.ruleset = ruleset
         self.full = fugitive_setup is not None
         self.events = 0
+        self._snapshot: PublicState | None = None  # the state, until the next push
         self.phase = Phase.FUGITIVE_OPENING
         self._opening_min = 2 if ruleset.opening == "two" else 1
         self._opening_places = 0
@@ -250,6 +253,7 @@ class Validator:
         self._revealed_at: list[int | None] = []
         self._revealed_sprints: list[tuple[int, ...] | None] = []
         self._face_up_pos: dict[int, int] = {0: 0}  # number -> position
+        self._sprint_up_pos: dict[int, int] = {}  # revealed sprint card -> position (face up too)
         self._face_down = 0
         # cards the Marshal has seen: number -> how ("drawn (event 2)")
         self._seen: dict[int, RuleText] = {}
@@ -276,6 +280,7 @@ class Validator:
     def push(self, event: Event) -> tuple[str, ...]:
         """Check ``event`` and apply it; on an error nothing changes."""
         plan = self._plan(event)
+        self._snapshot = None
         plan.apply()
         self.events += 1
         return plan.warnings
@@ -290,7 +295,13 @@ class Validator:
 
     @property
     def state(self) -> PublicState:
-        """A frozen snapshot of the public state."""
+        """A frozen snapshot of the public state (made once per event: a page reads it
+        many times between two entries)."""
+        if self._snapshot is None:
+            self._snapshot = self._make_state()
+        return self._snapshot
+
+    def _make_state(self) -> PublicState:
         row = tuple(
             Slot(
                 position=i + 1,
@@ -307,13 +318,25 @@ class Validator:
             events=self.events,
             row=row,
             deck_sizes=frozen_mapping(self._decks),
-            phase=self.phase,
+            phase=self._settled_phase(),
             marshal_hand=tuple(sorted(self._marshal_hand)),
             fugitive_hand_size=self._hand_size,
             escaped=self._escaped,
             winner=self._winner,
             allowed=self.allowed_next(),
         )
+
+    def _settled_phase(self) -> Phase:
+        """The phase as the engine names it: a draw due while every deck is empty is
+        skipped (RULES.md), so that turn is already at its guess or placement. (A
+        decision that writes no event, one opening hideout or no bonus draw, cannot
+        be seen in a record: until the next event the phase stays the Fugitive's.)"""
+        if not self._nonempty():
+            if self.phase is Phase.MARSHAL_DRAW:
+                return Phase.MARSHAL_GUESS
+            if self.phase is Phase.FUGITIVE_DRAW:
+                return Phase.FUGITIVE_PLACE
+        return self.phase
 
     def allowed_next(self) -> tuple[AllowedEntry, ...]:
         """The kinds of event the rules allow now, each with its constraints."""
@@ -381,7 +404,8 @@ class Validator:
         return [AllowedEntry("marshal_draw", decks=nonempty, cards=cards, note=note)]
 
     def _guess_entry(self, kind: str) -> AllowedEntry:
-        numbers = tuple(n for n in range(1, 42) if n not in self._face_up_pos)
+        up = self._face_up_pos
+        numbers = tuple(n for n in range(1, 42) if n not in up and n not in self._sprint_up_pos)
         positions = tuple(i + 1 for i, n in enumerate(self._number) if n is None)
         return AllowedEntry(
             kind,
@@ -643,6 +667,8 @@ class Validator:
         for n in numbers:
             if n in self._face_up_pos:
                 raise RecordRuleError.rule(i, "guess_face_up", number=n, position=self._face_up_pos[n])
+            if n in self._sprint_up_pos:
+                raise RecordRuleError.rule(i, "guess_face_up_sprint", number=n, position=self._sprint_up_pos[n])
             if n in self._marshal_hand:
                 warnings.append(rule_text("guess_in_marshal_hand", number=n))
         return tuple(warnings)
@@ -712,6 +738,7 @@ class Validator:
             self._seen[number] = rule_text("how_revealed", position=pos, event=i)
             for c in cards:
                 self._seen[c] = rule_text("how_revealed_sprint", position=pos, event=i)
+                self._sprint_up_pos[c] = pos
             self._hidden_pos.pop(number, None)
         self._face_down -= len(reveals)
 

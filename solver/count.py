@@ -61,84 +61,38 @@ Everything is Python integers: counts are exact at any size.
 """
 from __future__ import annotations
 
-import time
 from bisect import bisect_left, bisect_right
 from math import comb, factorial
 
-from engine.cards import BASE_STEP, DECKS, ESCAPE, deck_of, sprint_value
+from engine.cards import BASE_STEP, ESCAPE, sprint_value
 from .facts import Facts
+from .count_planner import OutOfTime, PlannerQueries
 from .gcpause import no_cycle_collection
+from ._packing import (BITS, CLASS_OF, CLASS_SETS, COUNTS, DECK_OF, DECK_SETS, FLAG_ONE, FLAG_SHIFT, MASK,
+                       MAX_CARD, TERMINAL, deck_used, falling, g_get)
 
-N_CLASSES = 8
-BITS = 4
-MASK = (1 << BITS) - 1
-MAX_CARD = 41
-TERMINAL = -1  # the G of a state whose end factor is already paid
-COUNTS = (1 << 2 * BITS) - 1  # the hideout counts in H; above them, the flags of missed sets
-FLAG_SHIFT = 2 * BITS
-FLAG_ONE = 1 << FLAG_SHIFT
-
-
-def card_class(card: int) -> int:
-    """Class index: 2 * deck + (1 if even). Deck 0 holds the starting cards 1, 2, 3."""
-    return 2 * deck_of(card) + (card % 2 == 0)
-
-
-CLASS_OF: tuple[int, ...] = tuple(card_class(c) for c in range(43))
-
-DECK_OF: tuple[int, ...] = (0,) + tuple(deck_of(c) for c in range(1, 42))
-
-#: card -> its class increment in a usage number G (1 << BITS * class)
-CLASS_BIT: tuple[int, ...] = tuple(1 << (BITS * CLASS_OF[c]) for c in range(43))
-
-CLASS_MEMBERS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(c for c in range(1, 42) if card_class(c) == k) for k in range(N_CLASSES)
-)
-_CLASS_SETS = tuple(frozenset(m) for m in CLASS_MEMBERS)
-_DECK_SETS = {r: frozenset(cards) for r, cards in DECKS.items()}
-
-
-def falling(n: int, k: int) -> int:
-    """n (n-1) ... (n-k+1); zero when k > n."""
-    if k > n:
-        return 0
-    out = 1
-    for j in range(k):
-        out *= n - j
-    return out
-
-
-def g_get(G: int, c: int) -> int:
-    return (G >> (BITS * c)) & MASK
-
-
-def deck_used(G: int, r: int) -> int:
-    return ((G >> (BITS * 2 * r)) & MASK) + ((G >> (BITS * (2 * r + 1))) & MASK)
-
-
-class OutOfTime(Exception):
-    """A count given a deadline ran past it (checked once per position)."""
-
-
-class Counter:
+class Counter(PlannerQueries):
     """Counts the consistent hidden histories of :class:`Facts`, with marginals and
-    joint counts (:meth:`through`).
+    joint counts (:meth:`through`): the readable reference core. Callers go through
+    :func:`solver.counting.new_counter`, which gives this or the compiled core.
 
-    ``deadline`` (a ``time.perf_counter()`` value) makes the passes raise
-    :class:`OutOfTime` once it is past, checked at every position: for callers with a
-    time budget (the Manhunt planner), so a count never overruns it by more than one
-    position's work.
+    A ``deadline`` (a ``time.perf_counter()`` value) given to a query makes its passes
+    raise :class:`OutOfTime` once it is past, checked at every position: for callers
+    with a time budget (the Manhunt planner), so a count never overruns it by more than
+    one position's work.
     """
 
-    def __init__(self, facts: Facts, deadline: float | None = None):
+    core = "python"
+
+    def __init__(self, facts: Facts):
         self.facts = facts
-        self.deadline = deadline
+        self._deadline: float | None = None
         self.n = len(facts.positions)
         known = facts.known_cards
         marshal = facts.marshal_cards
         excluded = known | marshal
-        self.pool = [len(members - excluded) for members in _CLASS_SETS]
-        self.deck_free = {r: len(members - marshal) for r, members in _DECK_SETS.items()}
+        self.pool = [len(members - excluded) for members in CLASS_SETS]
+        self.deck_free = {r: len(members - marshal) for r, members in DECK_SETS.items()}
         self._excluded = excluded
         self._allowed_rows: dict[int, list[bool]] = {}
         # deck usage of revealed positions, and slots per position
@@ -996,10 +950,6 @@ class Counter:
         # the one position left: the escape (42), last, its sprint cards face down
         return {}, self._push_escape(i, layer)
 
-    def _check_time(self) -> None:
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise OutOfTime
-
     def _drop_caches(self) -> None:
         """Free the per-usage option caches (two thirds of a solved counter's memory: a
         posterior keeps its counter for joints, and caches keep posteriors); a marked
@@ -1007,227 +957,6 @@ class Counter:
         for cache in (self._sprint_cache, self._hideout_cache, self._candidate_cache,
                       self._end_cache, self._flag_cache):
             cache.clear()
-
-    def _moves_from(self, i: int, h: int, G: int, H: int, only: int = 0):
-        """Every way one state crosses the face-down position i (not the last):
-        ``(class increment of the sprint cards, hideout y, successor, weight, whether it
-        leaves the open deck)``; a move that leaves it is still to be divided by the
-        deck's closing. For the questions that follow single states (the per-state
-        loops below), not for whole layers (the grouped half-steps). ``only``: the
-        hideout, when it is fixed."""
-        k = self.facts.positions[i - 1].sprints
-        cap, low = self.hi[i], self.lo[i]
-        flagged = H >= FLAG_ONE
-        flag_low, clear = self._flag_low[i], self._flag_clear[i]
-        r_open = DECK_OF[h]
-        for inc, evens, wo in self._sprint_options(i, G):
-            G2 = G + inc
-            reach = min(h + 3 + k + evens, cap)
-            if only and only > reach:
-                continue
-            for y, y_inc, bit, r, wt in self._hideout_options(i, G2):
-                if y > reach:
-                    break
-                if y <= h or y < low or (only and y != only):
-                    continue
-                H2 = bit + (H & ~COUNTS) if r != r_open else H + bit
-                if flagged and (y >= flag_low or clear):
-                    H2 = self._flags_after(i, h, y, H, H2)
-                    if H2 < 0:
-                        continue
-                yield inc, y, (y, G2 + y_inc, H2), wo * wt, r != r_open
-
-    def sprint_classes(self, i: int) -> dict[int, set[int]]:
-        """For a face-down position i with hidden sprint cards (not the last position):
-        number x -> the class increments (see ``_sprint_options``) of the sprint sets
-        that lie under hideout x at position i in at least one consistent history.
-
-        A reveal of x at i over a sprint set of any other class composition fits no
-        history, so the Manhunt planner need not count it. Made from the stored forward
-        and backward values: a state of layer i - 1 with a forward weight, one sprint
-        option, one hideout, and a successor with a backward value.
-        """
-        if not self._regular(i):
-            raise ValueError(f"position {i} is not a face-down position before the last")
-        self.marginals()
-        layer, beta = self._layers[i - 1], self._betas[i]
-        out: dict[int, set[int]] = {}
-        for (h, G, H), a in layer.items():
-            if not a:
-                continue
-            self._check_time()
-            for inc, x, s2, _, _ in self._moves_from(i, h, G, H):
-                if beta.get(s2):
-                    out.setdefault(x, set()).add(inc)
-        return out
-
-    def _tag_positions(self) -> list[int] | None:
-        """The face-down positions, when the tagged passes below apply to this record (a
-        Manhunt node): none of them the last, only face-up positions between them, and
-        one state before the first (the positions before it are face up). Else None."""
-        fd = [q.index for q in self.facts.positions if q.face_down]
-        if not fd or fd[-1] >= self.n:
-            return None
-        if any(not self._revealed(i) for i in range(fd[0] + 1, fd[-1]) if i not in fd):
-            return None
-        return fd if len(self._prefix_layer(fd[0])) == 1 else None
-
-    def _prefix_layer(self, first: int) -> dict:
-        """The layer before position ``first``, crossing only the steps before it (a
-        tagged pass starts there and needs nothing else of the forward pass)."""
-        if self._layers is not None:
-            return self._layers[first - 1]
-        layer = self._prefixes.get(first)
-        if layer is None:
-            layer = {(0, 0, self._all_flags << FLAG_SHIFT): 1}
-            for i, j, kind in self._steps:
-                if j >= first:
-                    break
-                layer = self._cross(i, j, kind, layer)[1]
-            self._prefixes[first] = layer
-        return layer
-
-    def pair_counts(self, *fixed: tuple[int, int]) -> tuple[int, int, dict] | None:
-        """For a Manhunt node with two face-down positions a < b besides the ``fixed``
-        ones ((position, hideout) pairs): ``(a, b, {incs: (first, second)})`` with
-
-        * ``first[(y, inc_a)][z]``: histories with hideout y at a over sprint cards of
-          class increment ``inc_a`` (see ``_sprint_options``) and hideout z at b;
-        * ``second[(y, inc_b)][z]``: the same with y at b over ``inc_b`` and z at a;
-
-        and ``incs`` the class increments of the sprint cards under the fixed hideouts,
-        in the order given (``()`` with none fixed). ``None`` for any other record (see
-        ``_tag_positions``).
-
-        One tagged pass (``_tagged``) keeps the hideouts and sprint classes of both a
-        and b; each table sums out the sprint classes of the other position.
-        """
-        got = self._pair_cache.get(fixed, False)
-        if got is not False:
-            return got
-        got = self._pair_cache[fixed] = self._pair_counts(dict(fixed))
-        return got
-
-    def _pair_counts(self, fixed: dict[int, int]) -> tuple[int, int, dict] | None:
-        fd = self._tag_positions()
-        if fd is None or len(fd) != len(fixed) + 2 or not fixed.keys() <= set(fd):
-            return None
-        a, b = [q for q in fd if q not in fixed]
-        at = [fd.index(q) for q in fixed]  # where the fixed positions' tags are in a key
-        ia, ib = fd.index(a), fd.index(b)
-        out: dict = {}
-        keep = {a: (True, True), b: (True, True)}
-        for q in fixed:
-            keep[q] = (False, True)
-        for key, n in self._tagged(fd, fixed, keep).items():
-            incs = tuple(key[t][0] for t in at)
-            tables = out.get(incs)
-            if tables is None:
-                tables = out[incs] = ({}, {})
-            (ha, inc_a), (hb, inc_b) = key[ia], key[ib]
-            row = tables[0].setdefault((ha, inc_a), {})
-            row[hb] = row.get(hb, 0) + n
-            row = tables[1].setdefault((hb, inc_b), {})
-            row[ha] = row.get(ha, 0) + n
-        return a, b, out
-
-    def fixed_joint(self, p: int, x: int) -> dict[int, dict[tuple[int, ...], int]] | None:
-        """For a Manhunt node (see ``_tag_positions``) and hideout x at its face-down
-        position p: class increment of p's sprint cards -> tuple of the other face-down
-        hideouts (in position order) -> histories. ``None`` for any other record."""
-        fd = self._tag_positions()
-        if fd is None or p not in fd:
-            return None
-        keep = {i: (True, False) for i in fd}
-        keep[p] = (False, True)
-        t = fd.index(p)
-        out: dict = {}
-        for key, n in self._tagged(fd, {p: x}, keep).items():
-            row = out.setdefault(key[t][0], {})
-            hideouts = tuple(part[0] for u, part in enumerate(key) if u != t)
-            row[hideouts] = row.get(hideouts, 0) + n
-        return out
-
-    def _tagged(self, fd: list[int], fixed: dict[int, int], keep: dict) -> dict[tuple, int]:
-        """Counts of histories with the hideouts ``fixed`` asks for (position -> hideout)
-        by tag: for each face-down position in ``fd`` (in order) the part ``keep`` asks
-        for, (hideout if keep[i][0]) + (class increment of its sprint cards if keep[i][1]).
-
-        A forward pass over the face-down positions from the one state before the
-        first, each state carrying the summed weights of its tags; the last position
-        is crossed against the backward values of the states after it
-        (``_suffix_beta``). It needs no other pass.
-        """
-        ((s0, w0),) = self._prefix_layer(fd[0]).items()
-        cur: dict = {s0: {(): w0}}
-        betas = self._tag_betas
-        out: dict = {}
-        closing = self._closing
-        for t, i in enumerate(fd):
-            last = t == len(fd) - 1
-            if t and i > fd[t - 1] + 1:  # the face-up positions between
-                nxt: dict = {}
-                for s, s2, wt, div in self._face_up_moves(fd[t - 1] + 1, i - 1, cur):
-                    if s2 is not None:
-                        got = nxt.setdefault(s2, {})
-                        for tag, w in cur[s].items():
-                            v = w * wt // div if div != 1 else w * wt
-                            got[tag] = got.get(tag, 0) + v
-                cur = nxt
-            keep_h, keep_inc = keep[i]
-            only = fixed.get(i, 0)
-            nxt = {}
-            for (h, G, H), tags in cur.items():
-                self._check_time()
-                for inc, y, s2, f, leaves in self._moves_from(i, h, G, H, only):
-                    if last:
-                        bv = betas.get(s2)
-                        if bv is None:
-                            bv = betas[s2] = self._suffix_beta(i, s2)
-                        if not bv:
-                            continue
-                        f *= bv
-                    div = closing(DECK_OF[h], H) if leaves else 1
-                    part = ((y,) if keep_h else ()) + ((inc,) if keep_inc else ())
-                    into = out if last else nxt.setdefault(s2, {})
-                    for tag, w in tags.items():
-                        key = tag + (part,)
-                        v = w * f // div if div != 1 else w * f
-                        into[key] = into.get(key, 0) + v
-            cur = nxt
-        D = self._D
-        for key, v in out.items():
-            q, rem = divmod(v, D)
-            assert rem == 0
-            out[key] = q
-        return out
-
-    def _suffix_beta(self, last: int, s: tuple[int, int, int]) -> int:
-        """The backward value (scaled by D, as in ``marginals``) of a state after the
-        last face-down position ``last``: one path over the face-up positions after it
-        (one successor each), then the escape's sprint cards and the end."""
-        chain = []
-        for i, j, kind in self._steps:
-            if i <= last:
-                continue
-            if kind == "face-up":
-                ((_, s2, wt, div),) = self._face_up_moves(i, j, (s,))
-                if s2 is None:
-                    return 0
-                chain.append((wt, div))
-                s = s2
-                continue
-            if kind != "escape":
-                raise ValueError(f"position {i} after the last face-down position is face down")
-            ((_, phi, div),) = self._escape_moves(i, (s,))
-            b = phi * self._D // div
-            break
-        else:  # the row ends face up
-            num, div = self._end(s)
-            b = num * (self._D // div)
-        for wt, div in reversed(chain):
-            b = wt * b // div
-        return b
 
     def stored_states(self) -> int:
         """How many states this counter keeps (layers, backward values, marked passes):
@@ -1284,8 +1013,18 @@ class Counter:
         self._marked_cache[prefix] = out
         return out
 
-    def total(self) -> int:
-        layers = self.forward()
+    @property
+    def free_cards(self) -> tuple[int, ...]:
+        """Free cards per class: not the Marshal's, not face up (what sprint sets and
+        face-down hideouts are drawn from)."""
+        return tuple(self.pool)
+
+    def total(self, deadline: float | None = None) -> int:
+        """The number of consistent hidden histories."""
+        if self._marginals is not None:
+            return self._marginals[0]
+        with self._limited(deadline):
+            layers = self.forward()
         z = 0
         for s, w in layers[-1].items():
             num, div = self._end(s)
@@ -1294,7 +1033,7 @@ class Counter:
             z += q
         return z
 
-    def marginals(self) -> tuple[int, list[dict[int, int]]]:
+    def marginals(self, deadline: float | None = None) -> tuple[int, list[dict[int, int]]]:
         """The total and, for each position, number -> count of histories with it there
         (left empty for the face-up positions before the first face-down one).
 
@@ -1306,6 +1045,10 @@ class Counter:
         """
         if self._marginals is not None:
             return self._marginals
+        with self._limited(deadline):
+            return self._forward_backward()
+
+    def _forward_backward(self) -> tuple[int, list[dict[int, int]]]:
         layers = self.forward(backward=True)
         n = self.n
         D = self._D
@@ -1458,3 +1201,6 @@ def _join(a: list[list[tuple[int, int, int]]], b: list[list[tuple[int, int, int]
                     (ia + ib, ea + eb, wa * wb) for ia, ea, wa in rows_a for ib, eb, wb in rows_b
                 )
     return out
+
+
+__all__ = ["Counter", "OutOfTime"]

@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from typing import Any
 
 from engine.record import Record, RecordFormatError, load_record, record_from_dict, record_from_json
 from notepad.validator import RecordRuleError, validate
-from .count import Counter
+from .counting import HistoryCounter, new_counter
 from .facts import Facts, extract
 from .gcpause import no_cycle_collection
 from .model import has_route
@@ -45,7 +44,7 @@ def validate_record(record: Record) -> None:
 def count_histories(record: Record) -> int:
     """The exact number of consistent hidden histories (no marginals)."""
     with no_cycle_collection():
-        return Counter(extract(record)).total()
+        return new_counter(extract(record)).total()
 
 
 def _first_inconsistent(record: Record) -> int:
@@ -76,7 +75,7 @@ def solve(source: Any, validate: bool = True, deadline: float | None = None) -> 
     """The exact posterior for the end of a record (a Record, dict, JSON text or path).
 
     ``deadline`` (a ``time.perf_counter()`` value) makes the count raise
-    ``solver.count.OutOfTime`` once it is past (for callers with a time budget).
+    ``solver.counting.OutOfTime`` once it is past (for callers with a time budget).
     Raises :class:`InvalidRecord` for a record that breaks the format or the rules;
     a well-formed record that no hidden history fits gives ``consistent=False``.
     """
@@ -86,9 +85,9 @@ def solve(source: Any, validate: bool = True, deadline: float | None = None) -> 
         raise InvalidRecord(str(exc)) from None
     if validate:
         validate_record(record)
-    post, counter = counted(extract(record), deadline)
+    post, counter = counted(extract(record), deadline, keep=True)  # the counter kept for joints
     if post.consistent:
-        return replace(post, _counter=counter)  # kept for joint probabilities
+        return post
     n = _first_inconsistent(record)
     prefix = extract(record.truncated(n + 1))
     if has_route(prefix):
@@ -104,23 +103,23 @@ def solve(source: Any, validate: bool = True, deadline: float | None = None) -> 
     )
 
 
-def counted(facts: Facts, deadline: float | None = None) -> tuple[Posterior, Counter]:
+def counted(facts: Facts, deadline: float | None = None, keep: bool = False) -> tuple[Posterior, HistoryCounter]:
     """The posterior of already extracted facts (without joints) and the counter that
     made it, which keeps its forward and backward values for further questions
-    (``Counter.through``, ``Counter.pair_counts``, ``Counter.sprint_classes``). For
+    (``through``, ``pair_counts``, ``sprint_classes``: :mod:`solver.counting`). For
     callers that build facts themselves (the Manhunt planner adds a reveal to its
     parent's facts); an inconsistent record gives ``consistent=False`` without the
     search for the first inconsistent event that :func:`solve` adds."""
-    counter = Counter(facts, deadline)
+    counter = new_counter(facts)
     with no_cycle_collection():
-        total, marg = counter.marginals()
-    counter.deadline = None  # joints asked later have no deadline
-    return posterior_from_counts(facts, total, marg), counter
+        total, marg = counter.marginals(deadline)
+    return posterior_from_counts(facts, total, marg, counter if keep else None), counter
 
 
-def posterior_from_counts(facts: Facts, total: int, counts) -> Posterior:
+def posterior_from_counts(facts: Facts, total: int, counts, counter: HistoryCounter | None = None) -> Posterior:
     """The posterior of ``facts`` from the count of all histories and, for each
-    face-down position (by index), number -> histories with it there."""
+    face-down position (by index), number -> histories with it there; ``counter``, kept
+    by the posterior, answers its joint probabilities."""
     if total == 0:
         return Posterior(consistent=False, reason="no hidden history fits")
     positions = []
@@ -133,7 +132,7 @@ def posterior_from_counts(facts: Facts, total: int, counts) -> Posterior:
                 number_counts[x] = number_counts.get(x, 0) + c
         else:
             positions.append(PositionPosterior(p.index, True, p.sprints, p.hideout))
-    return Posterior(True, total, tuple(positions), number_counts)
+    return Posterior(True, total, tuple(positions), number_counts, _counter=counter)
 
 
 __all__ = ["solve", "counted", "count_histories", "posterior_from_counts", "InvalidRecord", "as_record", "validate_record"]

@@ -9,16 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from engine.cards import DECKS, ESCAPE, SETUP_DRAWS
-from engine.record import (
-    FugitiveDraw,
-    Guess,
-    ManhuntGuess,
-    MarshalDraw,
-    Pass,
-    Place,
-    Record,
-)
+from engine.cards import ESCAPE, SETUP_DRAWS
+from engine.record import Record
 
 
 @dataclass(frozen=True)
@@ -86,85 +78,82 @@ def extract(record: Record) -> Facts:
 
     Turn bookkeeping follows RULES.md: the opening is turn 0; every later Fugitive
     turn starts with its draw; a bonus draw after a pass counts from the next turn.
+    (One pass over the events, dispatching on their ``type``: every solve starts here.)
     """
     record = record.marshal_view()
-    # per deck, the usable draws at each turn; start with the setup draws at turn 0
-    per_turn: list[dict[int, int]] = [dict(SETUP_DRAWS)]
+    # per deck (index 1-3), the usable draws at each turn (index = turn); the setup
+    # draws at turn 0
+    now = [0, SETUP_DRAWS[1], SETUP_DRAWS[2], SETUP_DRAWS[3]]
+    slots = [[], [now[1]], [now[2]], [now[3]]]
+    pending_bonus = [0, 0, 0, 0]
     turn = 0
-    pending_bonus = {1: 0, 2: 0, 3: 0}
-    positions: list[dict] = []
+    positions: list[list] = []  # [turn, sprints, hideout, sprint cards]
     marshal: set[int] = set()
     missed_single: dict[int, int] = {}
     missed_sets: list[tuple[frozenset[int], int]] = []
     escaped = False
     fugitive_turn_open = True  # the opening is running
     after_pass = False
-
-    def new_turn() -> None:
-        nonlocal turn
-        turn += 1
-        row = dict(per_turn[-1])
-        for d, n in pending_bonus.items():
-            row[d] += n
-            pending_bonus[d] = 0
-        per_turn.append(row)
-
     for event in record.events:
-        if isinstance(event, FugitiveDraw):
+        kind = event.type
+        if kind == "fugitive_draw":
+            d = event.deck
             if after_pass:  # second-edition bonus draw: usable from the next turn
-                pending_bonus[event.deck] += 1
+                pending_bonus[d] += 1
                 after_pass = False
                 continue
-            if not fugitive_turn_open:
-                new_turn()
+            if not fugitive_turn_open:  # a new turn starts with its draw
+                turn += 1
+                for r in (1, 2, 3):
+                    now[r] += pending_bonus[r]
+                    slots[r].append(now[r])
+                pending_bonus = [0, 0, 0, 0]
                 fugitive_turn_open = True
-            per_turn[-1][event.deck] += 1
-        elif isinstance(event, (Place, Pass)):
+            now[d] += 1
+            slots[d][-1] = now[d]
+        elif kind == "place" or kind == "pass":
             if not fugitive_turn_open:  # a turn without a draw (all decks empty)
-                new_turn()
+                turn += 1
+                for r in (1, 2, 3):
+                    now[r] += pending_bonus[r]
+                    slots[r].append(now[r])
+                pending_bonus = [0, 0, 0, 0]
             fugitive_turn_open = turn == 0  # the opening may place twice
-            after_pass = isinstance(event, Pass)
-            if isinstance(event, Place):
-                positions.append(
-                    {
-                        "index": len(positions) + 1,
-                        "turn": turn,
-                        "sprints": event.sprints,
-                        "hideout": ESCAPE if event.is_escape else None,
-                        "sprint_cards": None,
-                    }
-                )
-                if event.is_escape:
+            after_pass = kind == "pass"
+            if not after_pass:
+                if event.hideout == ESCAPE:
+                    positions.append([turn, event.sprints, ESCAPE, None])
                     escaped = True
+                else:
+                    positions.append([turn, event.sprints, None, None])
         else:
             fugitive_turn_open = False
             after_pass = False
-            if isinstance(event, MarshalDraw):
+            if kind == "marshal_draw":
                 marshal.add(event.card)
-            elif isinstance(event, Guess):
+            elif kind == "guess":
                 if event.hit:
                     for r in event.reveals:
-                        positions[r.position - 1]["hideout"] = r.hideout
-                        positions[r.position - 1]["sprint_cards"] = tuple(r.sprint_cards)
+                        q = positions[r.position - 1]
+                        q[2] = r.hideout
+                        q[3] = tuple(r.sprint_cards)
                 elif len(event.numbers) == 1:
                     x = event.numbers[0]
                     missed_single[x] = max(missed_single.get(x, 0), len(positions))
                 else:
                     missed_sets.append((frozenset(event.numbers), len(positions)))
-            elif isinstance(event, ManhuntGuess):
+            elif kind == "manhunt_guess":
                 if event.hit:
-                    p = positions[event.position - 1]
-                    p["hideout"] = event.number
-                    p["sprint_cards"] = tuple(event.sprint_cards or ())
+                    q = positions[event.position - 1]
+                    q[2] = event.number
+                    q[3] = tuple(event.sprint_cards or ())
                 else:
                     missed_single[event.number] = len(positions)
     # a bonus draw at the very end is usable only later: it counts in draws, not in slots
-    slots = {d: tuple(row[d] for row in per_turn) for d in DECKS}
-    draws = {d: per_turn[-1][d] + pending_bonus[d] for d in DECKS}
     return Facts(
-        positions=tuple(Position(**p) for p in positions),
-        slots=slots,
-        draws=draws,
+        positions=tuple(Position(i, t, k, h, cards) for i, (t, k, h, cards) in enumerate(positions, 1)),
+        slots={1: tuple(slots[1]), 2: tuple(slots[2]), 3: tuple(slots[3])},
+        draws={1: now[1] + pending_bonus[1], 2: now[2] + pending_bonus[2], 3: now[3] + pending_bonus[3]},
         marshal_cards=frozenset(marshal),
         missed_single=missed_single,
         missed_sets=tuple(missed_sets),

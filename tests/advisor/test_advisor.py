@@ -243,13 +243,13 @@ def test_tagged_passes_of_a_fresh_counter_match_the_marked_counts():
     through its numbers, and they add up to the posterior."""
     import random
 
-    from solver.count import Counter
+    from solver.counting import new_counter
     from solver.facts import extract
 
     checked = {2: 0, 3: 0, 4: 0}
     for node in _game_nodes(range(4), random.Random(11), 2, 4):
         facts = extract(node.marshal_view())
-        fresh = Counter(facts)
+        fresh = new_counter(facts)
         post = solve(node, validate=False)
         head = next(q for q in post.positions if not q.revealed)
         joint: dict[tuple[int, ...], int] = {}
@@ -259,9 +259,9 @@ def test_tagged_passes_of_a_fresh_counter_match_the_marked_counts():
             for row in by_inc.values():
                 for rest, n in row.items():
                     joint[(x,) + rest] = joint.get((x,) + rest, 0) + n
-        assert fresh._layers is None and not fresh._betas  # neither pass was made
+        assert fresh.stored_states() == 0  # neither the forward nor the backward pass was made
         assert sum(joint.values()) == post.histories
-        full = Counter(facts)
+        full = new_counter(facts)
         for hideouts, n in joint.items():
             assert n == full.through(hideouts)
         fd = [q for q in post.positions if not q.revealed]
@@ -292,7 +292,7 @@ def test_children_derived_from_the_parents_passes_match_their_own_counts():
     import random
     import time
 
-    from solver.count import Counter
+    from solver.counting import new_counter
     from solver.facts import extract
 
     rng = random.Random(5)
@@ -327,8 +327,8 @@ def test_children_derived_from_the_parents_passes_match_their_own_counts():
                 for y in r.counts:
                     pool, by_inc, left_out = ctx.pair_tables(child, child_facts, r.position, y)
                     assert left_out == gone
-                    counter = Counter(child_facts)
-                    assert pool == counter.pool
+                    counter = new_counter(child_facts)
+                    assert tuple(pool) == counter.free_cards
                     mine = counter.pair_counts((r.position, y))[2]
                     for inc, tables in by_inc.items():
                         for which in (0, 1):

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from engine.record import FugitiveDraw, Guess, MarshalDraw, Pass, Place, Record
+from engine.record import FugitiveDraw, Guess, MarshalDraw, Pass, Place, Record, Reveal
 from notepad.store import GameStore
 
 from .helpers import html_bodies, keys, no_exception, status, texts
@@ -30,6 +30,26 @@ def _opening(at):
     at.pills(key="mdraw_1_2").set_value(17).run()
     at.pills(key="mdraw_2_1").set_value(6).run()
     no_exception(at)
+
+
+def _open_entry(at, gid, index):
+    """Open entry ``index`` (0-based) for correction, as a tap on the row, on a message
+    or on the list does."""
+    at.session_state["assistant_edit"] = (gid, index)
+    at.run()
+    no_exception(at)
+
+
+def _widget(collection, prefix: str):
+    """The widget of ``collection`` whose key starts with ``prefix`` (the editor's keys
+    end with a stamp of the entry)."""
+    found = [w for w in collection if (w.key or "").startswith(prefix)]
+    assert len(found) == 1, [w.key for w in collection]
+    return found[0]
+
+
+def _band(at) -> str:
+    return next((b for b in html_bodies(at) if 'data-testid="fg-confirm"' in b), "")
 
 
 def test_new_game_puts_the_id_in_the_url_and_the_store(make_app, db):
@@ -99,7 +119,7 @@ def test_resume_from_the_id_in_the_url(make_app, db):
     no_exception(again)
     assert keys(again.pills) == ["guess_3"]
     assert "Your guess" in status(again)
-    assert "Your hand: 6 17" in texts(again) and "drew 17" in texts(again)
+    assert "Your hand: 6 17" in texts(again) and "Entry 3: Marshal: drew 6" in _band(again)
 
 
 def test_unknown_id_is_a_clear_message(make_app, db):
@@ -134,15 +154,15 @@ def test_contradiction_names_the_entry(make_app, db):
 def test_correct_an_earlier_entry(make_app, db):
     at, gid = _new_game(make_app, db)
     _opening(at)
-    at.selectbox(key="corr_idx_3_None").set_value(1).run()
-    at.text_input(key="corr_text_3_1").input('{"type": "marshal_draw", "card": 30}').run()
-    at.button(key="corr_save_3_1").click().run()
+    _open_entry(at, gid, 1)
+    _widget(at.text_input, "corr_text_1_").input('{"type": "marshal_draw", "card": 30}').run()
+    _widget(at.button, "corr_save_1_").click().run()
     no_exception(at)
     assert _record(db, gid).events[1] == MarshalDraw(30)
     # a correction that breaks the rules is refused with the reason
-    at.selectbox(key="corr_idx_3_None").set_value(2).run()
-    at.text_input(key="corr_text_3_2").input('{"type": "marshal_draw", "card": 30}').run()
-    at.button(key="corr_save_3_2").click().run()
+    _open_entry(at, gid, 2)
+    _widget(at.text_input, "corr_text_2_").input('{"type": "marshal_draw", "card": 30}').run()
+    _widget(at.button, "corr_save_2_").click().run()
     assert "already drawn" in texts(at)
     assert _record(db, gid).events[2] == MarshalDraw(6)
 
@@ -210,10 +230,11 @@ def test_validator_messages_in_korean_change_nothing(make_app, db, korean_outsid
         "입력하지 않았습니다: 위치 #1의 은신처 아래에는 도약 카드가 1장 있지만, 공개한 도약 카드는 0장입니다"
     ]
     assert len(_record(db, gid).events) == 3
+    at.button(key="hitcancel_3").click().run()
     # a refused correction: the event number is the entry number of the list (event 1 = entry 2)
-    at.selectbox(key="corr_idx_3_None").set_value(2).run()
-    at.text_input(key="corr_text_3_2").input('{"type": "marshal_draw", "card": 17}').run()
-    at.button(key="corr_save_3_2").click().run()
+    _open_entry(at, gid, 2)
+    _widget(at.text_input, "corr_text_2_").input('{"type": "marshal_draw", "card": 17}').run()
+    _widget(at.button, "corr_save_2_").click().run()
     no_exception(at)
     assert [e.value for e in at.error] == [
         "입력하지 않았습니다: 17을(를) 뽑았다고 했지만, 17은(는) 이미 입력 2에서 수사관이 뽑은 카드입니다"
@@ -329,8 +350,9 @@ def test_two_open_copies_never_overwrite_each_others_entries(make_app, db):
     no_exception(a)
     saved = _record(db, gid)
     assert saved.events[-1] == Guess((5,), False)
-    # the second window still shows the game before the guess: its guess is refused
-    b.pills(key="guess_3").set_value([9]).run()
+    # the second window still shows the game before the guess: a guess tapped there
+    # before it follows the store is refused
+    b.pills(key="guess_3").set_value([9])
     b.button(key="miss_3").click().run()
     no_exception(b)
     assert _record(db, gid) == saved
@@ -351,10 +373,10 @@ def test_undo_and_correction_of_a_game_deleted_meanwhile_are_messages(make_app, 
     assert "no game with id" in texts(at)
     at, gid = _new_game(make_app, db)
     _opening(at)
+    _open_entry(at, gid, 1)
     GameStore(db).delete(gid)
-    at.selectbox(key="corr_idx_3_None").set_value(1).run()
-    at.text_input(key="corr_text_3_1").input('{"type": "marshal_draw", "card": 18}').run()
-    at.button(key="corr_save_3_1").click().run()
+    _widget(at.text_input, "corr_text_1_").input('{"type": "marshal_draw", "card": 18}')
+    _widget(at.button, "corr_save_1_").click().run()
     no_exception(at)
     assert "no game with id" in texts(at)
     assert GameStore(db).list() == []
@@ -399,9 +421,9 @@ def test_an_id_from_the_url_is_shown_as_code_and_cut(make_app, db):
 def test_a_refused_correction_in_english_names_entries_as_the_list_numbers_them(make_app, db):
     at, gid = _new_game(make_app, db)
     _opening(at)  # 1. place, 2. drew 17, 3. drew 6
-    at.selectbox(key="corr_idx_3_None").set_value(2).run()
-    at.text_input(key="corr_text_3_2").input('{"type": "marshal_draw", "card": 17}').run()
-    at.button(key="corr_save_3_2").click().run()
+    _open_entry(at, gid, 2)
+    _widget(at.text_input, "corr_text_2_").input('{"type": "marshal_draw", "card": 17}').run()
+    _widget(at.button, "corr_save_2_").click().run()
     no_exception(at)
     assert [e.value for e in at.error] == [
         "Not entered: marshal_draw of 17, but 17 was already drawn (entry 2)"
@@ -475,12 +497,12 @@ def test_the_draw_tip_follows_the_language(make_app, db):
     at.pills(key="mdraw_1_2").set_value(17).run()  # the second draw: the tip is shown
 
     def tip(at) -> str:
-        return next((c.value for c in at.caption if c.value.startswith(("Suggested deck", "추천 덱"))), "")
+        return next((b for b in html_bodies(at) if 'data-testid="fg-draw-tip"' in b), "")
 
-    assert tip(at).startswith("Suggested deck") and "rules out the most" in tip(at)
+    assert "Suggested deck" in tip(at) and "rules out the most" in tip(at)
     at.segmented_control(key="lang_pick").set_value("ko").run()
     no_exception(at)
-    assert tip(at).startswith("추천 덱") and "배제" in tip(at) and "rules out" not in tip(at)
+    assert "추천 덱" in tip(at) and "배제" in tip(at) and "rules out" not in tip(at)
 
 
 def test_every_draw_reason_has_a_korean_string_with_the_same_placeholders():
@@ -505,21 +527,22 @@ def test_a_suggestion_joins_its_numbers_the_pages_way(korean_outside_the_page):
     assert text.startswith("5, 7: 확실; 12(36%)") and " and " not in text and "0.36" not in text
 
 
-def test_a_mistyped_card_or_sprint_count_is_corrected_with_taps(make_app, db):
+def test_a_mistyped_card_or_sprint_count_is_corrected_with_one_tap(make_app, db):
     at, gid = _new_game(make_app, db)
     _opening(at)  # 1. +1, 2. drew 17, 3. drew 6
-    at.selectbox(key="corr_idx_3_None").set_value(1).run()
-    assert at.selectbox(key="corr_q_3_1").value == 17  # set to the entry as it is
-    at.selectbox(key="corr_q_3_1").set_value(18).run()
-    at.button(key="corr_qsave_3_1").click().run()
+    _open_entry(at, gid, 1)
+    card = _widget(at.pills, "edcard_1_")
+    assert card.value == 17  # set to the entry as it is
+    card.set_value(18).run()  # one tap: corrected and saved
     no_exception(at)
     assert _record(db, gid).events == (Place(1), MarshalDraw(18), MarshalDraw(6))
-    at.selectbox(key="corr_idx_3_None").set_value(0).run()
-    at.selectbox(key="corr_q_3_0").set_value(0).run()
-    at.button(key="corr_qsave_3_0").click().run()
+    assert "Corrected entry 2: Marshal: drew 18" in texts(at)
+    assert not [w for w in at.pills if (w.key or "").startswith("edcard_")]  # the entry closes
+    _open_entry(at, gid, 0)
+    _widget(at.pills, "edplace_0_").set_value(0).run()
     no_exception(at)
     assert _record(db, gid).events[0] == Place(0)
-    assert "Corrected entry 1." in texts(at)
+    assert "Corrected entry 1: Fugitive: hideout +0" in texts(at)
 
 
 def test_history_counts_read_as_numbers_people_use():
@@ -561,11 +584,11 @@ def test_a_hit_refused_by_the_store_is_said_at_the_top(make_app, db):
     a, gid = _new_game(make_app, db)
     _opening(a)
     b = make_app(game=gid)
-    a.pills(key="guess_3").set_value([5]).run()
-    a.button(key="miss_3").click().run()
     b.pills(key="guess_3").set_value([2]).run()
     b.button(key="hit_3").click().run()
     b.pills(key="spr_3_2_1").set_value([9]).run()
+    a.pills(key="guess_3").set_value([5]).run()  # meanwhile the other window saves a miss
+    a.button(key="miss_3").click().run()
     b.button(key="hitsave_3").click().run()
     no_exception(b)
     assert any("changed elsewhere" in e.value for e in b.error), [e.value for e in b.error]
@@ -582,7 +605,8 @@ def test_the_quick_correction_takes_a_placement_of_many_sprint_cards(make_app, d
     gid = GameStore(db).create(Record(tuple(events))).id
     at = make_app(game=gid)
     no_exception(at)
-    assert at.selectbox(key=f"corr_q_{len(events)}_{len(events) - 1}").value == 13
+    _open_entry(at, gid, len(events) - 1)
+    assert _widget(at.pills, f"edplace_{len(events) - 1}_").value == 13
 
 
 def test_an_unusable_database_is_one_message(make_app, db, tmp_path, monkeypatch):
@@ -606,3 +630,199 @@ def test_the_list_says_where_each_game_stands(make_app, db):
     labels = [b.label for b in make_app().button if (b.key or "").startswith("open_")]
     assert any(label.startswith("guessing ·") and label.endswith("· your turn") for label in labels), labels
     assert any(label.startswith("escaped ·") and label.endswith("· over: the Fugitive won") for label in labels), labels
+
+
+# --------------------------------------------------------------------------- issue 15: the assistant at a real table
+def test_a_placement_is_confirmed_large_with_its_sprint_cards_stacked(make_app, db):
+    at, gid = _new_game(make_app, db)
+    assert "No entries yet" in _band(at)  # the band is never an empty slot
+    at.pills(key="place_0").set_value(4).run()
+    no_exception(at)
+    band = _band(at)
+    # the card just placed, its 4 sprint cards as a stack of backs, and the count as entered
+    assert 'data-position="1"' in band and band.count('class="fg-mini"') == 4 and ">+4<" in band
+    assert "Saved: Fugitive: hideout +4" in band
+    assert 'class="fg-flash-slot"' not in texts(at)  # no empty slot of a message's height
+
+
+def test_a_reveal_showing_another_sprint_count_is_corrected_in_one_tap(make_app, db):
+    at, gid = _new_game(make_app, db)
+    _opening(at)  # entry 1 says +1
+    at.pills(key="guess_3").set_value([2]).run()
+    at.button(key="hit_3").click().run()
+    at.pills(key="spr_3_2_1").set_value([9, 11]).run()  # the table shows two sprint cards under it
+    at.button(key="hitsave_3").click().run()
+    no_exception(at)
+    assert [e.value for e in at.error] == [
+        "Not entered: the hideout at position 1 has 1 sprint cards, but the reveal lists 2"]
+    fix = at.button(key="fix_3")
+    assert fix.label == "Entry 1 said +1; the table shows 2 sprint cards: correct it to +2 and save the hit"
+    assert len(_record(db, gid).events) == 3
+    fix.click().run()
+    no_exception(at)
+    assert _record(db, gid).events == (Place(2), MarshalDraw(17), MarshalDraw(6),
+                                       Guess((2,), True, (Reveal(1, 2, (9, 11)),)))
+    assert "Corrected entry 1 to +2 and saved the hit." in texts(at)
+
+
+def test_a_refusal_naming_an_earlier_entry_opens_it_in_one_tap(make_app, db):
+    at, gid = _new_game(make_app, db)
+    at.pills(key="place_0").set_value(1).run()
+    at.pills(key="mdraw_1_2").set_value(17).run()
+    at.pills(key="mdraw_2_2").set_value(17).run()  # 17 again: one of the two draws is mistyped
+    no_exception(at)
+    assert [e.value for e in at.error] == ["Not entered: marshal_draw of 17, but 17 was already drawn (entry 2)"]
+    at.button(key="openmsg_2").click().run()
+    no_exception(at)
+    assert _widget(at.pills, "edcard_1_").value == 17  # entry 2, open at the top with one tap
+
+
+def test_the_solvers_contradiction_opens_its_entry(make_app, db):
+    events = [
+        {"type": "place", "sprints": 0}, {"type": "marshal_draw", "card": 4}, {"type": "marshal_draw", "card": 5},
+        {"type": "guess", "numbers": [1], "hit": False}, {"type": "fugitive_draw", "deck": 1}, {"type": "pass"},
+        {"type": "marshal_draw", "card": 6}, {"type": "guess", "numbers": [2], "hit": False},
+        {"type": "fugitive_draw", "deck": 1}, {"type": "pass"}, {"type": "marshal_draw", "card": 7},
+        {"type": "guess", "numbers": [3], "hit": False},
+    ]
+    info = GameStore(db).import_json(json.dumps({"format": "fugitive-record", "version": 1, "events": events}))
+    at = make_app(game=info.id)
+    no_exception(at)
+    at.button(key="openbad_12_11").click().run()
+    no_exception(at)
+    assert "Entry 12: Marshal: guess 3 - miss" in texts(at)
+    text = _widget(at.text_input, "corr_text_11_")
+    assert json.loads(text.value) == events[-1]
+
+
+def _sprint_9_face_up(make_app, db):
+    from tests.notepad.records import PASS, fdraw, hit, mdraw, place, rec
+
+    record = rec(place(1), place(), mdraw(4), mdraw(5), hit((1, 3, (9,))), fdraw(1), PASS, mdraw(20))
+    gid = GameStore(db).create(record).id
+    return make_app(game=gid), gid
+
+
+def test_face_up_numbers_are_marked_and_cannot_be_guessed(make_app, db):
+    at, gid = _sprint_9_face_up(make_app, db)
+    no_exception(at)
+    grid = next(b for b in html_bodies(at) if ".st-key-guess_8 " in b)
+    # 3 is a face-up hideout, 9 the sprint card face up beside it: both marked on their buttons
+    assert 'button:nth-child(9)::after {content: "sprint";}' in grid
+    assert 'button:nth-child(3)::after {content: "✓";}' in grid
+    at.pills(key="guess_8").set_value([9, 7]).run()
+    no_exception(at)
+    assert [e.value for e in at.error] == [
+        "Not entered: 9 lies face up as a sprint card (position 1); a face-up number cannot be guessed"]
+    assert at.pills(key="guess_8").value == [7]  # taken out of the guess at once
+    at.pills(key="guess_8").set_value([7, 3]).run()
+    assert "3 is already face up" in at.error[0].value and at.pills(key="guess_8").value == [7]
+    at.button(key="miss_8").click().run()
+    no_exception(at)
+    assert _record(db, gid).events[-1] == Guess((7,), False)
+    heat = next(b for b in html_bodies(at) if 'data-testid="fg-heatmap"' in b)
+    assert 'class="fg-cell fg-up fg-sprint" style="" data-n="9"' in heat  # marked on the heat map too
+
+
+def test_a_manhunt_guess_at_zero_gets_a_hint(make_app, db):
+    from solver import solve
+
+    rec = _manhunt_record()
+    post = solve(rec)
+    state = Notepad_state(rec)
+    hand, up = set(state.marshal_hand), set(state.face_up_numbers) | set(state.face_up_sprint_cards)
+    zero = next(x for x in range(1, 42) if x not in up and x not in hand and post.probability(x) == 0)
+    gid = GameStore(db).create(rec).id
+    at = make_app(game=gid)
+    n = len(rec.events)
+    at.pills(key=f"guess_{n}").set_value(zero).run()
+    no_exception(at)
+    hint = next(b for b in html_bodies(at) if 'data-testid="fg-guess-hint"' in b)
+    assert f"{zero} is at 0%: it cannot be a hideout, so this guess ends the Manhunt" in hint
+
+
+def Notepad_state(record):
+    from notepad import validate
+
+    return validate(record).state
+
+
+def test_every_card_keeps_its_place_and_the_deck_says_what_is_left_and_unseen(make_app, db):
+    at, gid = _new_game(make_app, db)
+    at.pills(key="place_0").set_value(1).run()
+    deck1 = at.pills(key="mdraw_1_1")
+    assert deck1.label == "Deck 1 · 8 left in the deck · 11 you have not seen"
+    assert deck1.options == [str(c) for c in range(4, 15)]
+    at.pills(key="mdraw_1_2").set_value(17).run()
+    deck2 = at.pills(key="mdraw_2_2")
+    assert deck2.label == "Deck 2 · 11 left in the deck · 13 you have not seen"
+    assert deck2.options == [str(c) for c in range(15, 29)]  # 17 keeps its place, greyed
+    grey = next(b for b in html_bodies(at) if ".st-key-mdraw_2_2 " in b)
+    assert "button:nth-child(3)" in grey and "button:nth-child(4)" not in grey
+
+
+def test_the_sprint_count_and_the_number_of_more_candidates_read_differently(make_app, db):
+    gid = GameStore(db).create(Record((Place(4), MarshalDraw(20), MarshalDraw(21)))).id
+    at = make_app(game=gid)
+    no_exception(at)
+    line = next(b for b in html_bodies(at) if 'data-testid="fg-positions"' in b)
+    assert "#1 (+4)" in line and " more" in line and "… (+" not in line
+
+
+def test_a_second_window_follows_the_stored_game(make_app, db):
+    a, gid = _new_game(make_app, db)
+    _opening(a)
+    b = make_app(game=gid)
+    a.pills(key="guess_3").set_value([5]).run()
+    a.button(key="miss_3").click().run()
+    b.run()  # any rerun of the other window (its watch reruns it every few seconds)
+    no_exception(b)
+    assert keys(b.segmented_control)[-1] == "fdraw_4"  # it shows the stored game ...
+    assert "changed in another window" in texts(b)
+    b.segmented_control(key="fdraw_4").set_value(2).run()  # ... and its first tap counts
+    no_exception(b)
+    assert _record(db, gid).events[-1] == FugitiveDraw(2)
+
+
+def test_a_correction_opened_in_korean_reads_korean(make_app, db, korean_outside_the_page):
+    at, gid = _new_game(make_app, db)
+    _opening(at)
+    _open_entry(at, gid, 1)
+    assert _widget(at.pills, "edcard_1_").label == "The card you drew"
+    at.segmented_control(key="lang_pick").set_value("ko").run()
+    no_exception(at)
+    assert _widget(at.pills, "edcard_1_").label == "내가 뽑은 카드"
+    assert "입력 2: 수사관: 17 뽑음" in texts(at) or "입력 2:" in texts(at)
+
+
+def test_a_suggestion_says_its_chance_once_in_english():
+    from app.services import Advice
+
+    advice = Advice((5, 7, 12), 0.19, "5 and 7 are certain; adding 12 (19%) reveals three hideouts with probability 0.19",
+                    "certain_plus",
+                    tuple(sorted({"cert": "5 and 7", "unc": "12", "certain": (5, 7), "uncertain": (12,), "k": 3,
+                                  "p": "19%", "pf": "0.19", "win": False, "numbers": (5, 7, 12), "verb": "are",
+                                  "words": "three"}.items())))
+    text = advice.text()
+    assert "19%" in text and "0.19" not in text, text
+
+
+def test_the_first_draw_tip_does_not_say_there_are_no_candidates(make_app, db):
+    at, gid = _new_game(make_app, db)
+    at.pills(key="place_0").set_value(0).run()  # his hideout is 1, 2 or 3: in no deck
+    tip = next(b for b in html_bodies(at) if 'data-testid="fg-draw-tip"' in b)
+    assert "no hideout candidates" not in tip and "no card of any deck can be a hideout yet" in tip
+
+
+def test_the_phone_reaches_the_server_by_its_network_address():
+    from app.main import connection, is_local, qr_svg, split_host
+
+    assert [is_local(h) for h in ("localhost:8501", "127.0.0.1:8501", "[::1]:8501", "localhost")] == [True] * 4
+    assert [is_local(h) for h in ("192.168.1.5:8501", "fugitive.example.org", "[fe80::1]:8501")] == [False] * 3
+    assert split_host("[::1]:8600") == ("::1", 8600) and split_host("LocalHost") == ("localhost", None)
+    conn = connection("localhost:8600", "", 8501, "192.168.1.5")
+    assert conn.url == "http://192.168.1.5:8600" and not conn.local_only  # the port the browser used
+    assert connection("localhost", "127.0.0.1", 8501, "10.0.0.7").local_only
+    assert connection("localhost:8501", "", 8501, None).url is None  # no network: said, no QR code
+    svg = qr_svg("http://192.168.1.5:8501")
+    assert svg.startswith("data:image/svg+xml") and "path" in svg

@@ -194,13 +194,18 @@ def test_a_correction_that_is_not_json_in_korean(make_app, db, korean):
     at, gid = _new_game(make_app, db)
     at.segmented_control(key="lang_pick").set_value("ko").run()
     _opening(at)
-    at.selectbox(key="corr_idx_3_None").set_value(1).run()
-    at.text_input(key="corr_text_3_1").input('{"type": "marshal_draw", "card": 3}').run()
-    at.button(key="corr_save_3_1").click().run()
+    at.session_state["assistant_edit"] = (gid, 1)  # entry 2 opened (a tap on the list or a message)
+    at.run()
+
+    def editor(collection, prefix):
+        return next(w for w in collection if (w.key or "").startswith(prefix))
+
+    editor(at.text_input, "corr_text_1_").input('{"type": "marshal_draw", "card": 3}').run()
+    editor(at.button, "corr_save_1_").click().run()
     no_exception(at)
     assert [e.value for e in at.error] == ["올바른 입력이 아닙니다: card은(는) 4~41 사이여야 합니다 (3이(가) 아님)"]
-    at.text_input(key="corr_text_3_1").input('{"type": "marshal_draw", "card": 30').run()
-    at.button(key="corr_save_3_1").click().run()
+    editor(at.text_input, "corr_text_1_").input('{"type": "marshal_draw", "card": 30').run()
+    editor(at.button, "corr_save_1_").click().run()
     no_exception(at)
     assert [e.value for e in at.error] == [
         "올바른 입력이 아닙니다: 올바른 JSON이 아닙니다: ','이(가) 있어야 합니다 (1행 36열, 위치 35)"

@@ -58,6 +58,12 @@ def previous_20():
     return position([(20, (), False)], hand={18, 19, 21, 42})
 
 
+def sprint_4_face_up():
+    """5 revealed with its sprint card 4 (face up beside it), the Marshal to guess."""
+    return play(start(), PlaceHideout(5, {4}), PlaceHideout(6), Draw(1), Draw(1), MakeGuess({5}),
+                Draw(1), PassTurn(), Draw(1))
+
+
 # (state, move, code, the exact English reason as it read before the codes)
 CASES = [
     # any move at the wrong time
@@ -116,6 +122,8 @@ CASES = [
     (marshal_guess, MakeGuess({"7"}), "not_guessable", "'7' cannot be guessed: guesses are numbers from 1 to 41"),
     (manhunt, HuntGuess(42), "not_guessable", "42 cannot be guessed: guesses are numbers from 1 to 41"),
     (face_up_2, MakeGuess({2, 1}), "guess_face_up", "2 is already face up: guess a number that is not"),
+    (sprint_4_face_up, MakeGuess({4, 6}), "guess_face_up_sprint",
+     "4 lies face up as a sprint card: guess a number that is not face up"),
     (manhunt, MakeGuess({5}), "manhunt_single_guess",
      "during the Manhunt the Marshal guesses one number at a time (a Manhunt guess)"),
     (marshal_draw, MakeGuess({3}), "marshal_draw_first",

@@ -253,7 +253,8 @@ def test_escape_with_highest_revealed_29_or_less_starts_a_manhunt():
     s = position([(5, (), False), (29, (1,), True), (33, (), False)], hand={2, 4, 6, 42})
     t = apply(s, PlaceHideout(42, {2, 4, 6}))
     assert t.phase == Phase.MANHUNT and t.current_player == "marshal" and not t.is_over
-    assert legal_moves(t) == [HuntGuess(n) for n in range(1, 42) if n != 29]
+    # neither 29 nor its sprint card 1 (face up beside it) can be guessed
+    assert legal_moves(t) == [HuntGuess(n) for n in range(1, 42) if n not in (29, 1)]
     with pytest.raises(IllegalMove, match="one number at a time"):
         apply(t, MakeGuess({5}))
     with pytest.raises(IllegalMove, match="29 is already face up"):

@@ -67,3 +67,29 @@ def test_public_api_names():
     from engine.state import new_game as ng  # the lazy re-export works with from-imports
 
     assert ng(seed=1) == engine.new_game(seed=1)
+
+
+def test_a_face_up_sprint_card_is_not_guessable_anywhere():
+    """RULES.md: a number already face up cannot be guessed; a revealed sprint card lies
+    face up beside its hideout, so its number is face up too (the engine, the Marshal's
+    view and the random Marshal agree)."""
+    from engine import HuntGuess, IllegalMove, MakeGuess, apply, guessable_numbers, marshal_view
+    from engine.bots import RandomMarshal
+
+    from .test_move_codes import sprint_4_face_up
+
+    state = sprint_4_face_up()
+    assert 4 not in guessable_numbers(state) and 6 in guessable_numbers(state)
+    view = marshal_view(state)
+    assert view.face_up_sprint_cards == frozenset({4})
+    assert 4 not in view.guessable_numbers()
+    assert all(m.numbers != frozenset({4}) for m in view.legal_moves())
+    try:
+        apply(state, MakeGuess({4}))
+    except IllegalMove as exc:
+        assert exc.code == "guess_face_up_sprint"
+    else:
+        raise AssertionError("a guess of a face-up sprint card was accepted")
+    for seed in range(300):  # the random Marshal never tries one
+        move = RandomMarshal(seed).choose(view)
+        assert 4 not in (move.numbers if not isinstance(move, HuntGuess) else {move.number})

@@ -243,3 +243,36 @@ def test_notepad_fed_move_by_move_equals_the_engine_record():
         assert full.record == state.record()
         assert marshal.record == state.marshal_record()
         assert marshal.state.over and marshal.state.winner == full.state.winner
+
+
+def test_the_notepads_public_state_reads_the_record_as_the_engines_view_does():
+    """After every move that writes an event, the validator's reading of the Marshal's
+    record (PublicState) and the engine's MarshalView agree: one phase vocabulary,
+    the same row, decks, hands and winner."""
+    from engine import apply, marshal_view, new_game
+    from engine.bots import RandomFugitive, RandomMarshal
+    from engine.state import FUGITIVE_PHASES, Phase
+    from engine.views import fugitive_view
+
+    compared = 0
+    for seed in range(24):
+        ruleset = RULESETS[seed % 4]
+        fb, mb = RandomFugitive(seed), RandomMarshal(seed)
+        state = new_game(seed, ruleset)
+        pad = Notepad(ruleset)
+        while state.phase is not Phase.OVER:
+            bot = fb.choose(fugitive_view(state)) if state.phase in FUGITIVE_PHASES else mb.choose(marshal_view(state))
+            state = apply(state, bot)
+            new = state.marshal_record().events[len(pad):]
+            if not new:  # a decision that writes no event (one opening hideout, no bonus draw)
+                continue
+            pad.extend(new)
+            view, public = marshal_view(state), pad.state
+            assert public.phase is view.phase, (seed, len(pad))
+            assert tuple(public.deck_sizes[d] for d in (1, 2, 3)) == view.deck_sizes
+            assert frozenset(public.marshal_hand) == view.hand
+            assert public.fugitive_hand_size == view.fugitive_hand_size
+            assert [(s.number, s.sprints) for s in public.row] == [(h.number, h.sprints) for h in view.row[1:]]
+            assert public.winner == view.winner
+            compared += 1
+    assert compared > 1000

@@ -138,6 +138,8 @@ CASES = [
     # guesses and reveals
     (rec(*EXAMPLE.events, fdraw(1), PASS, mdraw(4), miss(2)), 12, "guess_face_up",
      "2 is already face up (position 1); a face-up number cannot be guessed"),
+    (rec(place(1), place(), mdraw(4), mdraw(5), hit((1, 3, (9,))), fdraw(1), PASS, mdraw(6), miss(9)), 8,
+     "guess_face_up_sprint", "9 lies face up as a sprint card (position 1); a face-up number cannot be guessed"),
     (rec(place(), mdraw(4), mdraw(5), Guess((6,), True, (Reveal(1, 3, ()),))), 3, "hit_reveals_other_numbers",
      "a hit must reveal exactly the guessed numbers"),
     (rec(*OPENING, fdraw(1), escape(0), ManhuntGuess(2, True, None)), 7, "manhunt_hit_needs_position",

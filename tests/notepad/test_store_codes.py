@@ -5,7 +5,7 @@ record keeps the reader's or the validator's error (with its own code) in
 ``params["error"]``. These tests make sure that the English messages are exactly
 what they were before the codes came (the CLI prints them), that each is its
 template formatted with the arguments, and that no raise in the store goes
-without a known code.
+without a known code. They run on both databases (tests/backends.py).
 """
 from __future__ import annotations
 
@@ -13,35 +13,32 @@ import ast
 import json
 import pathlib
 import pickle
-import sqlite3
 
 import pytest
 
-from engine.record import RecordFormatError
+from engine.record import Record, RecordFormatError
 from notepad import RecordRuleError
 from notepad import store as S
+from notepad.access import new_owner_key
 from notepad.store import GameStore, StoreError
 
+from tests.backends import Backend, raw_sql, sqlite_backend
 from tests.coded import placeholders
 
 from .records import EXAMPLE, fdraw, mdraw, place
+
+KEY = new_owner_key()
 
 
 def doc(*events) -> str:
     return json.dumps({"format": "fugitive-record", "version": 1, "events": list(events)})
 
 
-@pytest.fixture
-def store(tmp_path) -> GameStore:
-    return GameStore(tmp_path / "games.sqlite3")
-
-
-def newer_schema(tmp_path):
-    path = tmp_path / "new.sqlite3"
-    GameStore(path)
-    with sqlite3.connect(path) as con:
-        con.execute("PRAGMA user_version = 99")
-    GameStore(path)
+def newer_schema(backend: Backend):
+    where = backend.location()
+    GameStore(where).close()
+    backend.set_schema_version(where, 99)
+    GameStore(where)
 
 
 def changed_elsewhere(store):
@@ -51,25 +48,37 @@ def changed_elsewhere(store):
     store.save(gid, EXAMPLE.append(fdraw(2)), expected=EXAMPLE)
 
 
-def foreign_database(tmp_path):
-    """Another program's SQLite file: the store must not add its tables to it."""
-    path = tmp_path / "other.sqlite3"
-    with sqlite3.connect(path) as con:
-        con.execute("CREATE TABLE games (name TEXT)")
-        con.execute("CREATE TABLE scores (n INTEGER)")
-    GameStore(path)
+def foreign_database(backend: Backend):
+    """Another program's database: the store must not add its tables to it."""
+    where = backend.location()
+    backend.add_foreign_tables(where)
+    GameStore(where)
+
+
+def unusable_database(backend: Backend):
+    """A SQLite file that is not a database; a PostgreSQL database that is not there."""
+    if backend.server is None:
+        path = backend.folder / "garbage.sqlite3"
+        path.write_text("not a database")
+        GameStore(path)
+    GameStore(backend.server.url("no_such_database"))
 
 
 def damaged_row(store, record_text: str):
     """A stored row this program cannot read (a newer version's record, or damage)."""
     gid = store.create(EXAMPLE).id
-    with sqlite3.connect(store.path) as con:
-        con.execute("UPDATE games SET record = ? WHERE id = ?", (record_text, gid))
+    raw_sql(store.database, "UPDATE games SET record = ? WHERE id = ?", (record_text, gid))
     return gid
 
 
-# (what to do with a store, code, the exact English message as it read before the codes;
-# the codes added since, their message)
+def rematched_twice(store):
+    invite = store.create_match(EXAMPLE, side="marshal", owner_key=KEY)
+    store.create_rematch(invite.game.id, Record())
+    store.create_rematch(invite.game.id, Record())
+
+
+# (what to do with a store and its backend, code, the exact English message as it read
+# before the codes (the codes added since: their message), or None where it varies)
 CASES = [
     (lambda s, _: s.import_json("{"), "bad_record",
      "not a valid game record: not valid JSON: Expecting property name enclosed in double quotes: "
@@ -83,7 +92,7 @@ CASES = [
     (lambda s, _: s.save(s.create(EXAMPLE).id, EXAMPLE.append(mdraw(17))), "breaks_rule",
      "the record breaks a rule: event 9: a marshal_draw is not allowed now: "
      "the Fugitive's turn starts with a fugitive_draw while a deck has cards"),
-    (lambda _, tmp: newer_schema(tmp), "newer_schema", None),  # the path varies: checked below
+    (lambda _, b: newer_schema(b), "newer_schema", None),  # the path varies: checked below
     (lambda s, _: s.open("nope"), "no_game", "no game with id 'nope'"),
     (lambda s, _: s.delete("nope"), "no_game", "no game with id 'nope'"),
     (lambda s, _: s.rename("nope", "x"), "no_game", "no game with id 'nope'"),
@@ -96,21 +105,38 @@ CASES = [
     (lambda s, _: s.create(metadata={"x": {1, 2}}), "metadata_not_json",
      "metadata must be plain JSON: Object of type set is not JSON serializable"),
     (lambda s, _: changed_elsewhere(s), "changed_elsewhere", None),  # the id varies: checked below
-    (lambda _, tmp: foreign_database(tmp), "foreign_database", None),  # the path varies: checked below
+    (lambda _, b: foreign_database(b), "foreign_database", None),  # the path varies: checked below
     (lambda s, _: s.open(damaged_row(s, '{"format": "fugitive-record", "version": 2, "events": []}')),
      "unreadable_game", None),
+    # since the store runs on PostgreSQL too
+    (lambda _, b: GameStore(b.location(), create=False), "no_database", None),  # the path varies
+    (lambda _, b: GameStore("mysql://me:secret@db.example/games"), "bad_database_url",
+     "mysql://me:***@db.example/games is neither a SQLite file nor a postgresql:// URL (it starts with 'mysql')"),
+    (lambda _, b: unusable_database(b), "database_error", None),  # the driver's words
+    # matches played by links
+    (lambda s, _: s.create_match(EXAMPLE, side="watcher", owner_key=KEY), "bad_role",
+     "the role must be one of marshal, fugitive, not 'watcher'"),
+    (lambda s, _: s.reissue_link("nope", "referee"), "bad_role",
+     "the role must be one of marshal, fugitive, watcher, not 'referee'"),
+    (lambda s, _: s.create(owner_key="too-short"), "bad_owner_key",
+     "an owner key must be 22 to 128 URL-safe characters (notepad.access.new_owner_key makes one)"),
+    (lambda s, _: s.create_rematch(s.create(EXAMPLE).id, Record()), "not_online", None),  # the id varies
+    (lambda s, _: rematched_twice(s), "already_rematched", None),  # the ids vary
 ]
 
 
-def raise_case(do, store, tmp_path) -> StoreError:
+def raise_case(do, store, backend) -> StoreError:
+    """The StoreError of a case; ``backend`` a Backend, or a folder for a SQLite one."""
+    if backend is not None and not isinstance(backend, Backend):
+        backend = sqlite_backend(backend)
     with pytest.raises(StoreError) as info:
-        do(store, tmp_path)
+        do(store, backend)
     return info.value
 
 
 @pytest.mark.parametrize("do, code, english", CASES, ids=[f"{c[1]}-{i}" for i, c in enumerate(CASES)])
-def test_each_refusal_has_its_code_and_the_same_english(store, tmp_path, do, code, english):
-    err = raise_case(do, store, tmp_path)
+def test_each_refusal_has_its_code_and_the_same_english(store, backend, do, code, english):
+    err = raise_case(do, store, backend)
     assert err.code == code, str(err)
     if english is not None:
         assert str(err) == english
@@ -122,11 +148,34 @@ def test_the_cases_raise_every_code():
     assert {c[1] for c in CASES} == set(S.STORE_MESSAGES)
 
 
-def test_newer_schema_names_the_file_and_both_versions(tmp_path, store):
-    err = raise_case(CASES[5][0], store, tmp_path)
-    path = str(tmp_path / "new.sqlite3")
+def test_newer_schema_names_the_database_and_both_versions(backend):
+    where = backend.location()
+    GameStore(where).close()
+    backend.set_schema_version(where, 99)
+    err = raise_case(lambda *_: GameStore(where), None, backend)
+    path = backend.where(where)
     assert err.params == {"path": path, "version": 99, "known": S.SCHEMA_VERSION}
-    assert str(err) == f"{path} has schema version 99; this program knows up to 2"
+    assert str(err) == f"{path} has schema version 99; this program knows up to 3"
+
+
+def test_a_database_that_cannot_be_used_is_said_with_the_drivers_reason(backend):
+    err = raise_case(CASES[21][0], None, backend)
+    if backend.name == "sqlite":
+        path = backend.folder / "garbage.sqlite3"
+        assert err.params == {"where": str(path), "reason": "file is not a database"}
+        assert str(err) == f"database {path}: file is not a database"
+    else:
+        where = backend.where(backend.server.url("no_such_database"))
+        assert err.params["where"] == where and 'database "no_such_database" does not exist' in err.params["reason"]
+        assert "\n" not in str(err)
+
+
+def test_a_password_never_shows_in_a_message(postgres_server):
+    url = postgres_server.url("no_such_database").replace("fugitive@", "fugitive:hunter2@")
+    err = raise_case(lambda *_: GameStore(url), None, None)
+    assert err.code == "database_error" and "hunter2" not in str(err) and "fugitive:***@" in str(err)
+    err = raise_case(lambda *_: GameStore("mysql://u:hunter2@h/db"), None, None)
+    assert "hunter2" not in str(err)
 
 
 def test_unknown_game_id_names_the_id(store):
@@ -172,8 +221,12 @@ def test_errors_pickle_with_their_codes(store):
     assert (StoreError("plain").code, StoreError("plain").params) == (None, {})
 
 
-def test_every_raise_in_the_store_uses_a_known_code_with_its_placeholders():
-    tree = ast.parse(pathlib.Path(S.__file__).read_text())
+STORE_MODULES = ("store.py", "store_errors.py", "database.py", "schema.py", "access.py")
+
+
+@pytest.mark.parametrize("module", STORE_MODULES)
+def test_every_raise_in_the_store_uses_a_known_code_with_its_placeholders(module):
+    tree = ast.parse((pathlib.Path(S.__file__).parent / module).read_text())
     calls = 0
     for node in ast.walk(tree):
         if isinstance(node, ast.Raise) and node.exc is not None:
@@ -190,7 +243,17 @@ def test_every_raise_in_the_store_uses_a_known_code_with_its_placeholders():
             code = node.args[0].value
             assert code in S.STORE_MESSAGES, f"line {node.lineno}: unknown code {code!r}"
             assert {k.arg for k in node.keywords} == placeholders(S.STORE_MESSAGES[code]), f"line {node.lineno}"
-    assert calls >= len(S.STORE_MESSAGES)
+    if module == "store.py":
+        assert calls >= 15
+
+
+def test_every_code_is_raised_somewhere_in_the_store():
+    raised = set()
+    for module in STORE_MODULES:
+        for node in ast.walk(ast.parse((pathlib.Path(S.__file__).parent / module).read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "of":
+                raised.add(node.args[0].value)
+    assert raised == set(S.STORE_MESSAGES)
 
 
 def test_a_stale_copy_saves_nothing_and_the_newer_entries_stay(store):
@@ -220,20 +283,22 @@ def test_a_row_that_cannot_be_read_is_an_error_on_that_game_alone(store, text):
     assert store.open(good).record == EXAMPLE
 
 
-def test_another_programs_database_is_left_as_it_was(tmp_path):
-    err = raise_case(lambda _, tmp: foreign_database(tmp), None, tmp_path)
-    path = tmp_path / "other.sqlite3"
-    assert str(err) == f"{path} is not a Fugitive database: it holds other tables (games, scores)"
-    with sqlite3.connect(path) as con:
-        assert [r[0] for r in con.execute("SELECT name FROM sqlite_master ORDER BY name")] == ["games", "scores"]
-        assert con.execute("PRAGMA user_version").fetchone()[0] == 0
-        assert con.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+def test_another_programs_database_is_left_as_it_was(backend):
+    where = backend.location()
+    backend.add_foreign_tables(where)
+    err = raise_case(lambda *_: GameStore(where), None, backend)
+    assert str(err) == f"{backend.where(where)} is not a Fugitive database: it holds other tables (games, scores)"
+    assert backend.tables(where) == ["games", "scores"]
+    if backend.name == "sqlite":
+        assert backend.sql(where, "PRAGMA user_version") == [(0,)]
+        assert backend.sql(where, "PRAGMA journal_mode") == [("delete",)]
+    for create in (True, False):  # the CLI's reading commands say the same
+        assert raise_case(lambda *_: GameStore(where, create=create), None, backend).code == "foreign_database"
 
 
-def test_a_database_with_only_a_view_is_another_programs_too(tmp_path):
-    path = tmp_path / "view.sqlite3"
-    with sqlite3.connect(path) as con:
-        con.execute("CREATE VIEW answer AS SELECT 42")
+def test_a_database_with_only_a_view_is_another_programs_too(backend):
+    where = backend.location()
+    backend.sql(where, "CREATE VIEW answer AS SELECT 42")
     with pytest.raises(StoreError) as info:
-        GameStore(path)
+        GameStore(where)
     assert info.value.code == "foreign_database" and info.value.params["tables"] == "answer"

@@ -151,7 +151,7 @@ def test_all_decks_empty_skips_draws():
     events = drain_decks(OPENING, {1: 7, 2: 11, 3: 13}, {17, 6})
     v = validate(rec(*events))
     assert sum(v.state.deck_sizes.values()) == 0
-    assert v.state.phase is Phase.FUGITIVE_DRAW
+    assert v.state.phase is Phase.FUGITIVE_PLACE  # his draw is skipped: the engine's phase
     assert [a.kind for a in v.allowed_next()] == ["place", "pass"]
     fails(rec(*events, fdraw(1)), len(events), "deck 1 is empty")
     events += [PASS, miss(1), place(), miss(2)]
@@ -173,6 +173,17 @@ def test_pass_draw_lowest_deck_only():
 # --------------------------------------------------------------------------- guesses
 def test_guess_face_up_number():
     fails(rec(*EXAMPLE.events, fdraw(1), PASS, mdraw(4), miss(2)), 12, "2 is already face up (position 1)")
+
+
+def test_guess_of_a_face_up_sprint_card_is_refused():
+    # RULES.md: a face-up number cannot be guessed; a revealed sprint card lies face up
+    seen = rec(place(1), place(), mdraw(4), mdraw(5), hit((1, 3, (9,))), fdraw(1), PASS, mdraw(6))
+    fails(rec(*seen.events, miss(9)), 8, "9 lies face up as a sprint card (position 1)")
+    fails(rec(*seen.events[:4], hit((1, 3, (9,))), fdraw(1), escape(5), hunt_miss(9)), 7,
+          "9 lies face up as a sprint card")
+    g = validate(seen).allowed_next()[0]
+    assert g.kind == "guess" and 9 not in g.numbers and 3 not in g.numbers and 7 in g.numbers
+    assert validate(seen).state.face_up_sprint_cards == (9,)
 
 
 def test_guess_own_card_warns():

@@ -59,7 +59,7 @@ def test_certain_number_by_hand():
 
 def test_reveal_fixes_position_and_sprint_cards():
     rec = record(place(0), place(1), mdraw(5), mdraw(6),
-                 hit((2, 4, [7])), fdraw(1), place(1), mdraw(8), miss(6, 7))
+                 hit((2, 4, [7])), fdraw(1), place(1), mdraw(8), miss(6, 9))
     post = solve(rec)
     total, counts = brute_force(rec)
     assert post.histories == total
@@ -155,7 +155,7 @@ def test_solve_reads_json_text_through_the_record_reader():
 def test_a_deadline_stops_the_count_and_a_later_one_changes_nothing():
     import time
 
-    from solver.count import OutOfTime
+    from solver.counting import OutOfTime
 
     rec = record(place(0), place(1), mdraw(17), mdraw(6), miss(2))
     with pytest.raises(OutOfTime):

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from engine.record import Record
-from solver.count import Counter
+from solver.counting import new_counter
 from solver.facts import extract
 from solver.model import has_route, routes
 from solver.exact import solve
@@ -30,7 +30,7 @@ def test_route_model_bounds_the_support_of_the_count():
                 space = list(routes(facts, limit=20000))
                 if len(space) == 20000:
                     continue
-                total, counts = Counter(facts).marginals()
+                total, counts = new_counter(facts).marginals()
                 assert total > 0 and space
                 for p in facts.positions:
                     values = {r[p.index - 1] for r in space}

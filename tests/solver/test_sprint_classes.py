@@ -8,7 +8,7 @@ import pytest
 from itertools import combinations
 
 from engine.record import Guess, Record, Reveal
-from solver.count import BITS, CLASS_OF, Counter
+from solver.counting import composition, new_counter
 from solver.facts import extract
 from solver.exact import count_histories
 from tests.solver.records import RULESETS, decision_prefixes, game
@@ -35,7 +35,7 @@ def _cases(n_games: int):
 def test_sprint_classes_are_the_compositions_that_fit():
     checked = 0
     for rec, facts, i in _cases(12):
-        counter = Counter(facts)
+        counter = new_counter(facts)
         total, marg = counter.marginals()
         if not total:
             continue
@@ -47,7 +47,7 @@ def test_sprint_classes_are_the_compositions_that_fit():
             free = [c for c in range(1, 42) if c not in known and c != x]
             want: set[int] = set()
             for S in combinations(free, k):
-                inc = sum(1 << (BITS * CLASS_OF[c]) for c in S)
+                inc = composition(S)
                 if inc not in want and count_histories(_revealed(rec, i, x, S)):
                     want.add(inc)
             assert got[x] == want, (i, x)

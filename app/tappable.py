@@ -1,0 +1,62 @@
+"""Taps on drawn HTML: the row of cards and the list of entries answer a tap.
+
+Streamlit's widgets cannot be drawn as a row of cards with their sprint cards stacked
+under them, and ``st.html`` does not answer a tap. The row and the list stay plain
+``st.html`` (drawn at once, with the rest of the page); one hidden Streamlit v2
+component (``st.components.v2``: no iframe, its script runs in the page) listens to
+taps on their elements that carry ``data-pick`` and reruns the script once with
+"card:<position>" or "entry:<index>" (a trigger value, gone after that run).
+
+A tap on the list at the bottom of the page also scrolls the page to its top, where
+the entry opens (under the thumb); the newest card of a long row is kept in view.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+_JS = """
+export default function(component) {
+    const { data, setTriggerValue } = component;
+    window.__fgTrigger = setTriggerValue;
+    if (!window.__fgTapListening) {
+        window.__fgTapListening = true;
+        document.addEventListener('click', (event) => {
+            const hit = event.target.closest(
+                '[data-testid="fg-row"] [data-pick], [data-testid="fg-entries"] [data-pick]');
+            if (!hit || !window.__fgTrigger) return;
+            const inList = hit.closest('[data-testid="fg-entries"]') !== null;
+            if (inList) {
+                window.scrollTo({top: 0});
+                for (const el of document.querySelectorAll('[data-testid="stMain"], [data-testid="stAppViewContainer"]')) {
+                    el.scrollTop = 0;
+                }
+            }
+            window.__fgTrigger('pick', (inList ? 'entry:' : 'card:') + hit.getAttribute('data-pick'));
+        }, true);
+    }
+    requestAnimationFrame(() => {
+        for (const row of document.querySelectorAll('.fg-tap [data-testid="fg-row"]')) row.scrollLeft = row.scrollWidth;
+    });
+    return () => { if (window.__fgTrigger === setTriggerValue) window.__fgTrigger = undefined; };
+}
+"""
+
+_component = st.components.v2.component("fugitive_taps", js=_JS, isolate_styles=False)
+
+
+def _ignore() -> None:
+    """The tap is read from the component's result in the same run."""
+
+
+def taps(stamp: object) -> tuple[str, int] | None:
+    """Listen to taps on the row and the list; ("card", position) or ("entry", index)
+    in the run a tap starts, else None. ``stamp`` changes when the row does (the
+    newest card is then scrolled into view). Mounted hidden (``.st-key-fgtaps``)."""
+    result = _component(key="fgtaps", data={"stamp": str(stamp)}, on_pick_change=_ignore)
+    pick = result.pick
+    if not isinstance(pick, str) or ":" not in pick:
+        return None
+    kind, _, value = pick.partition(":")
+    if kind not in ("card", "entry") or not value.isdigit():
+        return None
+    return kind, int(value)

@@ -1,0 +1,224 @@
+"""Entering a real game into the assistant tap by tap, as a Marshal at a table does.
+
+Shared by the browser tests (which measure where each control is when it is tapped:
+the thumb rule) and ``bench/app_bench.py`` (which times each entry). ``taps`` says,
+for one recorded event, which control to tap next, one tap at a time; ``enter`` taps
+them, waiting for each rerun, and lets a caller look at each control just before it
+is tapped (``look``).
+"""
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+from engine.cards import deck_of
+from engine.record import Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place
+
+from . import browser
+
+
+@dataclass
+class Tap:
+    """One tap: what it is (for messages), the control, whether it completes the
+    entry, and how to wait for its effect when it does not."""
+
+    what: str
+    target: object  # a Playwright Locator
+    final: bool = False
+    settle: Callable[[], None] | None = None
+    kind: str = ""  #: the kind of control: place, pass, escape, deck, card, number, miss, hit, position, sprint, save
+
+
+@dataclass
+class Table:
+    """What the driver keeps between entries (the cards left in each deck)."""
+
+    deck_sizes: dict[int, int] = field(default_factory=lambda: {1: 8, 2: 12, 3: 13})
+    seen: set[int] = field(default_factory=set)
+
+
+def option(page, label: str, text: str, prefix: bool = False, suffix: str = ""):
+    """The option ``text`` (optionally followed by ``suffix``) of the pills / segmented
+    control labelled ``label`` (or whose label starts with it)."""
+    sel = f'[aria-label^="{label}"]' if prefix else f'[aria-label="{label}"]'
+    tail = f"({re.escape(suffix)})?" if suffix else ""
+    return page.locator(f"{sel} button").filter(has_text=re.compile(f"^{re.escape(text)}{tail}$")).first
+
+
+def _wait_selected(page, label_prefix: str, text: str) -> None:
+    """Wait until the option ``text`` of the control whose label starts so is shown selected."""
+    page.wait_for_function(
+        """([label, text]) => {
+            for (const g of document.querySelectorAll('[aria-label]')) {
+                if (!g.getAttribute('aria-label').startsWith(label)) continue;
+                for (const b of g.querySelectorAll('button')) {
+                    const t = b.innerText.trim().replace(/\\*$/, '');
+                    const on = b.getAttribute('aria-pressed') === 'true' || b.getAttribute('aria-checked') === 'true'
+                        || b.getAttribute('data-selected') === 'true';
+                    if (t === text && on) return true;
+                }
+            }
+            return false;
+        }""",
+        arg=[label_prefix, text],
+        timeout=30_000,
+    )
+    browser.wait_idle(page)
+
+
+def taps(page, event: Event, table: Table) -> Iterator[Tap]:
+    """The taps that enter ``event``, one at a time (a generator: the page may change
+    between two taps, and the next one is found after the previous one's rerun)."""
+    if isinstance(event, Place):
+        if event.hideout == 42:
+            yield Tap("the escape section", page.get_by_text("Escape: he played 42"), kind="escape",
+                      settle=lambda: page.wait_for_selector('[aria-label^="He played 42"]'))
+            yield Tap(f"42 +{event.sprints}", option(page, "He played 42", f"42 +{event.sprints}", prefix=True),
+                      final=True, kind="place")
+        else:
+            yield Tap(f"+{event.sprints}", option(page, "He placed a hideout", f"+{event.sprints}", prefix=True),
+                      final=True, kind="place")
+    elif isinstance(event, Pass):
+        yield Tap("He passed", page.get_by_role("button", name="He passed", exact=True), final=True, kind="pass")
+    elif isinstance(event, FugitiveDraw):
+        group = page.locator('[aria-label^="He drew from deck"], [aria-label^="His extra draw"]').first
+        yield Tap(f"deck {event.deck}", group.locator("button").filter(has_text=f"Deck {event.deck}").first,
+                  final=True, kind="deck")
+        table.deck_sizes[event.deck] -= 1
+    elif isinstance(event, MarshalDraw):
+        d = deck_of(event.card)
+        yield Tap(f"card {event.card}", option(page, f"Deck {d} ", str(event.card), prefix=True), final=True,
+                  kind="card")
+        table.deck_sizes[d] -= 1
+    elif isinstance(event, (Guess, ManhuntGuess)):
+        manhunt = isinstance(event, ManhuntGuess)
+        numbers = (event.number,) if manhunt else event.numbers
+        label = "Number you guessed" if manhunt else "Numbers you guessed"
+        for x in numbers:
+            yield Tap(f"number {x}", option(page, label, str(x)), kind="number",
+                      settle=lambda x=x: _wait_selected(page, label, str(x)))
+        if not event.hit:
+            yield Tap("Miss", page.get_by_role("button", name="Miss", exact=True), final=True, kind="miss")
+            return
+        yield Tap("Hit", page.get_by_role("button", name="Hit", exact=True), kind="hit",
+                  settle=lambda: page.wait_for_selector('[aria-label^="Position of"]'))
+        reveals = (
+            [(event.number, event.position, tuple(event.sprint_cards or ()))] if manhunt
+            else [(r.hideout, r.position, tuple(r.sprint_cards)) for r in event.reveals]
+        )
+        for x, pos, cards in reveals:
+            lab = f"Position of {x}"
+            if len(reveals) > 1 and page.locator(f'[aria-label="{lab}"]').count() == 0:
+                # the panel shows one revealed card at a time: pick this one
+                yield Tap(f"revealed card {x}", option(page, "Revealed card", str(x), suffix=" ✓"), kind="which",
+                          settle=lambda lab=lab: (page.wait_for_selector(f'[aria-label="{lab}"]'),
+                                                  browser.wait_idle(page)))
+            page.wait_for_selector(f'[aria-label="{lab}"]')
+            opt = page.locator(f'[aria-label="{lab}"] button').filter(has_text=re.compile(f"^#{pos}( |$)")).first
+            if opt.get_attribute("aria-checked") != "true":
+                yield Tap(f"position #{pos} of {x}", opt, kind="position", settle=lambda lab=lab, pos=pos: (
+                    page.wait_for_selector(f'[aria-label="{lab}"] button[aria-checked="true"]:has-text("#{pos}")'),
+                    browser.wait_idle(page)))
+            for c in cards:
+                slab = f"Sprint cards under {x} "
+                page.wait_for_selector(f'[aria-label^="{slab}"]')
+                yield Tap(f"sprint card {c} under {x}", option(page, slab, str(c), prefix=True), kind="sprint",
+                          settle=lambda c=c, slab=slab: _wait_selected(page, slab, str(c)))
+        yield Tap("Save the hit", page.get_by_role("button", name="Save the hit", exact=True), final=True,
+                  kind="save")
+    else:
+        raise ValueError(f"no taps for {event!r}")
+
+
+#: In the page's own clock: the tap is the first pointerdown (capture phase, before any
+#: handler), "on screen" the first animation frame after the new heat map is in the DOM.
+#: It also measures how long a spinner was on screen meanwhile (``__fgSpin``, ms).
+ARM = """(sel) => {
+    window.__fgTap = undefined; window.__fgSeen = undefined; window.__fgSpin = 0;
+    let spinSince;
+    document.addEventListener('pointerdown', () => {
+        if (window.__fgTap === undefined) window.__fgTap = performance.now();
+    }, {capture: true, once: true});
+    const seen = () => requestAnimationFrame(() => {
+        if (window.__fgSeen === undefined) window.__fgSeen = performance.now();
+    });
+    const obs = new MutationObserver(() => {
+        const spinning = document.querySelector('[data-testid="stSpinner"]') !== null;
+        if (spinning && spinSince === undefined) spinSince = performance.now();
+        if (!spinning && spinSince !== undefined) { window.__fgSpin += performance.now() - spinSince; spinSince = undefined; }
+        if (window.__fgTap !== undefined && document.querySelector(sel)) {
+            if (spinSince !== undefined) window.__fgSpin += performance.now() - spinSince;
+            obs.disconnect(); seen();
+        }
+    });
+    obs.observe(document.body, {childList: true, subtree: true, attributes: true});
+}"""
+
+
+@dataclass
+class Timing:
+    """One entry's clock: from its final tap to the updated probabilities."""
+
+    in_page: float  #: seconds, in the page's own clock
+    wall: float  #: seconds from Playwright's click call (adds its own checks)
+    spinner_ms: float  #: how long a spinner was on screen meanwhile
+    solver_ms: int  #: how long the solve took on the server (the page says it)
+
+
+def heat_selector(n: int) -> str:
+    """The probabilities after entry ``n`` are on the page."""
+    return f'[data-testid="fg-heatmap"][data-events="{n}"]'
+
+
+def enter(page, event: Event, n: int, table: Table, look: Callable[[Tap, int], None] | None = None) -> Timing:
+    """Enter ``event`` (the ``n``-th, from 1) by taps. ``look(tap, n)`` is called with
+    each control just before it is tapped, once the page is idle. Returns the time
+    from the final tap to the updated probabilities (:class:`Timing`)."""
+    in_page = wall = spin = 0.0
+    for tap in taps(page, event, table):
+        browser.wait_idle(page)
+        if look is not None:
+            look(tap, n)
+        if not tap.final:
+            tap.target.click()
+            if tap.settle is not None:
+                tap.settle()
+            continue
+        page.evaluate(ARM, heat_selector(n))
+        start = time.perf_counter()
+        tap.target.click()
+        page.wait_for_selector(heat_selector(n), state="attached", timeout=120_000)
+        wall = time.perf_counter() - start
+        in_page, spin = page.evaluate("() => [(window.__fgSeen - window.__fgTap) / 1000, window.__fgSpin]")
+    browser.wait_idle(page)  # let the rest of the page (suggestions, candidates) finish
+    return Timing(in_page, wall, spin, solver_ms(page))
+
+
+def solver_ms(page) -> int:
+    """The milliseconds of the last solve, as the page shows them under the heat map."""
+    shown = page.locator('[data-testid="fg-solve-ms"]')
+    return int(shown.first.inner_text()) if shown.count() else 0
+
+
+def game_events(kind: str, seed: int) -> tuple[Event, ...]:
+    """The Marshal's record of a bot game: ``random`` (the engine's random bots) or
+    ``<marshal>-<fugitive>`` (the advisor's bots, e.g. ``solver-heuristic``)."""
+    if kind == "random":
+        from engine.bots import RandomFugitive, RandomMarshal, play_game
+
+        state = play_game(RandomFugitive(seed), RandomMarshal(seed), seed=seed)
+    else:
+        from advisor.tournament import play_pairing
+
+        state = play_pairing(*kind.split("-"), seed)
+    return state.marshal_record().events
+
+
+def new_game(page, url: str) -> None:
+    """Open the assistant and start a new game."""
+    page.goto(url + "/?page=assistant")
+    page.get_by_role("button", name="Start").click()
+    page.wait_for_selector('[data-testid="fg-status"]')
+    browser.wait_idle(page)

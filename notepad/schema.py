@@ -1,0 +1,156 @@
+"""The store's tables, and the migrations that bring any older database up to date.
+
+One list of steps serves both databases: each version is plain SQL that SQLite and
+PostgreSQL both read the same way (TEXT, INTEGER, BOOLEAN, CHECK, REFERENCES, ALTER
+TABLE ... ADD COLUMN). Only where the version number is kept differs: SQLite files
+have kept it in ``PRAGMA user_version`` since version 1, PostgreSQL keeps it in a
+one-row table ``fugitive_schema``.
+
+Why not Alembic: its revision graph is made for many branches of migrations; ours is
+one line of integers that must keep meaning what ``user_version`` has meant in the
+files people already have, with the refusals below. A dozen lines do that.
+
+Opening a database:
+
+- a newer schema than this program knows is refused (``newer_schema``): it might
+  hold what this program would lose;
+- a database that holds tables but no schema version of ours belongs to another
+  program and is left exactly as it was (``foreign_database``);
+- with ``create=False`` (the CLI's reading commands), a database without our tables
+  is ``no_database`` rather than a new empty one, so a mistyped name is an error and
+  not an empty list;
+- the steps run in one transaction with their version number: a crash mid-way
+  leaves the old version. Two processes opening one database at once take turns
+  (SQLite's write lock, a PostgreSQL advisory lock), so each step runs once.
+"""
+from __future__ import annotations
+
+from sqlalchemy import Connection, text
+
+from .database import Database
+from .store_errors import StoreError
+
+SCHEMA_V1 = """
+CREATE TABLE games (
+    id      TEXT PRIMARY KEY,
+    title   TEXT NOT NULL,
+    created TEXT NOT NULL,
+    updated TEXT NOT NULL,
+    record  TEXT NOT NULL
+);
+"""
+
+#: v2: a game's kind (the Marshal's assistant or a match against bots) and free JSON
+#: metadata (players, the full record of a finished match, ...).
+SCHEMA_V2 = (
+    "ALTER TABLE games ADD COLUMN kind TEXT NOT NULL DEFAULT 'assistant'",
+    "ALTER TABLE games ADD COLUMN metadata TEXT NOT NULL DEFAULT '{}'",
+    "CREATE INDEX games_updated ON games (updated)",
+)
+
+#: v3: a version number per game (every write adds one: pages that watch a game
+#: compare it), matches played by private links, and who may list a game.
+#:
+#: - ``game_secrets``: one row per link of a match (marshal, fugitive, watcher): the
+#:   SHA-256 of the link's secret, never the secret (notepad.access).
+#: - ``game_members``: the browsers a game belongs to, by the SHA-256 of their owner
+#:   key, with their role in it ('owner' of a game without seats, or the seat or
+#:   'watcher' they came in by) and whether they made it.
+#: - ``games.rematch``: the match that followed this one (one at most).
+SCHEMA_V3 = (
+    "ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 1",
+    "ALTER TABLE games ADD COLUMN rematch TEXT REFERENCES games (id) ON DELETE SET NULL",
+    """CREATE TABLE game_secrets (
+        game_id     TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        role        TEXT NOT NULL CHECK (role IN ('marshal', 'fugitive', 'watcher')),
+        secret_hash TEXT NOT NULL,
+        created     TEXT NOT NULL,
+        PRIMARY KEY (game_id, role)
+    )""",
+    """CREATE TABLE game_members (
+        game_id    TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        owner_hash TEXT NOT NULL,
+        role       TEXT NOT NULL CHECK (role IN ('owner', 'marshal', 'fugitive', 'watcher')),
+        made       BOOLEAN NOT NULL DEFAULT FALSE,
+        joined     TEXT NOT NULL,
+        PRIMARY KEY (game_id, owner_hash)
+    )""",
+    "CREATE INDEX game_members_owner ON game_members (owner_hash)",
+)
+
+#: version -> the statements that make it from version - 1; version 1 is the first schema.
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: (SCHEMA_V1,),
+    2: SCHEMA_V2,
+    3: SCHEMA_V3,
+}
+SCHEMA_VERSION = max(MIGRATIONS)
+
+#: the PostgreSQL advisory lock that serializes migrations (any constant bigint)
+_MIGRATION_LOCK = 0x46756769  # "Fugi"
+
+
+def migrate(db: Database, target: int = SCHEMA_VERSION, *, create: bool = True) -> None:
+    """Bring ``db`` to schema ``target`` (see the module's docstring for the refusals)."""
+    where = db.location.where
+    if db.dialect == "sqlite":
+        path = db.location.path
+        if not create and path is not None and not path.exists():
+            raise StoreError.of("no_database", where=where)
+        with db.transaction(write=False) as con:
+            if _version(db, con) == 0:
+                # a new file, or one this program did not make: leave that one as it is
+                _refuse_foreign(db, con, create)
+        with db.autocommit() as con:
+            con.exec_driver_sql("PRAGMA journal_mode = WAL")
+    with db.transaction(write=True) as con:
+        if db.dialect == "postgresql":
+            con.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
+        version = _version(db, con)
+        if version == 0:
+            _refuse_foreign(db, con, create)
+        if version > SCHEMA_VERSION:
+            raise StoreError.of("newer_schema", path=where, version=version, known=SCHEMA_VERSION)
+        for v in range(version + 1, target + 1):
+            for statement in MIGRATIONS[v]:
+                con.exec_driver_sql(statement)
+            _set_version(db, con, v)
+
+
+def schema_version(db: Database) -> int:
+    with db.transaction(write=False) as con:
+        return _version(db, con)
+
+
+def _version(db: Database, con: Connection) -> int:
+    if db.dialect == "sqlite":
+        return con.exec_driver_sql("PRAGMA user_version").scalar_one()
+    if con.execute(text("SELECT to_regclass('fugitive_schema')")).scalar_one() is None:
+        return 0
+    return con.execute(text("SELECT version FROM fugitive_schema")).scalar_one()
+
+
+def _set_version(db: Database, con: Connection, version: int) -> None:
+    if db.dialect == "sqlite":
+        con.exec_driver_sql(f"PRAGMA user_version = {int(version)}")
+    elif con.execute(text("SELECT to_regclass('fugitive_schema')")).scalar_one() is None:
+        con.exec_driver_sql("CREATE TABLE fugitive_schema (version INTEGER NOT NULL)")
+        con.execute(text("INSERT INTO fugitive_schema (version) VALUES (:v)"), {"v": version})
+    else:
+        con.execute(text("UPDATE fugitive_schema SET version = :v"), {"v": version})
+
+
+def _refuse_foreign(db: Database, con: Connection, create: bool) -> None:
+    """At version 0: another program's database is refused; an empty one is new
+    (or ``no_database`` when it must not be created)."""
+    if db.dialect == "sqlite":
+        # tables, views, triggers, indexes: anything
+        sql = "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name"
+    else:
+        sql = ("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() "
+               "ORDER BY table_name")
+    tables = [r[0] for r in con.execute(text(sql))]
+    if tables:
+        raise StoreError.of("foreign_database", path=db.location.where, tables=", ".join(tables[:5]))
+    if not create:
+        raise StoreError.of("no_database", where=db.location.where)

@@ -1,0 +1,187 @@
+// solver._compiled: the compiled counting core as a Python module (nanobind).
+//
+// make(primes, plan...) gives a counter over that many primes (1..MAX_PRIMES): a
+// Counter<K> of counter.hpp behind one virtual interface. Counts leave it as Python
+// integers, rebuilt from their residues by the Chinese remainder theorem.
+// solver/compiled_counter.py is the only caller: it hands over the record's facts as
+// integers and picks the number of primes from a bound.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/unique_ptr.h>
+#include <nanobind/stl/vector.h>
+
+#include <memory>
+
+#include "counter.hpp"
+
+namespace nb = nanobind;
+using namespace fugitive;
+
+namespace {
+
+template <int K>
+nb::object to_int(const Res<K>& r) {
+    u64 limbs[K + 1];
+    crt_limbs(r, limbs);
+    bool small = true;
+    for (int i = 1; i <= K; ++i) small = small && !limbs[i];
+    if (small) return nb::steal(PyLong_FromUnsignedLongLong(limbs[0]));
+    unsigned char bytes[8 * (K + 1)];
+    for (int i = 0; i <= K; ++i)
+        for (int b = 0; b < 8; ++b) bytes[8 * i + b] = (unsigned char)(limbs[i] >> (8 * b));
+#if PY_VERSION_HEX >= 0x030D0000
+    PyObject* out = PyLong_FromUnsignedNativeBytes(bytes, sizeof bytes, Py_ASNATIVEBYTES_LITTLE_ENDIAN);
+#else
+    PyObject* out = _PyLong_FromByteArray(bytes, sizeof bytes, 1, 0);
+#endif
+    if (!out) throw nb::python_error();
+    return nb::steal(out);
+}
+
+struct OutOfTimeError {};
+
+class AnyCounter {
+public:
+    virtual ~AnyCounter() = default;
+    virtual nb::object total(double budget) = 0;
+    virtual nb::tuple marginals(double budget) = 0;
+    virtual nb::object through(std::vector<int> nums) = 0;
+    virtual nb::list sprint_classes(int i, double budget) = 0;
+    virtual std::vector<int> tag_positions() = 0;
+    virtual nb::list tagged(std::vector<int> fd, std::vector<int> fixed, std::vector<int> keep, double budget) = 0;
+    virtual std::size_t stored_states() = 0;
+};
+
+template <int K>
+class CounterK : public AnyCounter {
+public:
+    explicit CounterK(Plan plan) : c(std::move(plan)) {}
+
+    nb::object total(double budget) override {
+        Res<K> z = timed(budget, [&] { return c.total(); });
+        return to_int(z);
+    }
+
+    nb::tuple marginals(double budget) override {
+        timed(budget, [&] {
+            c.marginals();
+            return 0;
+        });
+        nb::list rows;
+        for (int i = 0; i <= c.n; ++i) {
+            nb::dict row;
+            for (int x = 0; x < 43; ++x)
+                if (!c.counts[i][x].is_zero()) row[nb::int_(x)] = to_int(c.counts[i][x]);
+            rows.append(row);
+        }
+        return nb::make_tuple(to_int(c.marg_total), rows);
+    }
+
+    nb::object through(std::vector<int> nums) override { return to_int(c.through(nums)); }
+
+    nb::list sprint_classes(int i, double budget) override {
+        auto pairs = timed(budget, [&] { return c.sprint_classes(i); });
+        nb::list out;
+        for (const auto& p : pairs) out.append(nb::make_tuple(p.first, p.second));
+        return out;
+    }
+
+    std::vector<int> tag_positions() override { return c.tag_positions(); }
+
+    nb::list tagged(std::vector<int> fd, std::vector<int> fixed, std::vector<int> keep, double budget) override {
+        auto rows = timed(budget, [&] { return c.tagged(fd, fixed, keep); });
+        nb::list out;
+        for (const auto& row : rows) {
+            nb::list parts;
+            for (std::size_t t = 0; t < row.first.size(); ++t) {
+                u64 part = row.first[t];
+                int y = (int)(part & 63);
+                u64 inc = part >> 6;
+                if ((keep[t] & 3) == 3) parts.append(nb::make_tuple(y, inc));
+                else if (keep[t] & 1) parts.append(nb::make_tuple(y));
+                else if (keep[t] & 2) parts.append(nb::make_tuple(inc));
+                else parts.append(nb::tuple());
+            }
+            out.append(nb::make_tuple(nb::tuple(parts), to_int(row.second)));
+        }
+        return out;
+    }
+
+    std::size_t stored_states() override { return c.stored_states(); }
+
+private:
+    template <class F>
+    auto timed(double budget, F f) -> decltype(f()) {
+        c.set_budget(budget);
+        try {
+            auto out = f();
+            c.set_budget(-1);
+            return out;
+        } catch (const OutOfTime&) {
+            c.set_budget(-1);
+            throw OutOfTimeError();
+        }
+    }
+
+    Counter<K> c;
+};
+
+// nullptr (None) when the record is beyond the core's limits (see prepare)
+std::unique_ptr<AnyCounter> make(int primes, int n, const std::vector<long long>& positions,
+                                 const std::vector<int>& slots1, const std::vector<int>& slots2,
+                                 const std::vector<int>& slots3, const std::vector<int>& draws,
+                                 unsigned long long marshal, const std::vector<long long>& missed_single,
+                                 const std::vector<long long>& missed_sets) {
+    FactsIn f;
+    f.n = n;
+    if (positions.size() != 4 * (std::size_t)n) throw std::invalid_argument("positions: 4 numbers per position");
+    if (slots1.empty() || slots2.empty() || slots3.empty()) throw std::invalid_argument("slots: empty");
+    if (draws.size() != 3 || missed_single.size() % 2 || missed_sets.size() % 2) throw std::invalid_argument("bad facts");
+    f.positions = positions;
+    f.slots[1] = slots1;
+    f.slots[2] = slots2;
+    f.slots[3] = slots3;
+    for (int r = 1; r <= 3; ++r) f.draws[r] = draws[r - 1];
+    f.marshal = marshal;
+    f.missed_single = missed_single;
+    f.missed_sets = missed_sets;
+    Plan plan;
+    if (!prepare(f, plan)) return nullptr;
+    switch (primes) {
+        case 1: return std::make_unique<CounterK<1>>(std::move(plan));
+        case 2: return std::make_unique<CounterK<2>>(std::move(plan));
+        case 3: return std::make_unique<CounterK<3>>(std::move(plan));
+        case 4: return std::make_unique<CounterK<4>>(std::move(plan));
+        case 5: return std::make_unique<CounterK<5>>(std::move(plan));
+        case 6: return std::make_unique<CounterK<6>>(std::move(plan));
+        default: throw std::invalid_argument("primes: 1 to 6");
+    }
+}
+
+}  // namespace
+
+NB_MODULE(_compiled, m) {
+    m.doc() = "The compiled counting core (see solver/compiled/counter.hpp and solver/compiled_counter.py).";
+    static nb::object out_of_time = nb::module_::import_("solver.count").attr("OutOfTime");
+    nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+        try {
+            std::rethrow_exception(p);
+        } catch (const OutOfTimeError&) {
+            PyErr_SetString(out_of_time.ptr(), "the count ran past its deadline");
+        }
+    });
+    m.attr("MAX_PRIMES") = MAX_PRIMES;
+    m.attr("MAX_FLAGS") = MAX_FLAGS;
+    nb::list primes;
+    for (int k = 0; k < MAX_PRIMES; ++k) primes.append(PRIMES[k]);
+    m.attr("PRIMES") = nb::tuple(primes);
+    nb::class_<AnyCounter>(m, "Counter")
+        .def("total", &AnyCounter::total, nb::arg("budget"))
+        .def("marginals", &AnyCounter::marginals, nb::arg("budget"))
+        .def("through", &AnyCounter::through, nb::arg("numbers"))
+        .def("sprint_classes", &AnyCounter::sprint_classes, nb::arg("i"), nb::arg("budget"))
+        .def("tag_positions", &AnyCounter::tag_positions)
+        .def("tagged", &AnyCounter::tagged, nb::arg("fd"), nb::arg("fixed"), nb::arg("keep"), nb::arg("budget"))
+        .def("stored_states", &AnyCounter::stored_states);
+    m.def("make", &make, nb::arg("primes"), nb::arg("n"), nb::arg("positions"), nb::arg("slots1"), nb::arg("slots2"),
+          nb::arg("slots3"), nb::arg("draws"), nb::arg("marshal"), nb::arg("missed_single"), nb::arg("missed_sets"));
+}

@@ -1,0 +1,211 @@
+"""The assistant at a real table, in the real app: headless Chromium at 390x844.
+
+Complete games of the advisor's bots are entered tap by tap (``harness.taps``, as
+the app benchmark does), and every control is measured just before it is tapped:
+it must be on the first screen (the page never needs a scroll), it must not move
+while the thumb goes to it, and the cards and numbers keep their places from one
+entry to the next.
+"""
+from __future__ import annotations
+
+import pytest
+
+from harness import browser, taps
+
+pytestmark = pytest.mark.browser
+
+#: Two complete games between them holding every kind of entry: his placements,
+#: passes, draws and escape; her draws, missed guesses of one and two numbers, hits of
+#: one and two numbers with and without sprint cards, and Manhunt hits.
+GAMES = ("notepad-heuristic:0", "solver-heuristic:4")
+SCREEN = browser.PHONE["height"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    why = browser.missing()
+    if why:
+        pytest.skip(why)
+    db = tmp_path_factory.mktemp("browser-assistant") / "games.sqlite3"
+    with browser.app_server(db) as url:
+        yield url
+
+
+@pytest.fixture
+def page(server):
+    with browser.phone_page() as p:
+        yield p
+
+
+def _box(target) -> dict:
+    box = target.bounding_box()
+    assert box is not None, "the control is not on the page"
+    return box
+
+
+class Thumb:
+    """Where each control was when it was tapped."""
+
+    def __init__(self, page):
+        self.page = page
+        self.off_screen: list[str] = []
+        self.moved: list[str] = []
+        self.taps = 0
+        self.places: dict[tuple[str, str], tuple[float, float]] = {}
+        self.shifted: list[str] = []
+
+    def look(self, tap: taps.Tap, n: int) -> None:
+        self.taps += 1
+        box = _box(tap.target)
+        what = f"entry {n}: {tap.what} at y={box['y']:.0f}..{box['y'] + box['height']:.0f}"
+        if box["y"] < 0 or box["y"] + box["height"] > SCREEN:
+            self.off_screen.append(what)
+        self.page.wait_for_timeout(250)  # a late element (suggestions, a message) must not push it away
+        again = _box(tap.target)
+        if abs(again["y"] - box["y"]) > 1 or abs(again["x"] - box["x"]) > 1:
+            self.moved.append(f"{what}: moved to y={again['y']:.0f} while the thumb went to it")
+        if tap.kind in ("card", "number"):  # every card and number keeps its place
+            # ... among the same controls (his second opening hideout above her first draw
+            # is another screen than her later draws)
+            controls = self.page.evaluate(
+                """() => [...document.querySelectorAll('[role="toolbar"], [role="radiogroup"]')]
+                    .map(e => (e.getAttribute('aria-label') || '').replace(/[0-9]+/g, '#')).join('|')""")
+            key = (tap.kind, tap.what, controls)
+            where = (round(box["x"]), round(box["y"]))
+            if key in self.places and self.places[key] != where:
+                self.shifted.append(f"{what}: was at {self.places[key]}, now {where}")
+            self.places[key] = where
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_next_control_is_on_the_first_screen_and_stays_put(server, page, game):
+    kind, seed = game.split(":")
+    events = taps.game_events(kind, int(seed))
+    taps.new_game(page, server)
+    thumb, table = Thumb(page), taps.Table()
+    spinners = []
+    for n, event in enumerate(events, start=1):
+        timing = taps.enter(page, event, n, table, look=thumb.look)
+        if timing.spinner_ms > timing.solver_ms + 50:  # a spinner only while the solver works
+            spinners.append(f"entry {n}: spinner {timing.spinner_ms:.0f} ms, solve {timing.solver_ms} ms")
+    assert "won" in page.locator('[data-testid="fg-status"]').inner_text()
+    assert not thumb.off_screen, f"{len(thumb.off_screen)} of {thumb.taps} taps off the first screen: {thumb.off_screen}"
+    assert not thumb.moved, thumb.moved
+    assert not thumb.shifted, thumb.shifted
+    assert not spinners, spinners
+    assert page.evaluate("window.scrollY") == 0  # the Marshal never had to scroll
+
+
+def _on_screen(target) -> bool:
+    box = _box(target)
+    return box["y"] >= 0 and box["y"] + box["height"] <= SCREEN
+
+
+def test_a_card_of_the_row_opens_its_entry_and_one_tap_corrects_it(server, page):
+    taps.new_game(page, server)
+    table = taps.Table()
+    from engine.record import Place
+
+    taps.enter(page, Place(4), 1, table)
+    band = page.locator('[data-testid="fg-confirm"]')
+    assert band.locator(".fg-mini").count() == 4 and "+4" in band.inner_text()  # the big confirmation
+    page.locator('[data-testid="fg-row"] [data-pick="1"]').click()  # tap the card on the row
+    plus5 = taps.option(page, "Sprint cards under it", "+5", prefix=True)
+    plus5.wait_for()
+    browser.wait_idle(page)
+    assert _on_screen(plus5)
+    plus5.click()  # one tap: corrected and saved
+    page.wait_for_selector('[data-testid="fg-row"] [data-position="1"] [data-sprints="5"]')
+    browser.wait_idle(page)
+    assert "Corrected entry 1: Fugitive: hideout +5" in page.locator('[data-testid="stAlert"]').first.inner_text()
+    # in Korean the entry opens in Korean (the old drop-down kept its English)
+    taps.option(page, "Language", "한국어").click()
+    page.wait_for_selector("text=도망자")
+    browser.wait_idle(page)
+    page.locator('[data-testid="fg-row"] [data-pick="1"]').click()
+    page.wait_for_selector('[aria-label^="그 아래의 도약 카드"]')
+    assert "입력 1: 도망자: 은신처 +5" in page.locator(".st-key-fg_editor").inner_text()
+
+
+def test_the_band_keeps_its_height_and_the_entries_their_place(server, page):
+    taps.new_game(page, server)
+    from engine.record import Place
+
+    taps.enter(page, Place(1), 1, taps.Table())
+    band = page.locator('[data-testid="fg-confirm"]')
+    assert "Saved:" in band.inner_text()
+    first = page.locator('[aria-label^="Deck 1 "] button').first
+    with_message, band_height = _box(first)["y"], _box(band)["height"]
+    page.reload()  # the same page with no fresh message: the band shows the last entry
+    page.wait_for_selector('[data-testid="fg-confirm"][data-entry="1"]')
+    browser.wait_idle(page)
+    assert "Saved:" not in band.inner_text() and "Entry 1" in band.inner_text()
+    assert abs(_box(first)["y"] - with_message) < 2 and abs(_box(band)["height"] - band_height) < 2
+    assert band_height < 70  # no empty slot of ~100 px above the entries
+
+
+def test_a_second_phone_shows_new_entries_without_a_tap(server):
+    from engine.record import Place
+
+    with browser.phone_pages(2) as (a, b):
+        taps.new_game(a, server)
+        taps.enter(a, Place(0), 1, taps.Table())
+        b.goto(a.url)  # the same game on a second phone
+        b.wait_for_selector(taps.heat_selector(1), state="attached")
+        browser.wait_idle(b)
+        table = taps.Table()
+        taps.enter(a, Place(1), 2, table)  # his second hideout, entered on the first phone
+        # the second phone follows within a few seconds, untouched
+        b.wait_for_selector(taps.heat_selector(2), state="attached", timeout=15_000)
+        browser.wait_idle(b)
+        assert b.locator('[data-testid="fg-row"] .fg-card').count() == 3
+        taps.option(b, "Deck 1 ", "6", prefix=True).click()  # and its first tap is taken
+        b.wait_for_selector(taps.heat_selector(3), state="attached")
+        browser.wait_idle(b)
+        assert b.get_by_text("changed elsewhere").count() == 0
+
+
+def test_the_machine_that_serves_shows_the_phone_its_address(server, page):
+    page.goto(server + "/?page=assistant")
+    page.wait_for_selector("text=Open this page on your phone")
+    page.wait_for_selector("text=same Wi-Fi")  # the last line of the panel
+    browser.wait_idle(page)
+    qr = page.locator('[data-testid="fg-qr"]')
+    if qr.count():
+        port = server.rsplit(":", 1)[1]
+        assert qr.get_attribute("data-url").endswith(f":{port}") and qr.locator("img").is_visible()
+        # the test server listens on 127.0.0.1 only: the page says how to let the phone in
+        assert page.get_by_text("--server.address 0.0.0.0").count() == 1
+    else:
+        assert page.get_by_text("This computer has no network address").count() == 1
+    assert page.get_by_text("same Wi-Fi").count() == 1
+
+
+def test_every_control_of_the_crowded_screens_is_on_the_first_screen(server, page):
+    """The screens with the most controls: after his first hideout (his second, or her
+    draw), and in the second edition after his pass (his extra draw, or her draw)."""
+    from engine.record import FugitiveDraw, Guess, MarshalDraw, Pass, Place
+
+    page.goto(server + "/?page=assistant")
+    page.get_by_text("Extra draw after a pass (2nd edition)").click()
+    browser.wait_idle(page)
+    page.get_by_role("button", name="Start").click()
+    page.wait_for_selector('[data-testid="fg-status"]')
+    browser.wait_idle(page)
+    table = taps.Table()
+
+    def all_on_screen(labels) -> list[str]:
+        off = []
+        for label in labels:
+            for button in page.locator(f'[aria-label^="{label}"] button').all():
+                if not _on_screen(button):
+                    off.append(f"{label}: {button.inner_text()} at y={_box(button)['y']:.0f}")
+        return off
+
+    events = [Place(0), MarshalDraw(4), MarshalDraw(15), Guess((1,), False), FugitiveDraw(1), Pass()]
+    taps.enter(page, events[0], 1, table)
+    assert not all_on_screen(["He placed a hideout", "Deck 1 ", "Deck 2 ", "Deck 3 "])
+    for n, event in enumerate(events[1:], start=2):
+        taps.enter(page, event, n, table)
+    assert not all_on_screen(["His extra draw", "Deck 1 ", "Deck 2 ", "Deck 3 "])
+    assert page.evaluate("window.scrollY") == 0
