@@ -177,6 +177,44 @@ def write_csv(results: list[PairResult], path: str) -> None:
                         r.manhunts, f"{r.seconds / max(1, r.games):.3f}", r.first_guess_wins])
 
 
+def read_csv(path) -> list[PairResult]:
+    """The pairings of a CSV of :func:`write_csv` (the openings are not in it), so that
+    pairings run by separate commands can share one table and one chart."""
+    out = []
+    with open(path, newline="") as fh:
+        for row in csv.DictReader(fh):
+            games = int(row["games"])
+            out.append(PairResult(row["marshal"], row["fugitive"], games, int(row["marshal_wins"]),
+                                  int(row["manhunts"]), float(row["seconds_per_game"]) * games,
+                                  int(row.get("first_guess_wins") or 0)))
+    return out
+
+
+def merge_main(argv: list[str] | None = None) -> int:
+    """``python -m advisor.tournament A.csv B.csv ... --csv OUT.csv --png OUT.png``: the
+    pairings of several tournament CSVs in one table, one CSV and one chart."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m advisor.tournament", description=merge_main.__doc__.split(":")[1])
+    ap.add_argument("inputs", nargs="+", help="CSV files written by fugitive tournament --csv")
+    ap.add_argument("--csv", help="write the merged CSV here")
+    ap.add_argument("--png", help="write the merged chart here")
+    args = ap.parse_args(argv)
+    results = [r for path in args.inputs for r in read_csv(path)]
+    pairs = [(r.marshal, r.fugitive) for r in results]
+    grid = {(m, f) for m, _ in pairs for _, f in pairs}
+    if len(set(pairs)) != len(pairs) or set(pairs) != grid:
+        missing = sorted(grid - set(pairs))
+        ap.error("the CSVs must hold every Marshal against every Fugitive once"
+                 + (f"; missing: {', '.join(f'{m} vs {f}' for m, f in missing)}" if missing else "; a pairing repeats"))
+    print(table(results))
+    if args.csv:
+        write_csv(results, args.csv)
+    if args.png:
+        write_png(results, args.png)
+    return 0
+
+
 def openings_table(results: list[PairResult], top: int = 5) -> str:
     """Per pairing: how often the Marshal won on her first guess (95% Wilson
     interval), how often the Fugitive opened with two hideouts, and his commonest
@@ -208,7 +246,9 @@ def write_png(results: list[PairResult], path: str) -> None:
     for j, m in enumerate(marshals):
         xs = [i + (j - (len(marshals) - 1) / 2) * width for i in range(len(fugitives))]
         rates = [by[(m, f)].rate for f in fugitives]
-        err = [[by[(m, f)].rate - by[(m, f)].ci[0] for f in fugitives], [by[(m, f)].ci[1] - by[(m, f)].rate for f in fugitives]]
+        # at a rate of 0 or 1 the interval's end can sit a rounding error inside the rate
+        err = [[max(0.0, by[(m, f)].rate - by[(m, f)].ci[0]) for f in fugitives],
+               [max(0.0, by[(m, f)].ci[1] - by[(m, f)].rate) for f in fugitives]]
         ax.bar(xs, rates, width, yerr=err, capsize=3, label=f"Marshal: {m}")
     ax.set_xticks(range(len(fugitives)))
     ax.set_xticklabels([f"Fugitive: {f}" for f in fugitives])
@@ -219,3 +259,7 @@ def write_png(results: list[PairResult], path: str) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+if __name__ == "__main__":
+    raise SystemExit(merge_main())

@@ -195,3 +195,28 @@ def test_tournament_with_the_search_fugitive(tmp_path):
     assert sum(res[0].openings.values()) == 2
     write_csv(res, tmp_path / "t.csv")
     assert "first_guess_wins" in (tmp_path / "t.csv").read_text()
+
+
+def test_tournament_csvs_merge_into_one_table_and_chart(tmp_path, capsys):
+    from advisor.tournament import PairResult, merge_main, read_csv, write_csv
+
+    a = [PairResult("solver", "search", 10, 7, 2, 12.5, 1), PairResult("solver", "adversarial", 10, 9, 1, 1.0, 3)]
+    b = [PairResult("lookahead", "search", 10, 8, 0, 10.0, 0), PairResult("lookahead", "adversarial", 10, 10, 0, 2.0, 4)]
+    write_csv(a, tmp_path / "a.csv")
+    write_csv(b, tmp_path / "b.csv")
+    back = read_csv(tmp_path / "a.csv")
+    assert [(r.marshal, r.fugitive, r.games, r.marshal_wins, r.manhunts, r.first_guess_wins) for r in back] == \
+        [("solver", "search", 10, 7, 2, 1), ("solver", "adversarial", 10, 9, 1, 3)]
+    assert back[0].seconds == pytest.approx(12.5, abs=0.01)
+    assert merge_main([str(tmp_path / "a.csv"), str(tmp_path / "b.csv"), "--csv", str(tmp_path / "m.csv"),
+                       "--png", str(tmp_path / "m.png")]) == 0
+    assert "| lookahead | 80.0% " in capsys.readouterr().out
+    assert len(read_csv(tmp_path / "m.csv")) == 4
+    assert (tmp_path / "m.png").read_bytes()[:4] == b"\x89PNG"
+    with pytest.raises(SystemExit):  # lookahead vs search missing: no chart with a hole in it
+        merge_main([str(tmp_path / "a.csv"), str(tmp_path / "a.csv")])
+    assert "a pairing repeats" in capsys.readouterr().err
+    write_csv(b[1:], tmp_path / "c.csv")
+    with pytest.raises(SystemExit):
+        merge_main([str(tmp_path / "a.csv"), str(tmp_path / "c.csv")])
+    assert "missing: lookahead vs search" in capsys.readouterr().err
