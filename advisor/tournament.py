@@ -95,6 +95,42 @@ class GameResult:
     seconds: float
     first_guess_win: bool
     opening: tuple[tuple[int, int], ...]
+    #: the game's seed (game i of a run: its seed + i)
+    seed: int = -1
+
+    def to_json(self) -> str:
+        import json
+
+        return json.dumps({"marshal": self.marshal, "fugitive": self.fugitive, "seed": self.seed,
+                           "winner": self.winner, "manhunt": self.manhunt, "seconds": round(self.seconds, 4),
+                           "first_guess_win": self.first_guess_win, "opening": [list(o) for o in self.opening]})
+
+    @classmethod
+    def from_json(cls, line: str) -> "GameResult":
+        import json
+
+        d = json.loads(line)
+        return cls(d["marshal"], d["fugitive"], d["winner"], bool(d["manhunt"]), float(d["seconds"]),
+                   bool(d["first_guess_win"]), tuple((int(h), int(k)) for h, k in d["opening"]), int(d["seed"]))
+
+
+def read_log(path) -> dict[tuple[str, str, int], GameResult]:
+    """The games of a tournament log (:func:`run_tournament`'s ``log``) by (Marshal,
+    Fugitive, seed); a last line cut short by a killed run is ignored."""
+    import json
+    import os
+
+    out: dict[tuple[str, str, int], GameResult] = {}
+    if not os.path.exists(path):
+        return out
+    with open(path) as fh:
+        for line in fh:
+            try:
+                g = GameResult.from_json(line)
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+                continue  # the line being written when the run was stopped
+            out[(g.marshal, g.fugitive, g.seed)] = g
+    return out
 
 
 def play_one(task: tuple) -> GameResult:
@@ -105,7 +141,7 @@ def play_one(task: tuple) -> GameResult:
     events = state.events
     manhunt = any(e.type == "manhunt_guess" for e in events)
     return GameResult(m, f, state.winner, manhunt, time.perf_counter() - t, won_on_first_guess(events),
-                      opening_of(events))
+                      opening_of(events), seed)
 
 
 def run_tournament(
@@ -116,9 +152,16 @@ def run_tournament(
     fugitives: list[str] | None = None,
     progress: bool = True,
     budget: Budget | None = None,
+    log: str | None = None,
 ) -> list[PairResult]:
     """Every Marshal bot against every Fugitive bot, ``games`` seeded games each; a
-    search bot plays with ``budget`` (None: its defaults)."""
+    search bot plays with ``budget`` (None: its defaults).
+
+    ``log``: a file (JSON lines) to which every game is appended as soon as it is
+    over, so a long run stopped half-way keeps what it played; the games already in
+    it (same bots and seed) are taken from it and not played again, so the same
+    command resumes a stopped run (the log does not record the budget: resume with
+    the same one)."""
     from tqdm import tqdm
 
     marshals = marshals or list(MARSHAL_BOTS)
@@ -126,6 +169,10 @@ def run_tournament(
     tasks = [(m, f, seed + i, budget) for m in marshals for f in fugitives for i in range(games)]
     res = {(m, f): PairResult(m, f, 0, 0, 0, 0.0) for m in marshals for f in fugitives}
     bar = tqdm(total=len(tasks), desc="games", unit="game", disable=not progress, mininterval=0.5)
+    done = read_log(log) if log else {}
+    sink = open(log, "a") if log else None
+    if sink is not None and sink.tell() and not open(log, "rb").read().endswith(b"\n"):
+        sink.write("\n")  # end the line a stopped run was writing: the next game gets its own
 
     def take(out: GameResult) -> None:
         r = res[(out.marshal, out.fugitive)]
@@ -137,15 +184,29 @@ def run_tournament(
         r.openings[out.opening] = r.openings.get(out.opening, 0) + 1
         bar.update(1)
 
-    if jobs <= 1:
-        for t in tasks:
-            take(play_one(t))
-    else:
-        import multiprocessing as mp
+    def played(out: GameResult) -> None:
+        if sink is not None:
+            sink.write(out.to_json() + "\n")
+            sink.flush()
+        take(out)
 
-        with mp.get_context("fork").Pool(jobs) as pool:
-            for out in pool.imap_unordered(play_one, tasks, chunksize=1):
-                take(out)
+    for t in tasks:
+        if (t[0], t[1], t[2]) in done:
+            take(done[(t[0], t[1], t[2])])
+    tasks = [t for t in tasks if (t[0], t[1], t[2]) not in done]
+    try:
+        if jobs <= 1:
+            for t in tasks:
+                played(play_one(t))
+        else:
+            import multiprocessing as mp
+
+            with mp.get_context("fork").Pool(jobs) as pool:
+                for out in pool.imap_unordered(play_one, tasks, chunksize=1):
+                    played(out)
+    finally:
+        if sink is not None:
+            sink.close()
     bar.close()
     return [res[(m, f)] for m in marshals for f in fugitives]
 

@@ -55,6 +55,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--marshals", default=",".join(MARSHAL_BOTS), help="comma-separated Marshal bots")
     parser.add_argument("--fugitives", default=",".join(FUGITIVE_BOTS), help="comma-separated Fugitive bots")
     add_budget_arguments(parser)
+    parser.add_argument("--log", help="append every game to this file (JSON lines) as it ends; the games already "
+                                      "in it are not played again (the same command resumes a stopped run)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -67,13 +69,14 @@ def run(args: argparse.Namespace) -> int:
         fugitives = names(args.fugitives, FUGITIVE_BOTS, "--fugitives")
     except ValueError as exc:
         return fail("tournament", str(exc))
-    problem = output_file(args.csv, "--csv") or output_file(args.png, "--png", ".png")
+    problem = (output_file(args.csv, "--csv") or output_file(args.png, "--png", ".png")
+               or output_file(args.log, "--log"))
     if problem:
         return fail("tournament", problem)
     start = time.perf_counter()
     budget = budget_of(args)
     results = run_tournament(args.games, args.seed, args.jobs, marshals, fugitives, progress=not args.no_progress,
-                             budget=budget)
+                             budget=budget, log=args.log)
     print(f"Marshal win rate, 95% Wilson interval; seeds {args.seed}..{args.seed + args.games - 1}")
     print(table(results))
     print()

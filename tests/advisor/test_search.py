@@ -220,3 +220,22 @@ def test_tournament_csvs_merge_into_one_table_and_chart(tmp_path, capsys):
     with pytest.raises(SystemExit):
         merge_main([str(tmp_path / "a.csv"), str(tmp_path / "c.csv")])
     assert "missing: lookahead vs search" in capsys.readouterr().err
+
+
+def test_a_tournament_log_keeps_every_game_and_resumes(tmp_path, monkeypatch):
+    import advisor.tournament as t
+
+    log = tmp_path / "games.jsonl"
+    first = t.run_tournament(3, seed=7, jobs=1, marshals=["notepad"], fugitives=["heuristic"], progress=False, log=str(log))
+    lines = log.read_text().splitlines()
+    assert len(lines) == 3 and {t.GameResult.from_json(x).seed for x in lines} == {7, 8, 9}
+    # a run stopped in the middle of writing a line: that line is ignored, its game played again
+    log.write_text("\n".join(lines[:2]) + "\n" + lines[2][:20])
+    played = []
+    real = t.play_one
+    monkeypatch.setattr(t, "play_one", lambda task: played.append(task[2]) or real(task))
+    again = t.run_tournament(4, seed=7, jobs=1, marshals=["notepad"], fugitives=["heuristic"], progress=False, log=str(log))
+    assert played == [9, 10]  # seeds 7 and 8 were taken from the log
+    assert again[0].games == 4
+    assert t.read_log(log)[("notepad", "heuristic", 9)].winner in ("marshal", "fugitive")
+    assert (again[0].marshal_wins - first[0].marshal_wins) == int(t.read_log(log)[("notepad", "heuristic", 10)].winner == "marshal")
