@@ -316,7 +316,9 @@ def write_png(results: list[PairResult], path: str) -> None:
     ax.set_ylabel("Marshal win rate (95% Wilson CI)")
     ax.set_ylim(0, 1)
     ax.legend(fontsize=8)
-    ax.set_title(f"Tournament, {results[0].games} games per pairing")
+    sizes = sorted({r.games for r in results})
+    shown = f"{sizes[0]:,}" if len(sizes) == 1 else f"{sizes[0]:,}–{sizes[-1]:,}"  # merged runs may differ
+    ax.set_title(f"Tournament, {shown} games per pairing")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
