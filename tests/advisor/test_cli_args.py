@@ -68,13 +68,13 @@ def test_a_device_is_a_writable_output_file(monkeypatch):
     assert args.output_file("/dev/new.json", "-o") == "-o: cannot write /dev/new.json"
 
 
-def test_the_search_budget_reaches_the_runs(monkeypatch, capsys):
+def test_the_search_budget_reaches_the_runs(monkeypatch, capsys, tmp_path):
     from advisor.search import Budget
 
     got = {}
 
-    def fake(games, seed, jobs, marshals, fugitives, progress=True, budget=None):
-        got["budget"] = budget
+    def fake(games, seed, jobs, marshals, fugitives, progress=True, budget=None, log=None):
+        got["budget"], got["log"] = budget, log
         return []
 
     monkeypatch.setattr("advisor.tournament.run_tournament", fake)
@@ -82,3 +82,9 @@ def test_the_search_budget_reaches_the_runs(monkeypatch, capsys):
     monkeypatch.setattr("advisor.tournament.openings_table", lambda results: "")
     assert main(["tournament", "--fugitives", "search", "--search-samples", "3", "--search-seconds", "2.5"]) == 0
     assert got["budget"] == Budget(3, 2.5)
+    assert got["log"] is None
+    log = tmp_path / "games.jsonl"
+    assert main(["tournament", "--fugitives", "search", "--log", str(log)]) == 0
+    assert got["log"] == str(log)
+    assert main(["tournament", "--log", str(tmp_path / "no-such-folder" / "g.jsonl")]) == 2
+    assert "--log" in capsys.readouterr().err
