@@ -362,19 +362,23 @@ FUGITIVE_BOTS = {
     "random": "engine.bots:RandomFugitive",
     "heuristic": "advisor.bots:HeuristicFugitive",
     "adversarial": "advisor.bots:AdversarialFugitive",
+    "search": "advisor.search:SearchFugitive",
 }
+#: the bots that take a search budget (``samples``, ``time_budget``) when made
+BUDGETED_BOTS = ("search",)
 
 
-def make_bot(spec: str, seed: int | None):
+def make_bot(spec: str, seed: int | None, **options):
+    """The bot named by ``spec`` ("module:Class"), made with ``seed`` and ``options``."""
     import importlib
 
     module, name = spec.split(":")
-    return getattr(importlib.import_module(module), name)(seed)
+    return getattr(importlib.import_module(module), name)(seed, **options)
 
 
 __all__ = [
     "NotepadMarshal", "SolverMarshal", "LookaheadMarshal",
     "HeuristicFugitive", "AdversarialFugitive",
     "notepad_candidates", "marshal_record_from_fugitive_view",
-    "MARSHAL_BOTS", "FUGITIVE_BOTS", "make_bot",
+    "MARSHAL_BOTS", "FUGITIVE_BOTS", "BUDGETED_BOTS", "make_bot",
 ]

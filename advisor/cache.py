@@ -73,13 +73,15 @@ def _resize(post: Posterior) -> None:
     _evict()
 
 
-def solve_cached(record: Record, validate: bool = True) -> Posterior:
+def solve_cached(record: Record, validate: bool = True, deadline: float | None = None) -> Posterior:
     """``solver.solve`` memoised on the record's public content.
 
     ``validate`` has ``solve``'s default, True: the record is rule-checked once per
     cached entry (about 0.3 ms for a whole game), and a record that breaks a rule
     raises ``solver.InvalidRecord``. Bots and the planner, whose records the engine
-    or the planner itself built, pass False.
+    or the planner itself built, pass False. ``deadline`` (a ``time.perf_counter()``
+    value) as in ``solve``: a record not cached yet whose count runs past it raises
+    ``solver.count.OutOfTime`` (and nothing is cached).
     """
     key = record_key(record)
     with _lock:
@@ -93,7 +95,7 @@ def solve_cached(record: Record, validate: bool = True) -> Posterior:
         with _lock:
             _checked.add(key)
         return post
-    post = solve(record.marshal_view(), validate=validate)
+    post = solve(record.marshal_view(), validate=validate, deadline=deadline)
     with _lock:
         _put_posterior(key, post)
         if validate:

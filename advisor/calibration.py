@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .bots import FUGITIVE_BOTS
+from .search import Budget
 from .tournament import play_pairing
 
 BINS = 10
@@ -49,8 +50,8 @@ def game_predictions(task: tuple[str, str, int]) -> tuple[str, list[tuple[float,
 
     from .cache import solve_cached
 
-    f, m, seed = task
-    state = play_pairing(m, f, seed)
+    f, m, seed, *rest = task
+    state = play_pairing(m, f, seed, *rest)
     rec = marshal_view(state).record
     out = []
     for i, e in enumerate(rec.events):
@@ -66,12 +67,12 @@ def game_predictions(task: tuple[str, str, int]) -> tuple[str, list[tuple[float,
 
 
 def run_calibration(games: int, seed: int = 0, jobs: int = 2, fugitives: list[str] | None = None,
-                    marshal: str = "solver", progress: bool = True) -> list[Calibration]:
+                    marshal: str = "solver", progress: bool = True, budget: Budget | None = None) -> list[Calibration]:
     from tqdm import tqdm
 
     fugitives = fugitives or list(FUGITIVE_BOTS)
     res = {f: Calibration(f, marshal, games) for f in fugitives}
-    tasks = [(f, marshal, seed + i) for f in fugitives for i in range(games)]
+    tasks = [(f, marshal, seed + i, budget) for f in fugitives for i in range(games)]
     bar = tqdm(total=len(tasks), desc="games", unit="game", disable=not progress, mininterval=0.5)
     if jobs <= 1:
         it = map(game_predictions, tasks)

@@ -256,17 +256,17 @@ def setup() -> None:
         mode = st.segmented_control(
             t("mode"), list(ml.MODES), default="human_marshal", format_func=lambda k: t(f"mode_{k}"), key="m_mode",
         ) or "human_marshal"
-        fbots, mbots = ml.fugitive_bots(), ml.marshal_bots()
+        fbots, mbots = ml.fugitive_levels(), ml.marshal_levels()  # the strongest last, offered first
         fb = mb = "random"
         side = None
         if mode == ml.ONLINE:
             side = st.segmented_control(t("your_side"), ["marshal", "fugitive"], default="marshal",
                                         format_func=t, key="m_side") or "marshal"
         elif "fugitive" not in ml.human_roles(mode):
-            fb = st.selectbox(t("bot") + " · " + t("fugitive"), list(fbots), format_func=lambda k: t(fbots[k].key),
-                              key="m_fbot")
+            fb = st.selectbox(t("bot") + " · " + t("fugitive"), list(fbots), index=len(fbots) - 1,
+                              format_func=lambda k: t(fbots[k].key), key="m_fbot")
         if "marshal" not in ml.human_roles(mode):
-            mb = st.selectbox(t("bot") + " · " + t("marshal"), list(mbots), index=min(2, len(mbots) - 1),
+            mb = st.selectbox(t("bot") + " · " + t("marshal"), list(mbots), index=len(mbots) - 1,
                               format_func=lambda k: t(mbots[k].key), key="m_mbot")
         opening = st.segmented_control(
             t("opening_rule"), ["one-or-two", "two"], default="one-or-two",

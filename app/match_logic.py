@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from advisor import bots
+from advisor.search import Budget, SearchFugitive
 from engine import apply, new_game
 from engine.bots import RandomFugitive, RandomMarshal
 from engine.moves import DeclineDraw, PassTurn
@@ -37,6 +38,41 @@ class BotSpec:
     make: Callable[[int | None], Any]
 
 
+#: The levels of the AI a match offers, weakest first, named by what they do; the
+#: top level on each side is the strongest bot measured (docs/advisor.md).
+LEVELS = ("casual", "careful", "expert")
+#: The search Fugitive's budget in a match: his whole turn is one search (the draw's
+#: search also places the card drawn), so a turn appears within about a second.
+APP_SEARCH = Budget(samples=6, seconds=0.8)
+#: The Marshal bots' seconds for the Manhunt planner per guess in a match.
+APP_MANHUNT_SECONDS = 1.0
+
+
+def fugitive_levels() -> dict[str, BotSpec]:
+    """The Fugitive AI a match offers: short steps and bluffs now and then (the
+    heuristic Fugitive); plays that keep her best guess unlikely (adversarial); search
+    over her exact beliefs (the search Fugitive, the strongest measured)."""
+    return {
+        "level:casual": BotSpec("bot_level_fugitive_casual", lambda seed: bots.HeuristicFugitive(seed)),
+        "level:careful": BotSpec("bot_level_fugitive_careful", lambda seed: bots.AdversarialFugitive(seed)),
+        "level:expert": BotSpec("bot_level_fugitive_expert",
+                                lambda seed: SearchFugitive(seed, **APP_SEARCH.options())),
+    }
+
+
+def marshal_levels() -> dict[str, BotSpec]:
+    """The Marshal AI a match offers: pen-and-paper reasoning (the notepad Marshal); the
+    assistant's advice followed (the solver Marshal); the strongest measured (the
+    lookahead Marshal)."""
+    return {
+        "level:casual": BotSpec("bot_level_marshal_casual", lambda seed: bots.NotepadMarshal(seed)),
+        "level:careful": BotSpec("bot_level_marshal_careful",
+                                 lambda seed: bots.SolverMarshal(seed, manhunt_budget=APP_MANHUNT_SECONDS)),
+        "level:expert": BotSpec("bot_level_marshal_expert",
+                                lambda seed: bots.LookaheadMarshal(seed, manhunt_budget=APP_MANHUNT_SECONDS)),
+    }
+
+
 def _advisor_bots(role: str) -> dict[str, BotSpec]:
     """The advisor's bots (``advisor.bots.MARSHAL_BOTS`` / ``FUGITIVE_BOTS``) but the random ones."""
     table = bots.MARSHAL_BOTS if role == "marshal" else bots.FUGITIVE_BOTS
@@ -48,13 +84,17 @@ def _advisor_bots(role: str) -> dict[str, BotSpec]:
 
 
 def fugitive_bots() -> dict[str, BotSpec]:
+    """Every Fugitive bot a saved match may name (the levels, and the names matches
+    saved before the levels used)."""
     out = {"random": BotSpec("bot_random", lambda seed: RandomFugitive(seed))}
     out.update(_advisor_bots("fugitive"))
+    out.update(fugitive_levels())
     return out
 
 
 def marshal_bots() -> dict[str, BotSpec]:
-    """The Marshal bots a match offers. The "solver" ones (the keys of matches saved
+    """Every Marshal bot a saved match may name (the levels, and the names matches
+    saved before the levels used). The "solver" ones (the keys of matches saved
     before the advisor's bots were offered here) guess the most likely number, the
     medium one a random number half the time."""
     out = {
@@ -63,6 +103,7 @@ def marshal_bots() -> dict[str, BotSpec]:
         "solver_strong": BotSpec("bot_solver_strong", lambda seed: bots.SolverMarshal(seed)),
     }
     out.update(_advisor_bots("marshal"))
+    out.update(marshal_levels())
     return out
 
 

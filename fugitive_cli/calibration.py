@@ -19,6 +19,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="the Marshal bot making the guesses (default solver)")
     parser.add_argument("--fugitives", default=",".join(FUGITIVE_BOTS), help="comma-separated Fugitive bots")
     parser.add_argument("--png", help="write the reliability chart (PNG) to this file")
+    from .tournament import add_budget_arguments
+
+    add_budget_arguments(parser)
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -34,7 +37,10 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         return fail("calibration", problem)
     start = time.perf_counter()
-    cals = run_calibration(args.games, args.seed, args.jobs, fugitives, args.marshal, progress=not args.no_progress)
+    from .tournament import budget_of
+
+    cals = run_calibration(args.games, args.seed, args.jobs, fugitives, args.marshal, progress=not args.no_progress,
+                           budget=budget_of(args))
     print(report(cals))
     if args.png:
         write_png(cals, args.png)

@@ -2,11 +2,46 @@
 from __future__ import annotations
 
 import argparse
+import math
 import time
 
 from .args import count, fail, names, output_file
 
 MAX_GAMES = 100_000  # per pairing: 20 pairings of it is already days of work
+MAX_SAMPLES = 1_000  # a search bot's rounds per decision
+MAX_SECONDS = 3_600.0  # a search bot's seconds per decision
+
+
+def seconds(lo: float, hi: float):
+    """An argparse type: a number of seconds from ``lo`` (excluded) to ``hi``."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a number of seconds, not {text[:40]!r}") from None
+        if not math.isfinite(value) or not lo < value <= hi:
+            raise argparse.ArgumentTypeError(f"must be more than {lo:g} and at most {hi:g} seconds, not {text[:40]}")
+        return value
+
+    return parse
+
+
+def add_budget_arguments(parser: argparse.ArgumentParser) -> None:
+    """The search bots' budget per decision (``advisor.search.Budget``)."""
+    from advisor.search import Budget
+
+    parser.add_argument("--search-samples", type=count(1, MAX_SAMPLES), default=Budget.samples,
+                        help=f"search bots: rounds of sampled hands per decision (default {Budget.samples})")
+    parser.add_argument("--search-seconds", type=seconds(0.0, MAX_SECONDS), default=Budget.seconds,
+                        help=f"search bots: seconds per decision at most (default {Budget.seconds:g}); a run is "
+                             "reproducible when the rounds run out first")
+
+
+def budget_of(args: argparse.Namespace):
+    from advisor.search import Budget
+
+    return Budget(args.search_samples, args.search_seconds)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -19,6 +54,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--png", help="write a chart (PNG) to this file")
     parser.add_argument("--marshals", default=",".join(MARSHAL_BOTS), help="comma-separated Marshal bots")
     parser.add_argument("--fugitives", default=",".join(FUGITIVE_BOTS), help="comma-separated Fugitive bots")
+    add_budget_arguments(parser)
+    parser.add_argument("--log", help="append every game to this file (JSON lines) as it ends; the games already "
+                                      "in it are not played again (the same command resumes a stopped run)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                         help="run the games as Ray tasks: on a local Ray without ADDRESS, else on the cluster at "
@@ -37,14 +75,15 @@ def _names(text: str, known, what: str) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     from advisor.bots import FUGITIVE_BOTS, MARSHAL_BOTS
-    from advisor.tournament import run_tournament, table, write_csv, write_png
+    from advisor.tournament import openings_table, run_tournament, table, write_csv, write_png
 
     try:
         marshals = _names(args.marshals, MARSHAL_BOTS, "--marshals")
         fugitives = _names(args.fugitives, FUGITIVE_BOTS, "--fugitives")
     except ValueError as exc:
         return fail("tournament", str(exc))
-    problem = output_file(args.csv, "--csv") or output_file(args.png, "--png", ".png")
+    problem = (output_file(args.csv, "--csv") or output_file(args.png, "--png", ".png")
+               or output_file(args.log, "--log"))
     if problem:
         return fail("tournament", problem)
     if any(n.startswith("ismcts") for n in marshals + fugitives):
@@ -58,13 +97,17 @@ def run(args: argparse.Namespace) -> int:
         except ImportError:
             return fail("tournament", "--ray needs Ray: pip install -e '.[research]' (or pip install ray)")
     start = time.perf_counter()
+    budget = budget_of(args)
     results = run_tournament(args.games, args.seed, args.jobs, marshals, fugitives, progress=not args.no_progress,
-                             ray_address=args.ray)
+                             budget=budget, log=args.log, ray_address=args.ray)
     if results.stopped:
         done = sum(r.games for r in results)
         print(f"stopped: {done} of {results.planned} games finished; the table and files hold those")
     print(f"Marshal win rate, 95% Wilson interval; seeds {args.seed}..{args.seed + args.games - 1}")
     print(table(results))
+    print()
+    print("Openings")
+    print(openings_table(results))
     if args.csv:
         write_csv(results, args.csv)
         print(f"wrote {args.csv}")

@@ -40,6 +40,10 @@ def refused(capsys, *argv) -> str:
     ("calibration", ["--marshal", "bogus"], "argument --marshal: invalid choice: 'bogus'"),
     ("calibration", ["--fugitives", "random,random"], "--fugitives: random named twice"),
     ("calibration", ["--png", "/nonexistent-dir/c.png"], "--png: no folder /nonexistent-dir"),
+    ("tournament", ["--search-samples", "0"], "argument --search-samples: must be from 1 to 1,000"),
+    ("tournament", ["--search-seconds", "0"], "argument --search-seconds: must be more than 0 and at most 3600"),
+    ("tournament", ["--search-seconds", "nan"], "argument --search-seconds: must be more than 0"),
+    ("calibration", ["--search-seconds", "soon"], "argument --search-seconds: must be a number of seconds, not 'soon'"),
 ])
 def test_refusals_before_any_game(capsys, command, argv, message):
     assert f"fugitive {command}: error: {message}" in refused(capsys, command, *argv)
@@ -63,3 +67,25 @@ def test_a_device_is_a_writable_output_file(monkeypatch):
     monkeypatch.setattr(args.os, "access", lambda path, mode: str(path) in writable)  # /dev itself is not
     assert args.output_file("/dev/null", "-o") is None
     assert args.output_file("/dev/new.json", "-o") == "-o: cannot write /dev/new.json"
+
+
+def test_the_search_budget_reaches_the_runs(monkeypatch, capsys, tmp_path):
+    from advisor.search import Budget
+
+    got = {}
+
+    def fake(games, seed, jobs, marshals, fugitives, progress=True, budget=None, log=None):
+        got["budget"], got["log"] = budget, log
+        return []
+
+    monkeypatch.setattr("advisor.tournament.run_tournament", fake)
+    monkeypatch.setattr("advisor.tournament.table", lambda results: "")
+    monkeypatch.setattr("advisor.tournament.openings_table", lambda results: "")
+    assert main(["tournament", "--fugitives", "search", "--search-samples", "3", "--search-seconds", "2.5"]) == 0
+    assert got["budget"] == Budget(3, 2.5)
+    assert got["log"] is None
+    log = tmp_path / "games.jsonl"
+    assert main(["tournament", "--fugitives", "search", "--log", str(log)]) == 0
+    assert got["log"] == str(log)
+    assert main(["tournament", "--log", str(tmp_path / "no-such-folder" / "g.jsonl")]) == 2
+    assert "--log" in capsys.readouterr().err

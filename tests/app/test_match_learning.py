@@ -95,7 +95,8 @@ def test_hotseat_hides_the_cards_until_the_player_is_ready(make_app, db):
 def test_ai_vs_ai_then_learning(make_app, db):
     at = make_app(page="match")
     at.segmented_control(key="m_mode").set_value("ai_ai").run()
-    at.selectbox(key="m_mbot").set_value("random").run()
+    at.selectbox(key="m_fbot").set_value("level:casual").run()  # the quick levels: a whole game
+    at.selectbox(key="m_mbot").set_value("level:casual").run()
     at.text_input(key="m_seed").input("5").run()
     at.button(key="m_start").click().run()
     step = [k for k in keys(at.button) if k.startswith("m_step")][0]
@@ -330,6 +331,21 @@ def test_a_match_with_damaged_metadata_is_a_message(make_app, db):
         at = make_app(page="match", game=info.id)
         no_exception(at)
         assert any("cannot go on" in e.value for e in at.error), meta
+
+
+def test_the_levels_of_the_ai_are_named_in_both_languages_and_old_names_still_resolve():
+    from advisor.search import SearchFugitive
+    from app.i18n import EN, KO
+
+    for levels in (ml.fugitive_levels(), ml.marshal_levels()):
+        assert [k.split(":")[1] for k in levels] == list(ml.LEVELS)
+        for spec in levels.values():
+            assert spec.key in EN and spec.key in KO
+    expert = ml.fugitive_levels()["level:expert"].make(3)
+    assert isinstance(expert, SearchFugitive) and expert.time_budget <= 1.0
+    # matches saved before the levels name their bots by the old keys
+    assert {"random", "advisor:adversarial", "level:expert"} <= set(ml.fugitive_bots())
+    assert {"random", "solver_strong", "advisor:lookahead", "level:expert"} <= set(ml.marshal_bots())
 
 
 # --------------------------------------------------------------------------- issue 16
