@@ -74,16 +74,18 @@ def test_the_search_budget_reaches_the_runs(monkeypatch, capsys, tmp_path):
 
     got = {}
 
-    def fake(games, seed, jobs, marshals, fugitives, progress=True, budget=None, log=None):
-        got["budget"], got["log"] = budget, log
-        return []
+    from advisor.tournament import Tournament
+
+    def fake(games, seed, jobs, marshals, fugitives, progress=True, budget=None, log=None, ray_address=None):
+        got["budget"], got["log"], got["ray"] = budget, log, ray_address
+        return Tournament()
 
     monkeypatch.setattr("advisor.tournament.run_tournament", fake)
     monkeypatch.setattr("advisor.tournament.table", lambda results: "")
     monkeypatch.setattr("advisor.tournament.openings_table", lambda results: "")
     assert main(["tournament", "--fugitives", "search", "--search-samples", "3", "--search-seconds", "2.5"]) == 0
     assert got["budget"] == Budget(3, 2.5)
-    assert got["log"] is None
+    assert got["log"] is None and got["ray"] is None
     log = tmp_path / "games.jsonl"
     assert main(["tournament", "--fugitives", "search", "--log", str(log)]) == 0
     assert got["log"] == str(log)
