@@ -21,10 +21,9 @@ import random
 
 from engine.cards import DECKS, STARTING_HAND, deck_of
 from engine.game import apply, initial_state
-from engine.moves import DeclineDraw, PassTurn
 from engine.record import FugitiveDraw, MarshalDraw, Place, Record
-from engine.replaying import move_for_event
-from engine.state import GameState, MarshalDrewFrom, Phase
+from engine.replaying import moves_for
+from engine.state import GameState, MarshalDrewFrom
 from engine.views import FugitiveView
 
 
@@ -119,12 +118,8 @@ def determinize(view: FugitiveView, rng: random.Random, hand: tuple[int, ...] | 
         decks.append(tuple(order[d]) + tuple(rest))
     state = initial_state(view.ruleset, tuple(decks))
     for event in record.events:
-        # the steps that write no event, as engine.replay takes them
-        if state.phase is Phase.FUGITIVE_OPENING and state.opening_placed == 1 and not isinstance(event, Place):
-            state = apply(state, PassTurn())
-        elif state.phase is Phase.FUGITIVE_BONUS_DRAW and not isinstance(event, FugitiveDraw):
-            state = apply(state, DeclineDraw())
-        state = apply(state, move_for_event(event))
+        for move in moves_for(state, event):  # with the steps that write no event, as engine.replay takes them
+            state = apply(state, move)
     return state
 
 

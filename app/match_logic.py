@@ -16,9 +16,9 @@ from advisor.search import Budget, SearchFugitive
 from engine import apply, new_game
 from engine.bots import RandomFugitive, RandomMarshal
 from engine.moves import DeclineDraw, PassTurn
-from engine.record import FugitiveDraw, Place, Record, Ruleset
-from engine.replaying import move_for_event
-from engine.state import GameState, Phase
+from engine.record import Record, Ruleset
+from engine.replaying import moves_for
+from engine.state import GameState
 
 #: "online": two people on two devices, each by a private link (app.online)
 MODES = ("human_marshal", "human_fugitive", "hotseat", "ai_ai", "online")
@@ -143,11 +143,8 @@ def rebuild(seed: int, ruleset: Ruleset, record: Record, ended_turn: Any = None)
     cannot go on."""
     state = new_game(seed, ruleset)
     for event in record.events:
-        if state.phase is Phase.FUGITIVE_OPENING and state.opening_placed == 1 and not isinstance(event, Place):
-            state = apply(state, PassTurn())
-        elif state.phase is Phase.FUGITIVE_BONUS_DRAW and not isinstance(event, FugitiveDraw):
-            state = apply(state, DeclineDraw())
-        state = apply(state, move_for_event(event))
+        for move in moves_for(state, event):  # with the steps that write no event, as engine.replay takes them
+            state = apply(state, move)
     if ended_turn is not None:
         if not isinstance(ended_turn, dict) or ended_turn.get("move") not in SILENT_MOVES:
             raise TypeError(f"not a silent move: {ended_turn!r}")

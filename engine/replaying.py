@@ -85,6 +85,19 @@ def _same(produced, recorded) -> bool:
     return produced == recorded
 
 
+def moves_for(state: GameState, event, index: int | None = None) -> tuple[Move, ...]:
+    """The moves that make ``event`` happen next in ``state``: first a step the record
+    writes no event for, where it fell (ending a one-hideout opening before anything
+    but a second placement, declining a bonus draw before anything but his draw), then
+    the event's own move."""
+    move = move_for_event(event, index)
+    if state.phase is Phase.FUGITIVE_OPENING and state.opening_placed == 1 and not isinstance(event, Place):
+        return (PassTurn(), move)
+    if state.phase is Phase.FUGITIVE_BONUS_DRAW and not isinstance(event, FugitiveDraw):
+        return (DeclineDraw(), move)
+    return (move,)
+
+
 def replay(record: Record) -> GameState:
     """The state at the end of a full record; ReplayError (with the event index) when
     the record is not a full record or breaks a rule."""
@@ -92,12 +105,8 @@ def replay(record: Record) -> GameState:
         raise ReplayError("not a full record: fugitive_setup is missing (a Marshal's record cannot be replayed)")
     state = initial_state(record.ruleset, _arranged_decks(record))
     for i, event in enumerate(record.events):
-        # Steps that write no event: ending a one-hideout opening, declining a bonus draw.
-        if state.phase is Phase.FUGITIVE_OPENING and state.opening_placed == 1 and not isinstance(event, Place):
-            state = _step(state, PassTurn(), i)
-        elif state.phase is Phase.FUGITIVE_BONUS_DRAW and not isinstance(event, FugitiveDraw):
-            state = _step(state, DeclineDraw(), i)
-        state = _step(state, move_for_event(event, i), i)
+        for move in moves_for(state, event, i):  # with the steps that write no event
+            state = _step(state, move, i)
         produced = state.events[-1]
         if not _same(produced, event):
             raise ReplayError(f"the record says {event}, but the game gives {produced}", i)
