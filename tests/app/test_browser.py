@@ -84,8 +84,8 @@ def test_match_on_a_phone(server, page):
     page.goto(server + "/?page=match")
     page.get_by_label("Shuffle seed (empty: random)").fill("11")
     page.get_by_role("button", name="Start the match").click()
-    page.wait_for_selector('[data-testid="fg-status"]')
-    assert "Marshal" in page.locator('[data-testid="fg-status"]').inner_text()
+    # the AI Fugitive (the expert, a search of up to a second) moves first: then her turn
+    page.wait_for_selector('[data-testid="fg-status"]:has-text("Marshal")')
     tap(page, "Draw from", "Deck 1")
     page.wait_for_function("document.querySelectorAll('[data-testid=\"fg-hand\"] .fg-card').length == 1")
     tap(page, "Draw from", "Deck 3")
