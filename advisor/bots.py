@@ -129,15 +129,26 @@ class SolverMarshal:
 
     ``noise``: the chance of a random guess (a number not face up and not in her hand)
     instead of the advised one, for a weaker opponent (the app's medium Marshal: 0.5).
+
+    ``ties``: among guesses equally good by every figure of the ranking, "lowest" takes
+    the one of the smallest numbers (the advisor's order: reproducible, but a Fugitive
+    who knows it avoids those numbers), "random" one of them at random, as a person at
+    the table would.
     """
 
     order = "expected_reveals"
     lookahead = False
+    #: how many of the advisor's best guesses are looked at for ties
+    TIE_POOL = 8
 
-    def __init__(self, seed: int | None = None, manhunt_budget: float = 2.0, noise: float = 0.0):
+    def __init__(self, seed: int | None = None, manhunt_budget: float = 2.0, noise: float = 0.0,
+                 ties: str = "lowest"):
+        if ties not in ("lowest", "random"):
+            raise ValueError(f"ties must be 'lowest' or 'random', not {ties!r}")
         self.rng = random.Random(seed)
         self.manhunt_budget = manhunt_budget
         self.noise = noise
+        self.ties = ties
 
     def choose(self, view: MarshalView) -> Move:
         phase = view.phase
@@ -149,8 +160,11 @@ class SolverMarshal:
         if phase is Phase.MARSHAL_DRAW:
             return Draw(advise_draw(record, validate=False).deck)
         if phase is Phase.MARSHAL_GUESS:
-            sugg = advise_guesses(record, top=1, lookahead=self.lookahead, order=self.order, validate=False)
-            return MakeGuess(frozenset(sugg[0].numbers))
+            top = self.TIE_POOL if self.ties == "random" else 1
+            sugg = advise_guesses(record, top=top, lookahead=self.lookahead, order=self.order, validate=False)
+            best = [s for s in sugg if _same_figures(s, sugg[0])]
+            pick = self.rng.choice(best) if self.ties == "random" else best[0]
+            return MakeGuess(frozenset(pick.numbers))
         if phase is Phase.MANHUNT:
             from .manhunt import plan_manhunt
 
@@ -159,11 +173,36 @@ class SolverMarshal:
         raise ValueError(f"not the Marshal's turn: {phase}")
 
 
+def _same_figures(a, b) -> bool:
+    """Whether two suggestions tie on every figure the advisor ranks by (the same size,
+    the same chance to hit, reveals, information and lookahead, up to float rounding)."""
+    if len(a.numbers) != len(b.numbers) or a.p_hit != b.p_hit:
+        return False
+    close = lambda x, y: (x is None and y is None) or (x is not None and y is not None  # noqa: E731
+                                                       and abs(x - y) <= 1e-9 * max(1.0, abs(x), abs(y)))
+    return (close(a.expected_reveals, b.expected_reveals) and close(a.information_bits, b.information_bits)
+            and close(a.lookahead, b.lookahead))
+
+
+class SolverMarshalRandomTies(SolverMarshal):
+    """The solver Marshal picking at random among equally good guesses."""
+
+    def __init__(self, seed: int | None = None, **options):
+        super().__init__(seed, **{"ties": "random", **options})
+
+
 class LookaheadMarshal(SolverMarshal):
     """SolverMarshal ranking guesses by the one-turn lookahead score."""
 
     order = "lookahead"
     lookahead = True
+
+
+class LookaheadMarshalRandomTies(LookaheadMarshal):
+    """The lookahead Marshal picking at random among equally good guesses."""
+
+    def __init__(self, seed: int | None = None, **options):
+        super().__init__(seed, **{"ties": "random", **options})
 
 
 # =========================================================================== Fugitive
@@ -357,6 +396,9 @@ MARSHAL_BOTS = {
     "notepad": "advisor.bots:NotepadMarshal",
     "solver": "advisor.bots:SolverMarshal",
     "lookahead": "advisor.bots:LookaheadMarshal",
+    # the same, picking at random among equally good guesses (as a person would)
+    "solver-randomtie": "advisor.bots:SolverMarshalRandomTies",
+    "lookahead-randomtie": "advisor.bots:LookaheadMarshalRandomTies",
 }
 FUGITIVE_BOTS = {
     "random": "engine.bots:RandomFugitive",
@@ -377,7 +419,7 @@ def make_bot(spec: str, seed: int | None, **options):
 
 
 __all__ = [
-    "NotepadMarshal", "SolverMarshal", "LookaheadMarshal",
+    "NotepadMarshal", "SolverMarshal", "LookaheadMarshal", "SolverMarshalRandomTies", "LookaheadMarshalRandomTies",
     "HeuristicFugitive", "AdversarialFugitive",
     "notepad_candidates", "marshal_record_from_fugitive_view",
     "MARSHAL_BOTS", "FUGITIVE_BOTS", "BUDGETED_BOTS", "make_bot",

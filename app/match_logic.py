@@ -63,13 +63,17 @@ def fugitive_levels() -> dict[str, BotSpec]:
 def marshal_levels() -> dict[str, BotSpec]:
     """The Marshal AI a match offers: pen-and-paper reasoning (the notepad Marshal); the
     assistant's advice followed (the solver Marshal); the strongest measured (the
-    lookahead Marshal)."""
+    lookahead Marshal). Both pick at random among equally good guesses, as a person
+    would: a fixed tie-break (always the smallest number) is one a player learns to
+    avoid."""
     return {
         "level:casual": BotSpec("bot_level_marshal_casual", lambda seed: bots.NotepadMarshal(seed)),
         "level:careful": BotSpec("bot_level_marshal_careful",
-                                 lambda seed: bots.SolverMarshal(seed, manhunt_budget=APP_MANHUNT_SECONDS)),
+                                 lambda seed: bots.SolverMarshal(seed, manhunt_budget=APP_MANHUNT_SECONDS,
+                                                                   ties="random")),
         "level:expert": BotSpec("bot_level_marshal_expert",
-                                lambda seed: bots.LookaheadMarshal(seed, manhunt_budget=APP_MANHUNT_SECONDS)),
+                                lambda seed: bots.LookaheadMarshal(seed, manhunt_budget=APP_MANHUNT_SECONDS,
+                                                                   ties="random")),
     }
 
 

@@ -1,0 +1,45 @@
+"""The Marshal bots' tie-break. Equally good guesses (one hideout, no sprint card: 1, 2
+and 3 are equally likely) are ranked by the smallest number, so the solver and
+lookahead Marshals always guess 1 there, which a searching Fugitive learns to avoid
+(docs/advisor.md). Their ``randomtie`` variants pick among the equally good guesses at
+random (seeded), as a person at the table would."""
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from advisor.bots import FUGITIVE_BOTS, MARSHAL_BOTS, LookaheadMarshal, SolverMarshal, make_bot
+from engine import apply, marshal_view, new_game
+from engine.bots import play_game
+from engine.moves import Draw, PassTurn, PlaceHideout
+
+
+def _one_hideout_no_sprints():
+    state = new_game(4)
+    for move in (PlaceHideout(2), PassTurn(), Draw(3), Draw(3)):
+        state = apply(state, move)
+    return marshal_view(state)
+
+
+@pytest.mark.parametrize("cls", [SolverMarshal, LookaheadMarshal])
+def test_equally_good_guesses_are_picked_at_random_only_when_asked(cls):
+    view = _one_hideout_no_sprints()
+    lowest = Counter(next(iter(cls(seed).choose(view).numbers)) for seed in range(30))
+    assert lowest == Counter({1: 30})
+    anytie = Counter(next(iter(cls(seed, ties="random").choose(view).numbers)) for seed in range(30))
+    assert set(anytie) == {1, 2, 3} and min(anytie.values()) >= 4, anytie
+    assert [cls(7, ties="random").choose(view) for _ in range(2)] == [cls(7, ties="random").choose(view)] * 2
+
+
+def test_the_randomtie_marshals_are_bots_of_the_tournament():
+    for name in ("solver-randomtie", "lookahead-randomtie"):
+        bot = make_bot(MARSHAL_BOTS[name], 3)
+        assert bot.ties == "random"
+        state = play_game(make_bot(FUGITIVE_BOTS["heuristic"], 3), bot, seed=3)
+        assert state.winner in ("marshal", "fugitive")
+
+
+def test_a_bad_tie_rule_is_refused():
+    with pytest.raises(ValueError):
+        SolverMarshal(0, ties="highest")
