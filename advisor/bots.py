@@ -357,6 +357,7 @@ MARSHAL_BOTS = {
     "notepad": "advisor.bots:NotepadMarshal",
     "solver": "advisor.bots:SolverMarshal",
     "lookahead": "advisor.bots:LookaheadMarshal",
+    "search": "advisor.search_marshal:SearchMarshal",
 }
 FUGITIVE_BOTS = {
     "random": "engine.bots:RandomFugitive",
@@ -365,6 +366,7 @@ FUGITIVE_BOTS = {
     "search": "advisor.search:SearchFugitive",
 }
 #: the bots that take a search budget (``samples``, ``time_budget``) when made
+#: (on either side: the search Marshal is ``advisor.search_marshal``)
 BUDGETED_BOTS = ("search",)
 
 
