@@ -13,6 +13,8 @@ Marshal bots
     ``SolverMarshal``    the exact posterior: draw advice, then the guess with the most
                          expected reveals (advisor.guesses); Manhunt: the planner.
     ``LookaheadMarshal`` as SolverMarshal, ranking guesses by the one-turn lookahead.
+    ``SearchMarshal``    (advisor.search_marshal) the lookahead's candidate guesses
+                         played out on exact samples of the Fugitive's history.
 Fugitive bots
     ``HeuristicFugitive``    small steps, sprints with dead cards, bluffs sometimes,
                              draws to hide his plans now and then.
