@@ -13,6 +13,8 @@ Marshal bots
     ``SolverMarshal``    the exact posterior: draw advice, then the guess with the most
                          expected reveals (advisor.guesses); Manhunt: the planner.
     ``LookaheadMarshal`` as SolverMarshal, ranking guesses by the one-turn lookahead.
+    ``SearchMarshal``    (advisor.search_marshal) the lookahead's candidate guesses
+                         played out on exact samples of the Fugitive's history.
 Fugitive bots
     ``HeuristicFugitive``    small steps, sprints with dead cards, bluffs sometimes,
                              draws to hide his plans now and then.
@@ -399,6 +401,7 @@ MARSHAL_BOTS = {
     # the same, picking at random among equally good guesses (as a person would)
     "solver-randomtie": "advisor.bots:SolverMarshalRandomTies",
     "lookahead-randomtie": "advisor.bots:LookaheadMarshalRandomTies",
+    "search": "advisor.search_marshal:SearchMarshal",
 }
 FUGITIVE_BOTS = {
     "random": "engine.bots:RandomFugitive",
@@ -407,6 +410,7 @@ FUGITIVE_BOTS = {
     "search": "advisor.search:SearchFugitive",
 }
 #: the bots that take a search budget (``samples``, ``time_budget``) when made
+#: (on either side: the search Marshal is ``advisor.search_marshal``)
 BUDGETED_BOTS = ("search",)
 
 
