@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import random
 
-from engine.cards import DECKS, STARTING_HAND, deck_of
-from engine.game import apply, initial_state
+from engine.cards import DECKS, STARTING_HAND
 from engine.record import FugitiveDraw, MarshalDraw, Place, Record
-from engine.replaying import moves_for
+from engine.replaying import replay
 from engine.state import GameState, MarshalDrewFrom
 from engine.views import FugitiveView
 
@@ -101,26 +100,7 @@ def determinize(view: FugitiveView, rng: random.Random, hand: tuple[int, ...] | 
     uniformly random order. Its Fugitive's view is ``view``."""
     if hand is None:
         hand = sample_marshal_hand(view, rng)
-    record = full_record(view, hand)
-    order: dict[int, list[int]] = {1: [], 2: [], 3: []}
-    for c in record.fugitive_setup:
-        order[deck_of(c)].append(c)
-    for e in record.events:
-        if isinstance(e, FugitiveDraw):
-            order[e.deck].append(e.card)
-        elif isinstance(e, MarshalDraw):
-            order[deck_of(e.card)].append(e.card)
-    decks = []
-    for d in (1, 2, 3):
-        gone = set(order[d])
-        rest = [c for c in DECKS[d] if c not in gone]
-        rng.shuffle(rest)
-        decks.append(tuple(order[d]) + tuple(rest))
-    state = initial_state(view.ruleset, tuple(decks))
-    for event in record.events:
-        for move in moves_for(state, event):  # with the steps that write no event, as engine.replay takes them
-            state = apply(state, move)
-    return state
+    return replay(full_record(view, hand), rng)
 
 
 __all__ = [

@@ -29,15 +29,12 @@ Manhunt are the lookahead Marshal's: the search is on the guess only.
 from __future__ import annotations
 
 import math
-import random
 import time
 from collections import defaultdict
 
-from engine.cards import DECKS, deck_of
-from engine.game import apply, initial_state
+from engine.game import apply
 from engine.moves import HuntGuess, MakeGuess, Move
-from engine.record import FugitiveDraw, MarshalDraw, Record
-from engine.replaying import moves_for
+from engine.replaying import replay
 from engine.state import GameState, Phase
 from engine.views import MarshalView, fugitive_view, marshal_view
 
@@ -48,31 +45,6 @@ from .bots import HeuristicFugitive, LookaheadMarshal, SolverMarshal
 from .cache import solve_cached
 from .guesses import Suggestion, advise_guesses
 from .search import Budget, DecisionStats
-
-
-def state_from_full_record(record: Record, rng: random.Random) -> GameState:
-    """The game state of a full record (every hidden field), the cards nobody has
-    drawn yet in a uniformly random order in each deck (what the record says nothing
-    about). Its Marshal's view is the record's."""
-    order: dict[int, list[int]] = {1: [], 2: [], 3: []}
-    for c in record.fugitive_setup:
-        order[deck_of(c)].append(c)
-    for e in record.events:
-        if isinstance(e, FugitiveDraw):
-            order[e.deck].append(e.card)
-        elif isinstance(e, MarshalDraw):
-            order[deck_of(e.card)].append(e.card)
-    decks = []
-    for d in (1, 2, 3):
-        gone = set(order[d])
-        rest = [c for c in DECKS[d] if c not in gone]
-        rng.shuffle(rest)
-        decks.append(tuple(order[d]) + tuple(rest))
-    state = initial_state(record.ruleset, tuple(decks))
-    for event in record.events:
-        for move in moves_for(state, event):
-            state = apply(state, move)
-    return state
 
 
 def _score(s: Suggestion) -> tuple:
@@ -147,7 +119,7 @@ class SearchMarshal(LookaheadMarshal):
             for r in range(self.samples):
                 if self._out_of_time():
                     break
-                state = state_from_full_record(sampler.record(self.rng), self.rng)
+                state = replay(sampler.record(self.rng), self.rng)
                 seed = self.rng.randrange(2**32)
                 for i, guess in enumerate(cands):
                     if self._out_of_time():
@@ -195,4 +167,4 @@ class SearchMarshal(LookaheadMarshal):
         return best
 
 
-__all__ = ["SearchMarshal", "state_from_full_record"]
+__all__ = ["SearchMarshal"]

@@ -2,12 +2,15 @@
 
 The record names every card that left a deck (setup draws, the Fugitive's draws as a
 hidden field, the Marshal's draws), so the decks are arranged to deal exactly those
-cards in that order; the cards never drawn follow in ascending order, since their
-order was never observed (GameState equality ignores it). The events are then
+cards in that order; the cards never drawn follow in ascending order, or shuffled by
+a given random generator, since their order was never observed (GameState equality
+ignores it). The events are then
 played as moves through :func:`engine.game.apply`, so a replayed record obeys every
 rule, and each produced event is compared with the recorded one.
 """
 from __future__ import annotations
+
+import random
 
 from .cards import DECKS, SETUP_DRAWS, deck_of
 from .errors import IllegalMove, ReplayError
@@ -17,7 +20,7 @@ from .record import FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place,
 from .state import GameState, Phase
 
 
-def _arranged_decks(record: Record) -> tuple[tuple[int, ...], ...]:
+def _arranged_decks(record: Record, rng: random.Random | None = None) -> tuple[tuple[int, ...], ...]:
     setup = record.fugitive_setup or ()
     order: dict[int, list[int]] = {1: [], 2: [], 3: []}
     seen: dict[int, str] = {}
@@ -43,7 +46,13 @@ def _arranged_decks(record: Record) -> tuple[tuple[int, ...], ...]:
                 raise ReplayError(f"{card} is drawn again, but it already left its deck in {seen[card]}", i)
             seen[card] = f"event {i}"
             order[deck_of(card)].append(card)
-    return tuple(tuple(order[d]) + tuple(c for c in DECKS[d] if c not in seen) for d in (1, 2, 3))
+    decks = []
+    for d in (1, 2, 3):
+        rest = [c for c in DECKS[d] if c not in seen]
+        if rng is not None:
+            rng.shuffle(rest)
+        decks.append(tuple(order[d]) + tuple(rest))
+    return tuple(decks)
 
 
 def move_for_event(event, index: int | None = None) -> Move:
@@ -98,12 +107,16 @@ def moves_for(state: GameState, event, index: int | None = None) -> tuple[Move, 
     return (move,)
 
 
-def replay(record: Record) -> GameState:
+def replay(record: Record, rng: random.Random | None = None) -> GameState:
     """The state at the end of a full record; ReplayError (with the event index) when
-    the record is not a full record or breaks a rule."""
+    the record is not a full record or breaks a rule.
+
+    The record says nothing of the order of the cards nobody has drawn: they follow in
+    deck order, or in a uniformly random order drawn from ``rng`` (a determinization:
+    the searches play on from such states)."""
     if record.fugitive_setup is None:
         raise ReplayError("not a full record: fugitive_setup is missing (a Marshal's record cannot be replayed)")
-    state = initial_state(record.ruleset, _arranged_decks(record))
+    state = initial_state(record.ruleset, _arranged_decks(record, rng))
     for i, event in enumerate(record.events):
         for move in moves_for(state, event, i):  # with the steps that write no event
             state = _step(state, move, i)

@@ -14,7 +14,8 @@ from engine.state import Phase
 
 from advisor.bots import BUDGETED_BOTS, MARSHAL_BOTS, HeuristicFugitive, LookaheadMarshal, make_bot
 from advisor.search import Budget
-from advisor.search_marshal import SearchMarshal, state_from_full_record
+from advisor.search_marshal import SearchMarshal
+from engine.replaying import replay
 from solver.sampling import HistorySampler
 
 
@@ -34,7 +35,7 @@ def test_a_determinization_is_a_state_she_cannot_tell_from_the_real_one():
     view = marshal_view(state)
     sampler = HistorySampler(view.record)
     rng = random.Random(0)
-    others = [state_from_full_record(sampler.record(rng), rng) for _ in range(5)]
+    others = [replay(sampler.record(rng), rng) for _ in range(5)]
     for other in others:
         assert marshal_view(other) == view
     # ... and the hidden parts differ between draws
@@ -73,7 +74,7 @@ def test_samples_only_budget_is_deterministic_whatever_the_hidden_cards():
     b = SearchMarshal(4, samples=2, time_budget=60).choose(view)
     assert a == b
     # the bot reads only her view: a state with other hidden cards gives the same move
-    other = state_from_full_record(HistorySampler(view.record).record(random.Random(9)), random.Random(9))
+    other = replay(HistorySampler(view.record).record(random.Random(9)), random.Random(9))
     assert SearchMarshal(4, samples=2, time_budget=60).choose(marshal_view(other)) == a
 
 
