@@ -110,7 +110,7 @@ def unowned_panel(kind: str) -> None:
     imported by the command line), offered to this browser in one tap; only on the
     machine that serves the app (the browser's Host is this machine), whose user is the
     one who saved them. A browser elsewhere never learns they exist."""
-    from .main import is_local
+    from .phone import is_local
 
     if not is_local(st.context.headers.get("Host") or ""):
         return
@@ -191,7 +191,7 @@ def link(gid: str, secret: str) -> str:
 def _base_url() -> str:
     """The server as the browser reached it; on this computer, its network address
     (the friend's phone cannot open "localhost") when the server answers on it."""
-    from .main import connection, is_local, network_address
+    from .phone import connection, is_local, network_address
 
     host = st.context.headers.get("Host") or ""
     if host and is_local(host):
@@ -210,7 +210,7 @@ def _invite_panel(m, open_: bool) -> None:
     screen) and the watchers' link; after a reload the links are gone (the store keeps
     only their hashes): a new one can be made, and the old one stops working (a phone
     that opened it stays in the match)."""
-    from .main import qr_svg
+    from .phone import qr_svg
 
     role = Role(m.role)
     other = other_seat(role)

@@ -823,7 +823,7 @@ def test_the_first_draw_tip_does_not_say_there_are_no_candidates(make_app, db):
 
 
 def test_the_phone_reaches_the_server_by_its_network_address():
-    from app.main import connection, is_local, qr_svg, split_host
+    from app.phone import connection, is_local, qr_svg, split_host
 
     assert [is_local(h) for h in ("localhost:8501", "127.0.0.1:8501", "[::1]:8501", "localhost")] == [True] * 4
     assert [is_local(h) for h in ("192.168.1.5:8501", "fugitive.example.org", "[fe80::1]:8501")] == [False] * 3
