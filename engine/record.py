@@ -228,20 +228,22 @@ class Record:
         """True when the record carries the Fugitive's hidden fields."""
         return self.fugitive_setup is not None
 
-    def marshal_view(self) -> "Record":
+    def marshal_view(self, known_public: int = 0) -> "Record":
         """The Marshal's record: the same events with every hidden field dropped.
 
         A record that holds no hidden field is its own Marshal's record (the same
         object), and the answer is kept on the record: solvers and planners ask for it
-        several times per record.
+        several times per record. ``known_public``: the caller knows that the first
+        that many events hold no hidden field (they equal a Marshal's record's, as the
+        solver's rule check finds), so only the events after them are looked at.
         """
         got = self.__dict__.get("_marshal_view")
         if got is None:
-            events = tuple(_public(e) for e in self.events)
-            if self.fugitive_setup is None and all(a is b for a, b in zip(events, self.events)):
+            events = self.events
+            if self.fugitive_setup is None and all(_public(e) is e for e in events[known_public:]):
                 got = self
             else:
-                got = Record(events, self.ruleset, None)
+                got = Record(tuple(_public(e) for e in events), self.ruleset, None)
             object.__setattr__(self, "_marshal_view", got)
         return got
 

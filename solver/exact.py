@@ -11,7 +11,7 @@ from .facts import Facts, extract
 from .gcpause import no_cycle_collection
 from .model import has_route
 from .posterior import Posterior, PositionPosterior
-from .rulecheck import checked_facts, checked_validator
+from .rulecheck import checked_validator, checked_view
 
 
 class InvalidRecord(ValueError):
@@ -83,13 +83,15 @@ def solve(source: Any, validate: bool = True, deadline: float | None = None) -> 
     a well-formed record that no hidden history fits gives ``consistent=False``.
     """
     try:
-        record = as_record(source).marshal_view()
+        record = as_record(source)
+        if not validate:
+            record = record.marshal_view()
     except RecordFormatError as exc:
         raise InvalidRecord(str(exc)) from None
-    if validate:  # the rule check, and the facts read on the way
+    if validate:  # the Marshal's view, the rule check and the facts read on the way
         try:
-            facts = checked_facts(record)
-        except RecordRuleError as exc:
+            record, facts = checked_view(record)
+        except (RecordRuleError, RecordFormatError) as exc:
             raise InvalidRecord(str(exc)) from None
     else:
         facts = extract(record)

@@ -35,24 +35,33 @@ LOOKBACK = 16
 
 #: (number of events, hash of ruleset and setup, last event) ->
 #: ((ruleset, setup, events), the validator at their end, the facts reader at their end)
-_table: OrderedDict[tuple, tuple[tuple, Validator, FactsReader]] = OrderedDict()
+_Entry = tuple[tuple, Validator, FactsReader]
+_table: OrderedDict[tuple, _Entry] = OrderedDict()
 _lock = Lock()
 
 
-def _checked(record: Record) -> tuple[Validator, FactsReader]:
+def _lookup(record: Record) -> tuple[int, _Entry | None]:
+    """The longest checked prefix of ``record`` in the table: its length and entry."""
     events = record.events
     n = len(events)
     rules = (record.ruleset, record.fugitive_setup)
     rh = hash(rules)
-    start, hit = 0, None
     with _lock:
         for k in range(n, max(0, n - LOOKBACK), -1):
             key = (k, rh, events[k - 1])
             got = _table.get(key)
             if got is not None and got[0] == (*rules, events[:k]):
                 _table.move_to_end(key)
-                start, hit = k, got
-                break
+                return k, got
+    return 0, None
+
+
+def _go_on(record: Record, start: int, hit: _Entry | None) -> tuple[Validator, FactsReader]:
+    """Check ``record`` from its checked prefix of ``start`` events (``hit``, or None
+    for the start), keep the result in the table, and give the validator and the facts
+    reader at its end."""
+    events = record.events
+    n = len(events)
     if hit is not None and start == n:
         return hit[1], hit[2]
     if hit is not None:
@@ -66,13 +75,18 @@ def _checked(record: Record) -> tuple[Validator, FactsReader]:
     if record.fugitive_setup is None:  # the reader reads a Marshal's record only
         reader.read(rest)
     if n:
-        key = (n, rh, events[-1])
+        rules = (record.ruleset, record.fugitive_setup)
+        key = (n, hash(rules), events[-1])
         with _lock:
             _table[key] = ((*rules, events), v, reader)
             _table.move_to_end(key)
             while len(_table) > LIMIT:
                 _table.popitem(last=False)
     return v, reader
+
+
+def _checked(record: Record) -> tuple[Validator, FactsReader]:
+    return _go_on(record, *_lookup(record))
 
 
 def checked_validator(record: Record) -> Validator:
@@ -90,10 +104,24 @@ def checked_facts(record: Record) -> Facts:
     return _checked(record)[1].facts()
 
 
+def checked_view(record: Record) -> tuple[Record, Facts]:
+    """The Marshal's view of ``record`` (``record.marshal_view()``), its rule check and
+    its facts (as :func:`checked_facts`). A record without a setup that extends a checked
+    one is its own Marshal's view when the events it adds hold no hidden field: only
+    those are looked at, since the validator refuses a hidden field in a record without
+    a setup, so the checked prefix holds none."""
+    if record.fugitive_setup is None and "_marshal_view" not in record.__dict__:
+        start, hit = _lookup(record)
+        if record.marshal_view(known_public=start) is record:
+            return record, _go_on(record, start, hit)[1].facts()
+    view = record.marshal_view()
+    return view, checked_facts(view)
+
+
 def clear() -> None:
     """Forget every checked record (for tests and benchmarks that time a cold check)."""
     with _lock:
         _table.clear()
 
 
-__all__ = ["checked_facts", "checked_validator", "clear", "LIMIT", "LOOKBACK"]
+__all__ = ["checked_facts", "checked_validator", "checked_view", "clear", "LIMIT", "LOOKBACK"]

@@ -97,3 +97,31 @@ def test_the_facts_read_from_a_prefix_are_the_facts_of_the_record():
     with pytest.raises(ValueError):
         rulecheck.checked_facts(game(1).record())
 
+
+
+def test_the_view_going_on_from_a_checked_prefix_is_the_marshal_view():
+    """``checked_view`` looks only at the events a record adds to a checked Marshal's
+    record: a hidden field in them still gives the stripped view."""
+    from solver.facts import extract
+
+    rulecheck.clear()
+    seen = 0
+    for seed in range(4):
+        full = game(seed, RULESETS[seed % len(RULESETS)]).record()
+        hidden = Record(full.events, full.ruleset, None)  # hidden fields, no setup
+        public = full.marshal_view()
+        for k in range(1, len(full.events) + 1, 3):
+            rulecheck.checked_view(public.truncated(k))  # a Marshal's prefix checked
+            for rec in (hidden.truncated(k + 2), public.truncated(k + 2), full.truncated(k + 2)):
+                rec = Record(rec.events, rec.ruleset, rec.fugitive_setup)
+                view, facts = rulecheck.checked_view(rec)
+                want = rec.marshal_view()
+                assert view.events == want.events and view.fugitive_setup is None
+                assert (view is rec) == (want is rec)
+                assert facts == extract(want)
+                seen += view is not rec
+        # why the prefix is not looked at again: a record without a setup that holds a
+        # hidden field is never checked, so never in the table
+        with pytest.raises(RecordRuleError):
+            rulecheck.checked_validator(hidden)
+    assert seen > 0
