@@ -370,37 +370,39 @@ def _claim(m) -> float | None:
     if time.time() < when:
         return when
     st.caption(t("claim_info", idle=_duration(int(m.meta[ml.CLAIM_AFTER]))))
-    if st.button(t("claim_button"), key=f"m_claim_{m.version}", type="primary", use_container_width=True):
-        _end(m, "claimed", m.role)
+    # the tap is judged against the match as this page showed it (the callback's m),
+    # before the page runs again and reads the store: a stale claim is refused, and said so
+    st.button(t("claim_button"), key=f"m_claim_{m.version}", type="primary", use_container_width=True,
+              on_click=_end, args=(m, "claimed", m.role))
     return None
 
 
 def _resign(m) -> None:
     with st.expander(t("resign_title")):
         st.caption(t("resign_help"))
-        if st.button(t("resign_button"), key=f"m_resign_{m.version}", use_container_width=True):
-            _end(m, "resigned", "fugitive" if m.role == "marshal" else "marshal")
+        st.button(t("resign_button"), key=f"m_resign_{m.version}", use_container_width=True,
+                  on_click=_end, args=(m, "resigned", "fugitive" if m.role == "marshal" else "marshal"))
 
 
 def _end(m, how: str, winner: str) -> None:
     """End the match off the board (saved like a move, from the version this page
-    shows: a move of the other side in between refuses it, and the page shows why)."""
+    shows: a move of the other side in between refuses it, and the page shows why).
+    A button's callback: the page runs right after it."""
     from . import match as mp
 
     if how == "claimed":  # checked again against the store: the other may just have moved
         try:
             stored = services.store().open(m.gid)
         except StoreError as exc:
-            st.error(error_text(exc))
+            st.session_state[mp.FLASH] = error_text(exc)
             return
         when = ml.claim_time(stored.info.updated, m.meta.get(ml.CLAIM_AFTER))
         if stored.info.version != m.version or when is None or time.time() < when:
             st.session_state.pop(mp.KEY, None)
             st.session_state[mp.FLASH] = t("claim_refused")
-            st.rerun()
+            return
     m.meta = ml.with_ended(m.meta, how, winner, len(m.state.events))
     mp._save(m)
-    st.rerun()
 
 
 @st.fragment(run_every=LIVE_SECONDS)

@@ -181,6 +181,7 @@ def test_a_match_idle_for_the_chosen_time_can_be_claimed(make_app, db):
     claim[0].click().run()
     no_exception(m)
     assert "ended" not in store.open(gid).metadata  # not claimed: his move came first
+    assert "Not claimed: the match moved on" in texts(m)  # and she is told why
     assert 'data-events="1"' in status(m) and not [b for b in m.button if (b.key or "").startswith("m_claim_")]
     # still no move of his for the time: now it is hers
     after2 = apply(after, PassTurn())
@@ -235,3 +236,19 @@ def test_games_of_no_browser_are_offered_only_on_the_serving_machine(make_app, d
     no_exception(at)
     assert not [b for b in at.button if b.key == "adopt_assistant"]
     assert "old notes" not in " ".join(b.label for b in at.button)
+
+
+def test_a_resignation_from_a_stale_page_is_refused_and_said_so(make_app, db):
+    """She resigns from a page that does not show his last move yet: the resignation
+    is judged against the match as her page showed it, so it is refused, with the
+    reason, and the match goes on."""
+    gid, mkey, fkey = _stored_online(db)  # his turn (the Fugitive moves first)
+    m = _open(make_app, gid, key=mkey)
+    resign = next(b for b in m.button if (b.key or "").startswith("m_resign_"))
+    store = GameStore(db)
+    state = new_game(5)
+    store.save(gid, apply(state, _lowest(state)).record(), expected_version=store.version(gid))
+    resign.click().run()
+    no_exception(m)
+    assert "ended" not in store.open(gid).metadata
+    assert "Not saved:" in texts(m) and 'data-events="1"' in status(m)
