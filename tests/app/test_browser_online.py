@@ -418,3 +418,29 @@ def test_the_lists_are_this_browsers_kept_in_a_cookie_with_a_recovery_link(serve
         press(other, 'button:has-text("You: Fugitive vs a friend (Marshal)")')
         other.wait_for_selector('[aria-label="Hideout to place"]')  # his seat, from his list
         assert gid in other.url
+
+
+def test_the_link_button_shares_the_link_or_copies_it(server):
+    """The button under a link hands that link to the phone's share sheet where the
+    browser has one, and copies it to the clipboard where it has not."""
+    url, db = server
+    with browser.phone_pages(1) as (page,):
+        page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=url)
+        page.goto(url + "/?page=match")
+        tap(page, "Players", "Play a friend (two phones)")
+        press(page, 'button:has-text("Make the match and the links")')
+        page.wait_for_selector('[data-testid="fg-link-fugitive"]')
+        browser.wait_idle(page)
+        link = page.locator('[data-testid="fg-link-fugitive"]').first.get_attribute("data-url")
+        button = page.locator('button.fg-copy[data-url]').first
+        assert button.get_attribute("data-url") == link
+        # a phone: the share sheet gets the link
+        page.evaluate("() => { window.__shared = []; navigator.share = async (d) => { window.__shared.push(d.url); }; }")
+        button.click()
+        page.wait_for_function("() => window.__shared.length > 0")
+        assert page.evaluate("() => window.__shared") == [link]
+        # no share sheet: the clipboard gets it, and the button says so
+        page.evaluate("() => { delete Navigator.prototype.share; navigator.share = undefined; }")
+        button.click()
+        page.wait_for_function("b => b.textContent === '✓'", arg=button.element_handle())
+        assert page.evaluate("() => navigator.clipboard.readText()") == link
