@@ -290,9 +290,17 @@ class Validator:
         copied; what they hold is immutable): a caller that checked a record can go on
         from there with a longer one without checking the shared events again."""
         new = object.__new__(type(self))
-        new.__dict__.update({k: v.copy() if isinstance(v, (list, dict, set)) else v
-                             for k, v in self.__dict__.items()})
+        inside = self.__dict__.copy()
+        for name in self.CONTAINERS:
+            inside[name] = inside[name].copy()
+        new.__dict__ = inside
         return new
+
+    #: the attributes that are containers, which :meth:`copy` copies (a test holds this
+    #: list equal to the lists, dicts and sets a validator has)
+    CONTAINERS = ("_decks", "_sprints", "_number", "_placed_at", "_revealed_at", "_revealed_sprints",
+                  "_face_up_pos", "_sprint_up_pos", "_seen", "_marshal_hand", "_hand", "_fugitive_cards",
+                  "_hidden", "_hidden_sprints", "_hidden_pos")
 
     @property
     def over(self) -> bool:

@@ -38,20 +38,30 @@ LOOKBACK = 16
 _Entry = tuple[tuple, Validator, FactsReader]
 _table: OrderedDict[tuple, _Entry] = OrderedDict()
 _lock = Lock()
+#: the entry of the record checked last: most records extend it (the next entry of a
+#: game, the next decision of a bot), and it is tried first, by one comparison
+_last: list[_Entry | None] = [None]
 
 
 def _lookup(record: Record) -> tuple[int, _Entry | None]:
-    """The longest checked prefix of ``record`` in the table: its length and entry."""
+    """The longest checked prefix of ``record`` in the table (or the record checked
+    last, when it is a prefix): its length and entry."""
     events = record.events
     n = len(events)
     rules = (record.ruleset, record.fugitive_setup)
-    rh = hash(rules)
     with _lock:
+        last = _last[0]
+        if last is not None:
+            m = len(last[0][2])
+            if n - LOOKBACK < m <= n and last[0] == (*rules, events[:m]):
+                return m, last
+        rh = hash(rules)
         for k in range(n, max(0, n - LOOKBACK), -1):
             key = (k, rh, events[k - 1])
             got = _table.get(key)
             if got is not None and got[0] == (*rules, events[:k]):
                 _table.move_to_end(key)
+                _last[0] = got
                 return k, got
     return 0, None
 
@@ -78,7 +88,7 @@ def _go_on(record: Record, start: int, hit: _Entry | None) -> tuple[Validator, F
         rules = (record.ruleset, record.fugitive_setup)
         key = (n, hash(rules), events[-1])
         with _lock:
-            _table[key] = ((*rules, events), v, reader)
+            _table[key] = _last[0] = ((*rules, events), v, reader)
             _table.move_to_end(key)
             while len(_table) > LIMIT:
                 _table.popitem(last=False)
@@ -122,6 +132,7 @@ def clear() -> None:
     """Forget every checked record (for tests and benchmarks that time a cold check)."""
     with _lock:
         _table.clear()
+        _last[0] = None
 
 
 __all__ = ["checked_facts", "checked_validator", "checked_view", "clear", "LIMIT", "LOOKBACK"]

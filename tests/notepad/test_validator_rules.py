@@ -390,3 +390,27 @@ def test_an_escape_out_of_reach_of_a_known_previous_hideout_is_refused():
     entry = validate(rec(*row)).allowed_next()[0]
     assert (entry.escape_min_sprints, entry.escape_max_sprints) == (5, 7)
     fails(rec(*row, escape(4)), 6, "42 is out of reach: from the previous hideout 30, 4 sprint cards reach at most 41")
+
+
+def test_a_copy_goes_on_alone_and_copies_every_container():
+    """``Validator.copy`` copies the containers it names (``CONTAINERS``): every list,
+    dict and set a validator holds, for a Marshal's record and a full one, so that
+    pushing to a copy never changes the original."""
+    from .engine_games import game_record
+
+    for full in (False, True):
+        record = game_record(3)
+        if not full:
+            record = record.marshal_view()
+        v = Validator.for_record(record)
+        half = len(record.events) // 2
+        for e in record.events[:half]:
+            v.push(e)
+        containers = {k for k, x in vars(v).items() if isinstance(x, (list, dict, set))}
+        assert containers == set(Validator.CONTAINERS)
+        before = {k: (x.copy() if k in containers else x) for k, x in vars(v).items() if k != "_snapshot"}
+        c = v.copy()
+        for e in record.events[half:]:
+            c.push(e)
+        assert {k: x for k, x in vars(v).items() if k != "_snapshot"} == before
+        assert c.events == len(record.events) > v.events
