@@ -51,7 +51,7 @@ from typing import Any
 from engine.cards import sprint_value
 from engine.record import ManhuntGuess, Record
 from solver.counting import (CLASS_MEMBERS, CLASS_OF, N_CLASSES, HistoryCounter, OutOfTime, composition,
-                             composition_counts, composition_of, new_counter)
+                             composition_counts, composition_of, new_counter, planner_sums)
 from solver.facts import Facts, extract
 from solver.gcpause import no_cycle_collection
 from solver.posterior import Posterior
@@ -509,10 +509,11 @@ def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
     where it holds x' or y; the sets are summed by the numbers they hold
     (``_held_sets``). ``None`` when the node is not of this shape.
     """
-    cx = CLASS_OF[x]
     caught = 0
     # the cards a sprint set under x can hold, by class
     free = [[c for c in CLASS_MEMBERS[k] if c not in known and c != x] for k in range(N_CLASSES)]
+    fast = planner_sums()
+    free_mask = sum(1 << c for cards in free for c in cards)
     for q in post.positions:
         if q.revealed or not q.counts.get(x):
             continue
@@ -521,51 +522,70 @@ def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
         if got is None:
             return None
         pool, by_inc, gone = got
+        gone_mask = sum(1 << c for c in gone)
         for inc, tables in by_inc.items():
             if inc and not q.sprints:
                 continue
-            # the child's free cards: less x and the sprint cards
-            child_pool = [pool[c] - (c == cx) - m for c, m in enumerate(composition_counts(inc))]
-            rows: dict = {}  # x' -> [(class increment, ranked shares of the next guesses)]
-            sets: dict = {}  # (class of x', class of y) -> sets of this composition avoiding x, x', y
-            next_sets: dict = {}  # the same for the sprint sets of x' (see _ranked)
-            for table in tables:
-                for (x2, inc2), row in table.items():
-                    if x2 in gone:
-                        continue
-                    per_set = {}
-                    for y, n in row.items():
-                        if n and y not in gone:
-                            key = (CLASS_OF[x2], CLASS_OF[y])
-                            k = sets.get(key)
-                            if k is None:
-                                k = sets[key] = _sets_of(pool, inc, x, x2, y)
-                            share, rem = divmod(n, k)
-                            assert rem == 0, "sprint sets of one class composition must count alike"
-                            per_set[y] = share
-                    rows.setdefault(x2, []).append((inc2, _ranked(child_pool, inc2, x2, per_set, next_sets)))
-            # a set's catches depend only on the numbers of these counts it holds, and
-            # holding numbers only takes catches away: the next guesses go best first
-            # by their catches when the set holds none, and stop at the first that
-            # holds none of the set's numbers (no later one can do better)
-            ys = {x2: {y for _, ranked in parts for _, y in ranked} for x2, parts in rows.items()}
-            full = {x2: _catches(child_pool, x2, parts) for x2, parts in rows.items()}
-            order = sorted(full, key=full.get, reverse=True)
-            numbers = set(rows).union(*ys.values())
             if time.perf_counter() > ctx.deadline:
                 raise _OutOfBudget
-            for held, mult in _held_sets(inc, numbers, free):
-                top = 0
-                for x2 in order:
-                    if full[x2] <= top:
-                        break
-                    if x2 in held:
-                        continue
-                    v = full[x2] if ys[x2].isdisjoint(held) else _catches(child_pool, x2, rows[x2], held)
-                    if v > top:
-                        top = v
-                caught += mult * top
+            n = fast(list(pool), x, inc, list(tables), gone_mask, free_mask) if fast is not None else None
+            caught += _caught_by_inc(pool, x, inc, tables, gone, free) if n is None else n
     return Fraction(caught, post.histories)
+
+
+def _caught_by_inc(pool: list[int], x: int, inc: int, tables, gone: frozenset[int], free: list[list[int]]) -> int:
+    """The histories a guess of x catches over every sprint set of class increment
+    ``inc`` under it (at the position the ``tables`` are of), the Marshal guessing the
+    best x' and then the best y after the hit (see :func:`_value_by_tags`): the readable
+    reference of the compiled ``caught_by_tags`` (``solver/compiled/catches.hpp``).
+
+    ``pool``: the node's free cards per class; ``tables``: the pair counts by
+    (x', class increment of its sprint cards) -> {y: histories}, summed over the sets
+    of ``inc``; ``gone``: numbers no longer possible (held by a derived node's last
+    sprint set); ``free``: the cards of each class a sprint set under x can hold.
+    """
+    cx = CLASS_OF[x]
+    # the child's free cards: less x and the sprint cards
+    child_pool = [pool[c] - (c == cx) - m for c, m in enumerate(composition_counts(inc))]
+    rows: dict = {}  # x' -> [(class increment, ranked shares of the next guesses)]
+    sets: dict = {}  # (class of x', class of y) -> sets of this composition avoiding x, x', y
+    next_sets: dict = {}  # the same for the sprint sets of x' (see _ranked)
+    for table in tables:
+        for (x2, inc2), row in table.items():
+            if x2 in gone:
+                continue
+            per_set = {}
+            for y, n in row.items():
+                if n and y not in gone:
+                    key = (CLASS_OF[x2], CLASS_OF[y])
+                    k = sets.get(key)
+                    if k is None:
+                        k = sets[key] = _sets_of(pool, inc, x, x2, y)
+                    share, rem = divmod(n, k)
+                    assert rem == 0, "sprint sets of one class composition must count alike"
+                    per_set[y] = share
+            rows.setdefault(x2, []).append((inc2, _ranked(child_pool, inc2, x2, per_set, next_sets)))
+    # a set's catches depend only on the numbers of these counts it holds, and
+    # holding numbers only takes catches away: the next guesses go best first
+    # by their catches when the set holds none, and stop at the first that
+    # holds none of the set's numbers (no later one can do better)
+    ys = {x2: {y for _, ranked in parts for _, y in ranked} for x2, parts in rows.items()}
+    full = {x2: _catches(child_pool, x2, parts) for x2, parts in rows.items()}
+    order = sorted(full, key=full.get, reverse=True)
+    numbers = set(rows).union(*ys.values())
+    caught = 0
+    for held, mult in _held_sets(inc, numbers, free):
+        top = 0
+        for x2 in order:
+            if full[x2] <= top:
+                break
+            if x2 in held:
+                continue
+            v = full[x2] if ys[x2].isdisjoint(held) else _catches(child_pool, x2, rows[x2], held)
+            if v > top:
+                top = v
+        caught += mult * top
+    return caught
 
 
 def _held_sets(inc: int, numbers: set[int], free: list[list[int]]) -> list[tuple[frozenset[int], int]]:

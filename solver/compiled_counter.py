@@ -173,3 +173,13 @@ def make(facts: Facts) -> CompiledCounter | None:
 
 
 __all__ = ["CompiledCounter", "history_bound", "primes_for", "make"]
+
+
+def caught_by_tags(pool: list[int], x: int, inc: int, tables: list[dict], gone: int, free: int) -> int | None:
+    """The Manhunt planner's sum over the sprint sets of one class composition, compiled
+    (``solver/compiled/catches.hpp``; the reference is ``advisor.manhunt._caught_by_inc``,
+    which documents the arguments; ``gone`` and ``free`` here are bit masks over the
+    numbers). None when a count is past 64 bits or a sum past 128: the caller then
+    takes the Python reference."""
+    got = _compiled.caught_by_tags(pool, x, inc, tables, gone, free)
+    return None if got is None else got[0] << 64 | got[1]

@@ -11,6 +11,7 @@
 
 #include <memory>
 
+#include "catches.hpp"
 #include "counter.hpp"
 
 namespace nb = nanobind;
@@ -157,6 +158,48 @@ std::unique_ptr<AnyCounter> make(int primes, int n, const std::vector<long long>
     }
 }
 
+// the Manhunt planner's sum over sprint sets (catches.hpp); None when a count does not
+// fit 64 bits or a sum 128 (the caller then takes the Python reference)
+nb::object caught_by_tags(std::vector<int> pool, int x, unsigned long long inc, nb::list tables,
+                          unsigned long long gone, unsigned long long free) {
+    if (pool.size() != (std::size_t)catches::NC) throw std::invalid_argument("pool: one number per class");
+    std::vector<catches::TableRow> rows;
+    for (nb::handle t : tables) {
+        PyObject* d = t.ptr();
+        if (!PyDict_Check(d)) throw std::invalid_argument("tables: dicts {(x2, inc2): {y: n}}");
+        Py_ssize_t pos = 0;
+        PyObject *key, *row;
+        while (PyDict_Next(d, &pos, &key, &row)) {
+            if (!PyTuple_Check(key) || PyTuple_GET_SIZE(key) != 2 || !PyDict_Check(row))
+                throw std::invalid_argument("tables: dicts {(x2, inc2): {y: n}}");
+            catches::TableRow tr;
+            tr.x2 = (int)PyLong_AsLong(PyTuple_GET_ITEM(key, 0));
+            tr.inc2 = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(key, 1));
+            if (PyErr_Occurred()) throw nb::python_error();
+            Py_ssize_t pos2 = 0;
+            PyObject *y, *n;
+            while (PyDict_Next(row, &pos2, &y, &n)) {
+                unsigned long long v = PyLong_AsUnsignedLongLong(n);
+                if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+                    if (!PyErr_ExceptionMatches(PyExc_OverflowError)) throw nb::python_error();
+                    PyErr_Clear();
+                    return nb::none();
+                }
+                long yy = PyLong_AsLong(y);
+                if (PyErr_Occurred()) throw nb::python_error();
+                tr.counts.push_back({(int)yy, v});
+            }
+            rows.push_back(std::move(tr));
+        }
+    }
+    try {
+        u128 got = catches::caught_by_inc(pool.data(), x, inc, rows, gone, free);
+        return nb::make_tuple(nb::int_((unsigned long long)(got >> 64)), nb::int_((unsigned long long)got));
+    } catch (const catches::Overflow&) {
+        return nb::none();
+    }
+}
+
 }  // namespace
 
 NB_MODULE(_compiled, m) {
@@ -184,4 +227,6 @@ NB_MODULE(_compiled, m) {
         .def("stored_states", &AnyCounter::stored_states);
     m.def("make", &make, nb::arg("primes"), nb::arg("n"), nb::arg("positions"), nb::arg("slots1"), nb::arg("slots2"),
           nb::arg("slots3"), nb::arg("draws"), nb::arg("marshal"), nb::arg("missed_single"), nb::arg("missed_sets"));
+    m.def("caught_by_tags", &caught_by_tags, nb::arg("pool"), nb::arg("x"), nb::arg("inc"), nb::arg("tables"),
+          nb::arg("gone"), nb::arg("free"));
 }
