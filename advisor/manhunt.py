@@ -202,8 +202,9 @@ class _Ctx:
         out (held by the sprint cards of a derived node's last hit). From the node's own
         counter, or for a derived node (``_derive_child``) from its parent's passes with
         both hideouts fixed: the parent's counts sum over every set of the hit's
-        composition that avoids the four hideouts, each with an equal share. None when
-        the node is not of the shape the tagged passes need."""
+        composition that avoids the four hideouts, each with an equal share
+        (``HistoryCounter.pair_shares``). None when the node is not of the shape the
+        tagged passes need."""
         got = self.derived.get(hits)
         try:
             if got is None:
@@ -216,28 +217,10 @@ class _Ctx:
             key = (parent, (p0, x0), inc0, p, x)
             by_inc = self.derived_pairs.get(key)
             if by_inc is None:
-                counter = self.counters[parent]
-                pairs = counter.pair_counts((p0, x0), (p, x), deadline=self.deadline)
+                pairs = self.counters[parent].pair_shares((p0, x0), (p, x), deadline=self.deadline)
                 if pairs is None:
                     return None
-                shares: dict = {}  # (class of x', class of y) -> sets of the hit's composition
-                by_inc = {}
-                for (inc_hit, inc), tables in pairs[2].items():
-                    if inc_hit != inc0:
-                        continue
-                    out: tuple[dict, dict] = ({}, {})
-                    for which, table in enumerate(tables):
-                        for row_key, row in table.items():
-                            x2 = row_key[0]
-                            mine = out[which][row_key] = {}
-                            for y, n in row.items():
-                                k = shares.get((CLASS_OF[x2], CLASS_OF[y]))
-                                if k is None:
-                                    k = shares[(CLASS_OF[x2], CLASS_OF[y])] = _sets_of(counter.free_cards, inc0, x0, x, x2, y)
-                                q, rem = divmod(n, k)
-                                assert rem == 0, "sprint sets of one class composition must count alike"
-                                mine[y] = q
-                    by_inc[inc] = out
+                by_inc = {inc: tables for (inc_hit, inc), tables in pairs[2].items() if inc_hit == inc0}
                 self.derived_pairs[key] = by_inc
             return pool, by_inc, gone
         except OutOfTime:

@@ -72,6 +72,11 @@ class HistoryCounter(Protocol):
         and the compositions those of the sprint cards under the fixed hideouts, in the
         order given. None for a record of another shape."""
 
+    def pair_shares(self, hit: tuple[int, int], at: tuple[int, int], deadline: float | None = None) -> PairCounts | None:
+        """``pair_counts(hit, at)`` with each count divided by the sprint sets of the
+        hit's composition the free cards allow besides the four hideouts: the histories
+        of one such set (see :mod:`solver.count_planner`)."""
+
     def fixed_joint(self, p: int, x: int, deadline: float | None = None) -> dict[Composition, dict[tuple[int, ...], int]] | None:
         """For a Manhunt node and hideout x at its face-down position p: composition of
         p's sprint cards -> tuple of the other face-down hideouts -> histories. None for
