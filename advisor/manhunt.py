@@ -432,9 +432,10 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
                 {y for y, c in o.counts.items() if c and (y < x) == (o.position < q.position)}
                 for o in post.positions if not o.revealed and o.position != q.position
             ]
-            groups = sprint_groups(post, None, x, q.position, ctx.deadline, known=known, fits=fits)
-            if derive and joint is not None:
-                groups = _merge_siblings(groups, joint)
+            if derive and joint is not None:  # the sets that lead to one node merged (_merge_siblings)
+                groups = _merged_groups(post, x, q.position, known, joint, fits, ctx.deadline)
+            else:
+                groups = sprint_groups(post, None, x, q.position, ctx.deadline, known=known, fits=fits)
             for S, mult in groups:
                 if S and any(ys.issubset(S) for ys in others):
                     continue
@@ -452,12 +453,13 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
                     break
             if got != target:
                 raise AssertionError(f"sprint groups of {x} at {q.position} cover {got} of {target} histories")
-        lo = sum((o[0] * o[6] for o in outcomes), ZERO)
-        hi = sum((o[0] * o[7] for o in outcomes), ZERO)
+        lo = sum((o[0] * o[6] for o in outcomes if o[6]), ZERO)
+        hi = sum((o[0] * o[7] for o in outcomes if o[7]), ZERO)
         if beat is not None and hi <= beat:
             return lo, hi, branches, False
-        # the outcomes with the most open value first: the bounds close fastest
-        for w, child, child_facts, p, S, mult, clo, chi in sorted(outcomes, key=lambda o: -o[0] * (o[7] - o[6])):
+        # the outcomes with the most open value first: the bounds close fastest (an order
+        # only, so it is made in floating point)
+        for w, child, child_facts, p, S, mult, clo, chi in sorted(outcomes, key=lambda o: -float(o[0]) * float(o[7] - o[6])):
             if clo != chi or ctx.build_tree:
                 try:
                     nlo, nhi, _, _, ctree = _node(child, child_facts, ctx)
@@ -609,6 +611,52 @@ def _merge_siblings(groups: list[tuple[tuple[int, ...], int]], joint: dict) -> l
     return [(S, mult) for S, mult in merged.values()]
 
 
+def _merged_groups(post: Posterior, x: int, p: int, known: set[int] | frozenset[int], joint: dict,
+                   fits: set[int], deadline: float | None) -> list[tuple[tuple[int, ...], int]]:
+    """``_merge_siblings(sprint_groups(...), joint)`` made directly, without the sets
+    of each merged group: for each class composition in ``fits`` that the gap rule
+    allows, a choice per class of the numbers of ``joint`` the set holds, filled up
+    with the class's other free cards (a group of ``comb(others, rest)`` sets). The
+    same groups, sets and multiplicities; a test holds the two equal."""
+    k = post.positions[p - 1].sprints
+    if k == 0:
+        return [((), 1)]
+    if p == 1:
+        prev_max = 0
+    else:
+        q = post.positions[p - 2]
+        prev_max = q.hideout if q.revealed else max(q.counts)
+    gap = x - prev_max - 3  # the gap rule: x - h(p-1) <= 3 + v(S)
+    free = [[c for c in CLASS_MEMBERS[k_] if c not in known and c != x] for k_ in range(N_CLASSES)]
+    out = []
+    for inc in sorted(fits):
+        if deadline is not None and time.perf_counter() > deadline:
+            raise _OutOfBudget
+        need, active = _needs(inc)
+        if sum(need[c] * (2 if c % 2 else 1) for c in active) < gap:  # odd classes step 1, even 2
+            continue
+        numbers = {h for hideouts, n in joint.get(inc, {}).items() if n for h in hideouts}
+        per_class = []
+        for c in active:
+            m = need[c]
+            nums = [n for n in free[c] if n in numbers]
+            rest = [n for n in free[c] if n not in numbers]
+            opts = [(T + tuple(rest[:m - t]), comb(len(rest), m - t))
+                    for t in range(min(m, len(nums)) + 1) if m - t <= len(rest) for T in combinations(nums, t)]
+            if not opts:
+                break
+            per_class.append(opts)
+        else:
+            for choice in product(*per_class):
+                S: list[int] = []
+                mult = 1
+                for part, k_ in choice:
+                    S.extend(part)
+                    mult *= k_
+                out.append((tuple(sorted(S)), mult))
+    return out
+
+
 def _derives(post: Posterior) -> bool:
     """Whether a node's children are derived from its passes (``DERIVE_LIMIT``)."""
     if post.face_down_count < 4:
@@ -693,7 +741,9 @@ def _node(hits: tuple, facts: Facts, ctx: _Ctx,
         res = (ONE, ONE, None, {}, {"value": ONE})
         ctx.memo[key] = res
         return res
-    probs = sorted(((post.probability(x), x) for x, c in post.number_counts.items() if c), key=lambda t: (-t[0], t[1]))
+    # most likely first (the counts share the denominator, so they are ranked as integers)
+    nc, N = post.number_counts, post.histories
+    probs = [(Fraction(nc[x], N), x) for x in sorted((x for x, c in nc.items() if c), key=lambda x: (-nc[x], x))]
     if m > 1 and probs[0][0] == 1:
         # any certain number settles the value (below), so try first the one with the
         # fewest outcomes: the fewest positions it can stand at, the fewest sprint cards

@@ -80,3 +80,42 @@ def test_the_python_core_plans_with_the_python_sums():
         assert counting.planner_sums() is None
     finally:
         counting.use_core(was)
+
+
+def test_merged_groups_are_the_merged_sprint_groups():
+    """The merged sprint groups of a deriving node, made directly (``_merged_groups``),
+    are the sprint groups merged by the numbers they hold (``_merge_siblings``): the same
+    groups, with the same multiplicities, for every hit of the node."""
+    from solver.counting import composition, new_counter
+    from solver.exact import solve
+    from solver.facts import extract
+
+    r = Record.from_json((HERE / "manhunt_four.json").read_text())
+    post = solve(r)
+    facts = extract(r.marshal_view())
+    known = facts.marshal_cards | facts.known_cards
+    counter = new_counter(facts)
+    checked = 0
+    for q in post.positions:
+        if q.revealed or not q.sprints or q.position == len(facts.positions):
+            continue
+        for x in [x for x, n in q.counts.items() if n]:
+            joint = counter.fixed_joint(q.position, x)
+            fits = {inc for inc, row in joint.items() if any(row.values())}
+
+            def keyed(groups):
+                out = {}
+                for S, mult in groups:
+                    inc = composition(S)
+                    numbers = {h for hs, n in joint.get(inc, {}).items() if n for h in hs}
+                    key = (inc, frozenset(numbers.intersection(S)))
+                    assert key not in out
+                    out[key] = mult
+                return out
+
+            direct = keyed(manhunt._merged_groups(post, x, q.position, known, joint, fits, None))
+            merged = keyed(manhunt._merge_siblings(
+                manhunt.sprint_groups(post, None, x, q.position, known=known, fits=fits), joint))
+            assert direct == merged, (x, q.position)
+            checked += len(direct)
+    assert checked >= 20
