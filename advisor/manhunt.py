@@ -51,7 +51,7 @@ from typing import Any
 from engine.cards import sprint_value
 from engine.record import ManhuntGuess, Record
 from solver.counting import (CLASS_MEMBERS, CLASS_OF, N_CLASSES, HistoryCounter, OutOfTime, composition,
-                             composition_counts, composition_of, new_counter)
+                             composition_counts, composition_of, new_counter, planner_sums)
 from solver.facts import Facts, extract
 from solver.gcpause import no_cycle_collection
 from solver.posterior import Posterior
@@ -202,8 +202,9 @@ class _Ctx:
         out (held by the sprint cards of a derived node's last hit). From the node's own
         counter, or for a derived node (``_derive_child``) from its parent's passes with
         both hideouts fixed: the parent's counts sum over every set of the hit's
-        composition that avoids the four hideouts, each with an equal share. None when
-        the node is not of the shape the tagged passes need."""
+        composition that avoids the four hideouts, each with an equal share
+        (``HistoryCounter.pair_shares``). None when the node is not of the shape the
+        tagged passes need."""
         got = self.derived.get(hits)
         try:
             if got is None:
@@ -216,28 +217,10 @@ class _Ctx:
             key = (parent, (p0, x0), inc0, p, x)
             by_inc = self.derived_pairs.get(key)
             if by_inc is None:
-                counter = self.counters[parent]
-                pairs = counter.pair_counts((p0, x0), (p, x), deadline=self.deadline)
+                pairs = self.counters[parent].pair_shares((p0, x0), (p, x), deadline=self.deadline)
                 if pairs is None:
                     return None
-                shares: dict = {}  # (class of x', class of y) -> sets of the hit's composition
-                by_inc = {}
-                for (inc_hit, inc), tables in pairs[2].items():
-                    if inc_hit != inc0:
-                        continue
-                    out: tuple[dict, dict] = ({}, {})
-                    for which, table in enumerate(tables):
-                        for row_key, row in table.items():
-                            x2 = row_key[0]
-                            mine = out[which][row_key] = {}
-                            for y, n in row.items():
-                                k = shares.get((CLASS_OF[x2], CLASS_OF[y]))
-                                if k is None:
-                                    k = shares[(CLASS_OF[x2], CLASS_OF[y])] = _sets_of(counter.free_cards, inc0, x0, x, x2, y)
-                                q, rem = divmod(n, k)
-                                assert rem == 0, "sprint sets of one class composition must count alike"
-                                mine[y] = q
-                    by_inc[inc] = out
+                by_inc = {inc: tables for (inc_hit, inc), tables in pairs[2].items() if inc_hit == inc0}
                 self.derived_pairs[key] = by_inc
             return pool, by_inc, gone
         except OutOfTime:
@@ -449,9 +432,10 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
                 {y for y, c in o.counts.items() if c and (y < x) == (o.position < q.position)}
                 for o in post.positions if not o.revealed and o.position != q.position
             ]
-            groups = sprint_groups(post, None, x, q.position, ctx.deadline, known=known, fits=fits)
-            if derive and joint is not None:
-                groups = _merge_siblings(groups, joint)
+            if derive and joint is not None:  # the sets that lead to one node merged (_merge_siblings)
+                groups = _merged_groups(post, x, q.position, known, joint, fits, ctx.deadline)
+            else:
+                groups = sprint_groups(post, None, x, q.position, ctx.deadline, known=known, fits=fits)
             for S, mult in groups:
                 if S and any(ys.issubset(S) for ys in others):
                     continue
@@ -469,12 +453,13 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
                     break
             if got != target:
                 raise AssertionError(f"sprint groups of {x} at {q.position} cover {got} of {target} histories")
-        lo = sum((o[0] * o[6] for o in outcomes), ZERO)
-        hi = sum((o[0] * o[7] for o in outcomes), ZERO)
+        lo = sum((o[0] * o[6] for o in outcomes if o[6]), ZERO)
+        hi = sum((o[0] * o[7] for o in outcomes if o[7]), ZERO)
         if beat is not None and hi <= beat:
             return lo, hi, branches, False
-        # the outcomes with the most open value first: the bounds close fastest
-        for w, child, child_facts, p, S, mult, clo, chi in sorted(outcomes, key=lambda o: -o[0] * (o[7] - o[6])):
+        # the outcomes with the most open value first: the bounds close fastest (an order
+        # only, so it is made in floating point)
+        for w, child, child_facts, p, S, mult, clo, chi in sorted(outcomes, key=lambda o: -float(o[0]) * float(o[7] - o[6])):
             if clo != chi or ctx.build_tree:
                 try:
                     nlo, nhi, _, _, ctree = _node(child, child_facts, ctx)
@@ -509,10 +494,11 @@ def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
     where it holds x' or y; the sets are summed by the numbers they hold
     (``_held_sets``). ``None`` when the node is not of this shape.
     """
-    cx = CLASS_OF[x]
     caught = 0
     # the cards a sprint set under x can hold, by class
     free = [[c for c in CLASS_MEMBERS[k] if c not in known and c != x] for k in range(N_CLASSES)]
+    fast = planner_sums()
+    free_mask = sum(1 << c for cards in free for c in cards)
     for q in post.positions:
         if q.revealed or not q.counts.get(x):
             continue
@@ -521,51 +507,70 @@ def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
         if got is None:
             return None
         pool, by_inc, gone = got
+        gone_mask = sum(1 << c for c in gone)
         for inc, tables in by_inc.items():
             if inc and not q.sprints:
                 continue
-            # the child's free cards: less x and the sprint cards
-            child_pool = [pool[c] - (c == cx) - m for c, m in enumerate(composition_counts(inc))]
-            rows: dict = {}  # x' -> [(class increment, ranked shares of the next guesses)]
-            sets: dict = {}  # (class of x', class of y) -> sets of this composition avoiding x, x', y
-            next_sets: dict = {}  # the same for the sprint sets of x' (see _ranked)
-            for table in tables:
-                for (x2, inc2), row in table.items():
-                    if x2 in gone:
-                        continue
-                    per_set = {}
-                    for y, n in row.items():
-                        if n and y not in gone:
-                            key = (CLASS_OF[x2], CLASS_OF[y])
-                            k = sets.get(key)
-                            if k is None:
-                                k = sets[key] = _sets_of(pool, inc, x, x2, y)
-                            share, rem = divmod(n, k)
-                            assert rem == 0, "sprint sets of one class composition must count alike"
-                            per_set[y] = share
-                    rows.setdefault(x2, []).append((inc2, _ranked(child_pool, inc2, x2, per_set, next_sets)))
-            # a set's catches depend only on the numbers of these counts it holds, and
-            # holding numbers only takes catches away: the next guesses go best first
-            # by their catches when the set holds none, and stop at the first that
-            # holds none of the set's numbers (no later one can do better)
-            ys = {x2: {y for _, ranked in parts for _, y in ranked} for x2, parts in rows.items()}
-            full = {x2: _catches(child_pool, x2, parts) for x2, parts in rows.items()}
-            order = sorted(full, key=full.get, reverse=True)
-            numbers = set(rows).union(*ys.values())
             if time.perf_counter() > ctx.deadline:
                 raise _OutOfBudget
-            for held, mult in _held_sets(inc, numbers, free):
-                top = 0
-                for x2 in order:
-                    if full[x2] <= top:
-                        break
-                    if x2 in held:
-                        continue
-                    v = full[x2] if ys[x2].isdisjoint(held) else _catches(child_pool, x2, rows[x2], held)
-                    if v > top:
-                        top = v
-                caught += mult * top
+            n = fast(list(pool), x, inc, list(tables), gone_mask, free_mask) if fast is not None else None
+            caught += _caught_by_inc(pool, x, inc, tables, gone, free) if n is None else n
     return Fraction(caught, post.histories)
+
+
+def _caught_by_inc(pool: list[int], x: int, inc: int, tables, gone: frozenset[int], free: list[list[int]]) -> int:
+    """The histories a guess of x catches over every sprint set of class increment
+    ``inc`` under it (at the position the ``tables`` are of), the Marshal guessing the
+    best x' and then the best y after the hit (see :func:`_value_by_tags`): the readable
+    reference of the compiled ``caught_by_tags`` (``solver/compiled/catches.hpp``).
+
+    ``pool``: the node's free cards per class; ``tables``: the pair counts by
+    (x', class increment of its sprint cards) -> {y: histories}, summed over the sets
+    of ``inc``; ``gone``: numbers no longer possible (held by a derived node's last
+    sprint set); ``free``: the cards of each class a sprint set under x can hold.
+    """
+    cx = CLASS_OF[x]
+    # the child's free cards: less x and the sprint cards
+    child_pool = [pool[c] - (c == cx) - m for c, m in enumerate(composition_counts(inc))]
+    rows: dict = {}  # x' -> [(class increment, ranked shares of the next guesses)]
+    sets: dict = {}  # (class of x', class of y) -> sets of this composition avoiding x, x', y
+    next_sets: dict = {}  # the same for the sprint sets of x' (see _ranked)
+    for table in tables:
+        for (x2, inc2), row in table.items():
+            if x2 in gone:
+                continue
+            per_set = {}
+            for y, n in row.items():
+                if n and y not in gone:
+                    key = (CLASS_OF[x2], CLASS_OF[y])
+                    k = sets.get(key)
+                    if k is None:
+                        k = sets[key] = _sets_of(pool, inc, x, x2, y)
+                    share, rem = divmod(n, k)
+                    assert rem == 0, "sprint sets of one class composition must count alike"
+                    per_set[y] = share
+            rows.setdefault(x2, []).append((inc2, _ranked(child_pool, inc2, x2, per_set, next_sets)))
+    # a set's catches depend only on the numbers of these counts it holds, and
+    # holding numbers only takes catches away: the next guesses go best first
+    # by their catches when the set holds none, and stop at the first that
+    # holds none of the set's numbers (no later one can do better)
+    ys = {x2: {y for _, ranked in parts for _, y in ranked} for x2, parts in rows.items()}
+    full = {x2: _catches(child_pool, x2, parts) for x2, parts in rows.items()}
+    order = sorted(full, key=full.get, reverse=True)
+    numbers = set(rows).union(*ys.values())
+    caught = 0
+    for held, mult in _held_sets(inc, numbers, free):
+        top = 0
+        for x2 in order:
+            if full[x2] <= top:
+                break
+            if x2 in held:
+                continue
+            v = full[x2] if ys[x2].isdisjoint(held) else _catches(child_pool, x2, rows[x2], held)
+            if v > top:
+                top = v
+        caught += mult * top
+    return caught
 
 
 def _held_sets(inc: int, numbers: set[int], free: list[list[int]]) -> list[tuple[frozenset[int], int]]:
@@ -604,6 +609,52 @@ def _merge_siblings(groups: list[tuple[tuple[int, ...], int]], joint: dict) -> l
         else:
             got[1] += mult
     return [(S, mult) for S, mult in merged.values()]
+
+
+def _merged_groups(post: Posterior, x: int, p: int, known: set[int] | frozenset[int], joint: dict,
+                   fits: set[int], deadline: float | None) -> list[tuple[tuple[int, ...], int]]:
+    """``_merge_siblings(sprint_groups(...), joint)`` made directly, without the sets
+    of each merged group: for each class composition in ``fits`` that the gap rule
+    allows, a choice per class of the numbers of ``joint`` the set holds, filled up
+    with the class's other free cards (a group of ``comb(others, rest)`` sets). The
+    same groups, sets and multiplicities; a test holds the two equal."""
+    k = post.positions[p - 1].sprints
+    if k == 0:
+        return [((), 1)]
+    if p == 1:
+        prev_max = 0
+    else:
+        q = post.positions[p - 2]
+        prev_max = q.hideout if q.revealed else max(q.counts)
+    gap = x - prev_max - 3  # the gap rule: x - h(p-1) <= 3 + v(S)
+    free = [[c for c in CLASS_MEMBERS[k_] if c not in known and c != x] for k_ in range(N_CLASSES)]
+    out = []
+    for inc in sorted(fits):
+        if deadline is not None and time.perf_counter() > deadline:
+            raise _OutOfBudget
+        need, active = _needs(inc)
+        if sum(need[c] * (2 if c % 2 else 1) for c in active) < gap:  # odd classes step 1, even 2
+            continue
+        numbers = {h for hideouts, n in joint.get(inc, {}).items() if n for h in hideouts}
+        per_class = []
+        for c in active:
+            m = need[c]
+            nums = [n for n in free[c] if n in numbers]
+            rest = [n for n in free[c] if n not in numbers]
+            opts = [(T + tuple(rest[:m - t]), comb(len(rest), m - t))
+                    for t in range(min(m, len(nums)) + 1) if m - t <= len(rest) for T in combinations(nums, t)]
+            if not opts:
+                break
+            per_class.append(opts)
+        else:
+            for choice in product(*per_class):
+                S: list[int] = []
+                mult = 1
+                for part, k_ in choice:
+                    S.extend(part)
+                    mult *= k_
+                out.append((tuple(sorted(S)), mult))
+    return out
 
 
 def _derives(post: Posterior) -> bool:
@@ -690,7 +741,9 @@ def _node(hits: tuple, facts: Facts, ctx: _Ctx,
         res = (ONE, ONE, None, {}, {"value": ONE})
         ctx.memo[key] = res
         return res
-    probs = sorted(((post.probability(x), x) for x, c in post.number_counts.items() if c), key=lambda t: (-t[0], t[1]))
+    # most likely first (the counts share the denominator, so they are ranked as integers)
+    nc, N = post.number_counts, post.histories
+    probs = [(Fraction(nc[x], N), x) for x in sorted((x for x, c in nc.items() if c), key=lambda x: (-nc[x], x))]
     if m > 1 and probs[0][0] == 1:
         # any certain number settles the value (below), so try first the one with the
         # fewest outcomes: the fewest positions it can stand at, the fewest sprint cards

@@ -134,6 +134,29 @@ class CompiledCounter(TaggedQueries):
     def _tag_positions(self) -> list[int] | None:
         return self._c.tag_positions() or None
 
+    def _pair_counts(self, fixed: dict[int, int]) -> tuple[int, int, dict] | None:
+        """``TaggedQueries._pair_counts`` with the tables summed in the core (up to two
+        fixed hideouts, what the planner asks; the Python post-processing otherwise)."""
+        fd = self._tag_positions()
+        if len(fixed) > 2 or fd is None or len(fd) != len(fixed) + 2 or not fixed.keys() <= set(fd):
+            return super()._pair_counts(fixed)
+        a, b = [q for q in fd if q not in fixed]
+        tables = self._c.pair_counts(fd, [fixed.get(i, 0) for i in fd], [fd.index(q) for q in fixed],
+                                     fd.index(a), fd.index(b), [], [], self._budget(self._deadline))
+        return a, b, tables
+
+    def _pair_shares(self, hit: tuple[int, int], at: tuple[int, int]) -> tuple[int, int, dict] | None:
+        """``TaggedQueries._pair_shares`` with the division made in the core."""
+        fixed = dict((hit, at))
+        fd = self._tag_positions()
+        if fd is None or len(fixed) != 2 or len(fd) != 4 or not fixed.keys() <= set(fd):
+            return super()._pair_shares(hit, at)
+        a, b = [q for q in fd if q not in fixed]
+        tables = self._c.pair_counts(fd, [fixed.get(i, 0) for i in fd], [fd.index(q) for q in fixed],
+                                     fd.index(a), fd.index(b), list(self.free_cards), [hit[1], at[1]],
+                                     self._budget(self._deadline))
+        return a, b, tables
+
     def _tagged(self, fd: list[int], fixed: dict[int, int], keep: dict) -> dict[tuple, int]:
         return dict(self._c.tagged(fd, [fixed.get(i, 0) for i in fd],
                                    [int(keep[i][0]) | 2 * int(keep[i][1]) for i in fd],
@@ -173,3 +196,13 @@ def make(facts: Facts) -> CompiledCounter | None:
 
 
 __all__ = ["CompiledCounter", "history_bound", "primes_for", "make"]
+
+
+def caught_by_tags(pool: list[int], x: int, inc: int, tables: list[dict], gone: int, free: int) -> int | None:
+    """The Manhunt planner's sum over the sprint sets of one class composition, compiled
+    (``solver/compiled/catches.hpp``; the reference is ``advisor.manhunt._caught_by_inc``,
+    which documents the arguments; ``gone`` and ``free`` here are bit masks over the
+    numbers). None when a count is past 64 bits or a sum past 128: the caller then
+    takes the Python reference."""
+    got = _compiled.caught_by_tags(pool, x, inc, tables, gone, free)
+    return None if got is None else got[0] << 64 | got[1]

@@ -17,7 +17,14 @@ import time
 from contextlib import contextmanager
 from typing import Iterator
 
-from ._packing import COUNTS, DECK_OF, FLAG_ONE, FLAG_SHIFT
+from math import comb
+
+from ._packing import BITS, CLASS_OF, COUNTS, DECK_OF, FLAG_ONE, FLAG_SHIFT, MASK, N_CLASSES
+
+
+def composition_counts(comp: int) -> tuple[int, ...]:
+    """Cards of each class in a class composition (as :func:`solver.counting.composition_counts`)."""
+    return tuple((comp >> (BITS * c)) & MASK for c in range(N_CLASSES))
 
 
 class OutOfTime(Exception):
@@ -88,6 +95,53 @@ class TaggedQueries:
             row[hb] = row.get(hb, 0) + n
             row = tables[1].setdefault((hb, inc_b), {})
             row[ha] = row.get(ha, 0) + n
+        return a, b, out
+
+    def pair_shares(self, hit: tuple[int, int], at: tuple[int, int],
+                    deadline: float | None = None) -> tuple[int, int, dict] | None:
+        """``pair_counts(hit, at)`` with every count divided by the sprint sets of the
+        hit's class composition that the free cards allow besides the hit's hideout, the
+        hideout at ``at`` and the two of its row: the histories of *one* sprint set of
+        that composition under the hit (sprint cards of one class are interchangeable
+        once the hideouts are fixed, so each such set has an equal share). The Manhunt
+        planner values the guesses of a child it derives from its parent this way."""
+        key = ("shares", hit, at)
+        got = self._pair_cache.get(key, False)
+        if got is not False:
+            return got
+        with self._limited(deadline):
+            got = self._pair_cache[key] = self._pair_shares(hit, at)
+        return got
+
+    def _pair_shares(self, hit: tuple[int, int], at: tuple[int, int]) -> tuple[int, int, dict] | None:
+        got = self._pair_counts(dict((hit, at)))
+        if got is None:
+            return None
+        a, b, by_incs = got
+        pool = self.free_cards
+        shares: dict = {}
+        out: dict = {}
+        for (inc_hit, inc), tables in by_incs.items():
+            need = composition_counts(inc_hit)
+            mine: tuple[dict, dict] = ({}, {})
+            for which, table in enumerate(tables):
+                for row_key, row in table.items():
+                    x2 = row_key[0]
+                    got_row = mine[which][row_key] = {}
+                    for y, n in row.items():
+                        key = (inc_hit, CLASS_OF[x2], CLASS_OF[y])
+                        k = shares.get(key)
+                        if k is None:
+                            k = 1
+                            for c in range(N_CLASSES):
+                                if need[c]:
+                                    free = pool[c] - sum(1 for h in (hit[1], at[1], x2, y) if CLASS_OF[h] == c)
+                                    k *= comb(free, need[c])
+                            shares[key] = k
+                        q, rem = divmod(n, k)
+                        assert rem == 0, "sprint sets of one class composition must count alike"
+                        got_row[y] = q
+            out[(inc_hit, inc)] = mine
         return a, b, out
 
     def fixed_joint(self, p: int, x: int, deadline: float | None = None) -> dict[int, dict[tuple[int, ...], int]] | None:

@@ -72,6 +72,11 @@ class HistoryCounter(Protocol):
         and the compositions those of the sprint cards under the fixed hideouts, in the
         order given. None for a record of another shape."""
 
+    def pair_shares(self, hit: tuple[int, int], at: tuple[int, int], deadline: float | None = None) -> PairCounts | None:
+        """``pair_counts(hit, at)`` with each count divided by the sprint sets of the
+        hit's composition the free cards allow besides the four hideouts: the histories
+        of one such set (see :mod:`solver.count_planner`)."""
+
     def fixed_joint(self, p: int, x: int, deadline: float | None = None) -> dict[Composition, dict[tuple[int, ...], int]] | None:
         """For a Manhunt node and hideout x at its face-down position p: composition of
         p's sprint cards -> tuple of the other face-down hideouts -> histories. None for
@@ -179,6 +184,13 @@ def new_counter(facts: Facts, core: str | None = None) -> HistoryCounter:
     return PythonCounter(facts)
 
 
+def planner_sums():
+    """The compiled Manhunt planner's sum over sprint sets (``caught_by_tags`` of
+    :mod:`solver.compiled_counter`) when the compiled core is in use, else None (the
+    planner then takes its Python reference, ``advisor.manhunt._caught_by_inc``)."""
+    return _compiled_counter.caught_by_tags if core_in_use() == "compiled" else None
+
+
 def composition(cards: Iterable[int]) -> Composition:
     """The class composition of a set of cards."""
     return sum(CLASS_BIT[c] for c in cards)
@@ -204,6 +216,6 @@ def composition_counts(comp: Composition) -> tuple[int, ...]:
 
 __all__ = [
     "HistoryCounter", "new_counter", "OutOfTime", "CORES", "CoreUnavailable", "use_core", "core_in_use",
-    "core_report", "compiled_available", "announce", "Composition", "PairCounts",
+    "core_report", "compiled_available", "announce", "planner_sums", "Composition", "PairCounts",
     "N_CLASSES", "CLASS_OF", "CLASS_MEMBERS", "composition", "composition_of", "composition_counts",
 ]

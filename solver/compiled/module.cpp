@@ -9,8 +9,10 @@
 #include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
 
+#include <map>
 #include <memory>
 
+#include "catches.hpp"
 #include "counter.hpp"
 
 namespace nb = nanobind;
@@ -48,6 +50,8 @@ public:
     virtual nb::list sprint_classes(int i, double budget) = 0;
     virtual std::vector<int> tag_positions() = 0;
     virtual nb::list tagged(std::vector<int> fd, std::vector<int> fixed, std::vector<int> keep, double budget) = 0;
+    virtual nb::dict pair_counts(std::vector<int> fd, std::vector<int> fixed, std::vector<int> at, int ia, int ib,
+                                 std::vector<int> pool, std::vector<int> hideouts, double budget) = 0;
     virtual std::size_t stored_states() = 0;
 };
 
@@ -106,6 +110,77 @@ public:
         return out;
     }
 
+    // solver/count_planner.py, TaggedQueries._pair_counts, from one tagged pass: the
+    // hideouts and sprint classes of positions fd[ia] and fd[ib] kept, the sprint classes
+    // of the fixed positions fd[at[0]], fd[at[1]] (at most two) kept in that order;
+    // {incs: ({(ha, inc_a): {hb: n}}, {(hb, inc_b): {ha: n}})}, summed before the
+    // counts are rebuilt. With a pool (free cards per class): each count divided by the
+    // sprint sets of the first fixed position's composition that pool allows besides
+    // `hideouts` and the two of its row (TaggedQueries.pair_shares), exactly.
+    nb::dict pair_counts(std::vector<int> fd, std::vector<int> fixed, std::vector<int> at, int ia, int ib,
+                         std::vector<int> pool, std::vector<int> hideouts, double budget) override {
+        if (!pool.empty() && (pool.size() != (std::size_t)catches::NC || at.empty() || hideouts.size() > 2))
+            throw std::invalid_argument("pair_counts: a pool of one number per class, a fixed position, two hideouts");
+        if (at.size() > 2) throw std::invalid_argument("pair_counts: at most two fixed positions");
+        std::vector<int> keep(fd.size(), 2);
+        keep[ia] = keep[ib] = 3;
+        auto rows = timed(budget, [&] { return c.tagged(fd, fixed, keep); });
+        // (incs of the fixed positions, which table | row key hideout | its inc | the other hideout)
+        std::map<std::pair<u64, u64>, Res<K>> sums;
+        for (const auto& row : rows) {
+            u64 incs = 0;
+            for (std::size_t u = 0; u < at.size(); ++u) incs |= (row.first[at[u]] >> 6) << (32 * u);
+            u64 pa = row.first[ia], pb = row.first[ib];
+            u64 ha = pa & 63, hb = pb & 63, inc_a = pa >> 6, inc_b = pb >> 6;
+            sums[{incs, ha | inc_a << 6 | hb << 40}] += row.second;
+            sums[{incs, 1ULL << 63 | hb | inc_b << 6 | ha << 40}] += row.second;
+        }
+        nb::dict out;
+        u64 last_incs = ~0ULL;
+        nb::object tables[2];
+        for (const auto& kv : sums) {
+            u64 incs = kv.first.first, k = kv.first.second;
+            if (incs != last_incs) {
+                nb::list key;
+                for (std::size_t u = 0; u < at.size(); ++u) key.append(nb::int_((incs >> (32 * u)) & 0xFFFFFFFFULL));
+                nb::tuple key_t = nb::tuple(key);
+                if (out.contains(key_t)) {
+                    nb::tuple both = nb::borrow<nb::tuple>(out[key_t]);
+                    tables[0] = both[0];
+                    tables[1] = both[1];
+                } else {
+                    tables[0] = nb::dict();
+                    tables[1] = nb::dict();
+                    out[key_t] = nb::make_tuple(tables[0], tables[1]);
+                }
+                last_incs = incs;
+            }
+            nb::dict table = nb::borrow<nb::dict>(tables[k >> 63]);
+            nb::tuple row_key = nb::make_tuple((int)(k & 63), (unsigned long long)((k >> 6) & 0xFFFFFFFFULL));
+            nb::dict row;
+            if (table.contains(row_key)) row = nb::borrow<nb::dict>(table[row_key]);
+            else table[row_key] = row;
+            int other = (int)((k >> 40) & 63);
+            nb::object n = to_int(kv.second);
+            if (!pool.empty()) {
+                int hs[4];
+                int nh = 0;
+                for (int h : hideouts) hs[nh++] = h;
+                hs[nh++] = (int)(k & 63);
+                hs[nh++] = other;
+                u64 sets = catches::sets_of(pool.data(), catches::needs_of(incs & 0xFFFFFFFFULL), hs, nh);
+                if (!sets) throw std::runtime_error("pair_counts: no sprint set of the composition");
+                nb::object q = nb::steal(PyNumber_Divmod(n.ptr(), nb::int_((unsigned long long)sets).ptr()));
+                if (!q.is_valid()) throw nb::python_error();
+                if (nb::cast<long long>(q[1]) != 0)
+                    throw std::runtime_error("sprint sets of one class composition must count alike");
+                n = q[0];
+            }
+            row[nb::int_(other)] = n;
+        }
+        return out;
+    }
+
     std::size_t stored_states() override { return c.stored_states(); }
 
 private:
@@ -157,6 +232,48 @@ std::unique_ptr<AnyCounter> make(int primes, int n, const std::vector<long long>
     }
 }
 
+// the Manhunt planner's sum over sprint sets (catches.hpp); None when a count does not
+// fit 64 bits or a sum 128 (the caller then takes the Python reference)
+nb::object caught_by_tags(std::vector<int> pool, int x, unsigned long long inc, nb::list tables,
+                          unsigned long long gone, unsigned long long free) {
+    if (pool.size() != (std::size_t)catches::NC) throw std::invalid_argument("pool: one number per class");
+    std::vector<catches::TableRow> rows;
+    for (nb::handle t : tables) {
+        PyObject* d = t.ptr();
+        if (!PyDict_Check(d)) throw std::invalid_argument("tables: dicts {(x2, inc2): {y: n}}");
+        Py_ssize_t pos = 0;
+        PyObject *key, *row;
+        while (PyDict_Next(d, &pos, &key, &row)) {
+            if (!PyTuple_Check(key) || PyTuple_GET_SIZE(key) != 2 || !PyDict_Check(row))
+                throw std::invalid_argument("tables: dicts {(x2, inc2): {y: n}}");
+            catches::TableRow tr;
+            tr.x2 = (int)PyLong_AsLong(PyTuple_GET_ITEM(key, 0));
+            tr.inc2 = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(key, 1));
+            if (PyErr_Occurred()) throw nb::python_error();
+            Py_ssize_t pos2 = 0;
+            PyObject *y, *n;
+            while (PyDict_Next(row, &pos2, &y, &n)) {
+                unsigned long long v = PyLong_AsUnsignedLongLong(n);
+                if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+                    if (!PyErr_ExceptionMatches(PyExc_OverflowError)) throw nb::python_error();
+                    PyErr_Clear();
+                    return nb::none();
+                }
+                long yy = PyLong_AsLong(y);
+                if (PyErr_Occurred()) throw nb::python_error();
+                tr.counts.push_back({(int)yy, v});
+            }
+            rows.push_back(std::move(tr));
+        }
+    }
+    try {
+        u128 got = catches::caught_by_inc(pool.data(), x, inc, rows, gone, free);
+        return nb::make_tuple(nb::int_((unsigned long long)(got >> 64)), nb::int_((unsigned long long)got));
+    } catch (const catches::Overflow&) {
+        return nb::none();
+    }
+}
+
 }  // namespace
 
 NB_MODULE(_compiled, m) {
@@ -181,7 +298,11 @@ NB_MODULE(_compiled, m) {
         .def("sprint_classes", &AnyCounter::sprint_classes, nb::arg("i"), nb::arg("budget"))
         .def("tag_positions", &AnyCounter::tag_positions)
         .def("tagged", &AnyCounter::tagged, nb::arg("fd"), nb::arg("fixed"), nb::arg("keep"), nb::arg("budget"))
+        .def("pair_counts", &AnyCounter::pair_counts, nb::arg("fd"), nb::arg("fixed"), nb::arg("at"), nb::arg("ia"),
+             nb::arg("ib"), nb::arg("pool"), nb::arg("hideouts"), nb::arg("budget"))
         .def("stored_states", &AnyCounter::stored_states);
     m.def("make", &make, nb::arg("primes"), nb::arg("n"), nb::arg("positions"), nb::arg("slots1"), nb::arg("slots2"),
           nb::arg("slots3"), nb::arg("draws"), nb::arg("marshal"), nb::arg("missed_single"), nb::arg("missed_sets"));
+    m.def("caught_by_tags", &caught_by_tags, nb::arg("pool"), nb::arg("x"), nb::arg("inc"), nb::arg("tables"),
+          nb::arg("gone"), nb::arg("free"));
 }

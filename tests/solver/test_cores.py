@@ -83,12 +83,12 @@ def test_compiled_equals_python_on_engine_states(ruleset):
 @needs_compiled
 @pytest.mark.slow
 def test_compiled_equals_python_on_the_planners_queries():
-    """pair_counts (with none and one hideout fixed), fixed_joint of every position and
-    number, and sprint_classes, on Manhunt nodes of seeded games."""
+    """pair_counts (with none and one hideout fixed), pair_shares (two fixed), fixed_joint
+    of every position and number, and sprint_classes, on Manhunt nodes of seeded games."""
     from tests.advisor.test_advisor import _game_nodes
 
     rng = random.Random(3)
-    checked = {"pair": 0, "fixed": 0, "classes": 0}
+    checked = {"pair": 0, "fixed": 0, "classes": 0, "shares": 0}
     for node in _game_nodes(range(6), rng, 2, 5):
         facts = extract(node.marshal_view())
         py, cc = PythonCounter(facts), _compiled(facts)
@@ -102,11 +102,17 @@ def test_compiled_equals_python_on_the_planners_queries():
                 if len(fd) >= 3:
                     assert cc.pair_counts((p, x)) == py.pair_counts((p, x)), (p, x)
                     checked["pair"] += 1
+                if len(fd) == 4:
+                    q = rng.choice([i for i in fd if i != p])
+                    for y in rng.sample(sorted(py.marginals()[1][q]), min(2, len(py.marginals()[1][q]))):
+                        got = cc.pair_shares((p, x), (q, y))
+                        assert got == py.pair_shares((p, x), (q, y)), (p, x, q, y)
+                        checked["shares"] += bool(got and got[2])
         for q in facts.positions:
             if q.face_down and q.index < len(facts.positions):
                 assert cc.sprint_classes(q.index) == py.sprint_classes(q.index)
                 checked["classes"] += 1
-    assert min(checked.values()) >= 50, checked
+    assert min(checked.values()) >= 20 and min(v for k, v in checked.items() if k != "shares") >= 50, checked
 
 
 @needs_compiled
