@@ -303,10 +303,12 @@ def _stale(gid: str, n: int | None) -> bool:
 
 def _entry_key(key: str, gid: str, n: int, empty: Any = None) -> str:
     """The key of a control of the next entry. It stays the same from one entry to
-    the next, so the browser keeps the control and only updates it: a new key per
-    entry made it build every button anew, the larger part of a tap's time in the
-    browser (bench/app_profile.py, docs/benchmarks.md). Its selection is emptied
-    (``empty``) when the entry it is drawn for changes, as a new control's would be."""
+    the next, so the browser keeps the control and updates it rather than building
+    it anew, and in her guess the heat map's colours (CSS that names the key) paint
+    the number buttons already on screen as soon as they arrive. (Measured alone,
+    bench/app_profile.py, this was within the run-to-run spread.) Its selection is
+    emptied (``empty``) when the entry it is drawn for changes, as a new control's
+    would be."""
     drawn = st.session_state.setdefault(DRAWN_FOR, {})
     if drawn.get(key) != (gid, n):
         drawn[key] = (gid, n)
@@ -498,8 +500,8 @@ def page(gid: str) -> None:
 @st.fragment
 def _game(gid: str) -> None:
     """The game page, rerun alone when one of its controls is tapped: the app's header
-    (title, language, pages) is neither rerun nor sent again, a third of what a tap
-    sent to the browser (bench/app_profile.py). A control that changes the page or
+    (title, language, pages) is neither rerun nor sent again (a tap sent 44 messages
+    to the browser, each a pass of its React renderer; bench/app_profile.py). A control that changes the page or
     the game reruns the whole app (``st.rerun()``)."""
     try:
         _game_body(gid)
