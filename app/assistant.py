@@ -55,6 +55,7 @@ SEEN = "assistant_seen"  # session_state: game id -> the store's version this se
 CHECKED = "assistant_checked"  # session_state: when this session last read the store's version (monotonic)
 EDIT = "assistant_edit"  # session_state: (game id, entry index) open for correction
 HITS = "assistant_hits"  # session_state: (game id, entry count) -> HitDraft of a hit being entered
+DRAWN_FOR = "assistant_drawn_for"  # session_state: control key -> (game id, entry count) it was last drawn for
 #: how often a page looks whether its game was changed elsewhere (another window or phone)
 WATCH_SECONDS = 2.0
 #: SEEN's mark of this session's own write: the run after it takes the store's version as seen
@@ -270,12 +271,12 @@ def enter(gid: str, event: Event) -> bool:
     return True
 
 
-def undo(gid: str) -> None:
+def undo(gid: str, n: int | None = None) -> None:
     pad, why = _opened(gid)
     if pad is None:
         _flash(Message("error", why, gid))
         return
-    if not len(pad):
+    if not len(pad) or _stale(gid, n):
         return
     before = pad.record
     event = pad.undo()
@@ -284,12 +285,36 @@ def undo(gid: str) -> None:
         _flash(Message("success", t("undone", what=ui.describe(event)), gid))
 
 
-def _on_pick(gid: str, key: str, make: Callable[[Any], Event]) -> None:
+def _on_pick(gid: str, key: str, make: Callable[[Any], Event], n: int | None = None) -> None:
     """A one-tap entry (pills / segmented control): the selection is the entry."""
     value = st.session_state.get(key)
-    if value is None:
+    if value is None or _stale(gid, n):
         return
     enter(gid, make(value))
+
+
+def _stale(gid: str, n: int | None) -> bool:
+    """Whether a tap was on a control drawn for entry count ``n`` of a game that has
+    moved on since (a second tap before the page was redrawn): it is ignored. The
+    controls keep their keys from one entry to the next (``_entry_key``), so the
+    entry count travels with the tap instead."""
+    return n is not None and gid in _pads() and len(_pads()[gid]) != n
+
+
+def _entry_key(key: str, gid: str, n: int, empty: Any = None) -> str:
+    """The key of a control of the next entry. It stays the same from one entry to
+    the next, so the browser keeps the control and updates it rather than building
+    it anew, and in her guess the heat map's colours (CSS that names the key) paint
+    the number buttons already on screen as soon as they arrive. (Measured alone,
+    bench/app_profile.py, this was within the run-to-run spread.) Its selection is
+    emptied (``empty``) when the entry it is drawn for changes, as a new control's
+    would be."""
+    drawn = st.session_state.setdefault(DRAWN_FOR, {})
+    if drawn.get(key) != (gid, n):
+        drawn[key] = (gid, n)
+        if key in st.session_state:
+            st.session_state[key] = empty
+    return key
 
 
 # --------------------------------------------------------------------------- list page
@@ -468,6 +493,29 @@ def _guessing(pad: Notepad) -> bool:
 
 
 def page(gid: str) -> None:
+    _game(gid)
+    _watch(gid)
+
+
+@st.fragment
+def _game(gid: str) -> None:
+    """The game page, rerun alone when one of its controls is tapped: the app's header
+    (title, language, pages) is neither rerun nor sent again (a tap sent 44 messages
+    to the browser, each a pass of its React renderer; bench/app_profile.py). A control that changes the page or
+    the game reruns the whole app (``st.rerun()``)."""
+    try:
+        _game_body(gid)
+    except StoreError as exc:
+        # the database went away while the page was drawn: the app's own message (a
+        # rerun of this part alone does not pass through app.main, which says it too)
+        if exc.code != "database_error":
+            raise
+        from .main import _db_unusable
+
+        _db_unusable(exc)
+
+
+def _game_body(gid: str) -> None:
     _follow_store(gid)
     pad, why = _opened(gid)
     if pad is None:
@@ -483,12 +531,32 @@ def page(gid: str) -> None:
         return
     with st.container(key="fg_game"):
         game_page(gid, pad)
-    _watch(gid)
 
 
 def game_page(gid: str, pad: Notepad) -> None:
     s = pad.state
-    with st.container(key="fg_head"):
+    st.html(GAME_CSS)  # styles only: not laid out, and the same at every run (the browser keeps it)
+    head = st.container(key="fg_head")
+    _taps_on_row(gid, pad)
+    row = st.container()
+    decks = st.container()
+    band = st.container()
+    editor = st.container()
+    controls = st.container()
+    # the probabilities are the answer the page owes her: solved and sent first (outside
+    # her guess drawn below the entries, in her guess the number buttons painted), then
+    # the rest goes into its places above; the places are containers, which keep what
+    # they showed until it is replaced, so nothing moves meanwhile
+    post = _solve(pad)
+    if not _guessing(pad) and post is not None and post.consistent:
+        _heat(pad, post)
+    with controls:
+        entry_panel(gid, pad, post)
+        if _guessing(pad) and post is not None and post.consistent and not _hit_draft(gid, len(pad)):
+            ui.suggestions(pad.record, post, s.manhunt, limit=3)  # right under Miss / Hit
+        if len(pad):
+            st.button("↶ " + t("undo"), key="undo_last", on_click=undo, args=(gid, len(pad)), use_container_width=True)
+    with head:
         top = st.columns([1, 6], vertical_alignment="center")
         if top[0].button("←", key="back", help=t("back_to_list")):
             del st.query_params["game"]
@@ -499,39 +567,36 @@ def game_page(gid: str, pad: Notepad) -> None:
             text = t("hit_of", n=", ".join(map(str, draft.numbers))) + " · " + t("hit_details")
         with top[1]:
             ui.status(text, who)
-    _row(gid, pad)
-    st.caption(t("decks_status", d1=s.deck_sizes[1], d2=s.deck_sizes[2], d3=s.deck_sizes[3])
-               + " · " + t("fugitive_hand_size", n=s.fugitive_hand_size))
-    band = st.container()
-    editor = st.container()
-    controls = st.container()
-    # the probabilities are the answer the page owes her: solved (and, outside her
-    # guess, drawn below the entries) first; the band and the entries go into their
-    # places above afterwards
-    post = _solve(pad)
-    if not _guessing(pad) and post is not None and post.consistent:
-        _heat(pad, post)
+    with row:
+        _row(gid, pad)
+    with decks:
+        st.caption(t("decks_status", d1=s.deck_sizes[1], d2=s.deck_sizes[2], d3=s.deck_sizes[3])
+                   + " · " + t("fugitive_hand_size", n=s.fugitive_hand_size))
     with band:
         _band(gid, pad, post, confirm=_hit_draft(gid, len(pad)) is None)
     with editor:
         _editor(gid, pad)
-    with controls:
-        entry_panel(gid, pad, post)
-        if _guessing(pad) and post is not None and post.consistent and not _hit_draft(gid, len(pad)):
-            ui.suggestions(pad.record, post, s.manhunt, limit=3)  # right under Miss / Hit
-        if len(pad):
-            st.button("↶ " + t("undo"), key=f"undo_{len(pad)}", on_click=undo, args=(gid,), use_container_width=True)
     ui.positions(post)
     if s.marshal_hand:
         st.caption(t("your_hand") + ": " + " ".join(map(str, s.marshal_hand)))
     entries_panel(gid, pad, post)
-    with st.expander(t("export"), key=f"exp_export_{gid}"):
+    export_panel(gid, pad)
+    game_panel(gid)
+
+
+def export_panel(gid: str, pad: Notepad) -> None:
+    """The game's id and its record as a JSON file. Made only while the section is
+    open, as the game panel's controls: the download's file changes with every entry,
+    and made at every tap it was stored and sent again each time."""
+    section = st.expander(t("export"), key=f"exp_export_{gid}", on_change="rerun")
+    if not section.open:
+        return
+    with section:
         st.caption(f"{t('game_id')}: `{gid}`")
         st.download_button(
             t("download_json"), pad.record.to_json(), file_name=f"fugitive-{gid}.json",
             mime="application/json", key="download", use_container_width=True,
         )
-    game_panel(gid)
 
 
 def _solve(pad: Notepad) -> Posterior | None:
@@ -549,8 +614,8 @@ def _heat(pad: Notepad, post: Posterior) -> None:
             + ui.legend_html(pad.record, post, bool(s.face_up_sprint_cards)))
 
 
-def _row(gid: str, pad: Notepad) -> None:
-    """The row; a tap on a card opens the entry that placed it (its sprint count is
+def _taps_on_row(gid: str, pad: Notepad) -> None:
+    """A tap on a card of the row opens the entry that placed it (its sprint count is
     the entry most often mistyped, and is corrected there in one tap), a tap on the
     list of entries at the bottom opens that entry (here, at the top)."""
     s = pad.state
@@ -561,13 +626,18 @@ def _row(gid: str, pad: Notepad) -> None:
             st.session_state[EDIT] = (gid, s.row[value - 1].placed_at)
         elif kind == "entry" and value < len(pad):
             st.session_state[EDIT] = (gid, value)
+
+
+def _row(gid: str, pad: Notepad) -> None:
+    """The row (the entry open for correction, or the card just placed, ringed)."""
+    s = pad.state
     edit = st.session_state.get(EDIT)
     mark = None
     if edit and edit[0] == gid:
         mark = next((x.position for x in s.row if x.placed_at == edit[1]), None)
     elif len(pad) and isinstance(pad.events[-1], Place):
         mark = len(s.row)  # the card just placed
-    st.html(GAME_CSS + '<div class="fg-tap">' + ui.row_html(ui.public_row(s.row), pick=True, mark=mark) + "</div>")
+    st.html('<div class="fg-tap">' + ui.row_html(ui.public_row(s.row), pick=True, mark=mark) + "</div>")
 
 
 def _confirmation_html(pad: Notepad, fresh: bool) -> str:
@@ -674,23 +744,23 @@ def entry_panel(gid: str, pad: Notepad, post: Posterior | None) -> None:
     allowed = {a.kind: a for a in s.allowed}
     if "fugitive_draw" in allowed:
         a = allowed["fugitive_draw"]
-        key = f"fdraw_{n}"
+        key = _entry_key("fdraw_next", gid, n)
         label = t("fugitive_draw_extra", d=a.decks[0]) if a.optional else t("fugitive_draw")
         st.html(_grey_css(key, [d for d in (1, 2, 3) if d not in a.decks]))
         st.segmented_control(
             label, [1, 2, 3], format_func=lambda d: t("deck_short", d=d),
-            key=key, on_change=_on_pick, args=(gid, key, lambda d: FugitiveDraw(int(d))),
+            key=key, on_change=_on_pick, args=(gid, key, lambda d: FugitiveDraw(int(d)), n),
         )
     if "place" in allowed:
         a = allowed["place"]
         if a.max_sprints is not None:
-            key = f"place_{n}"
+            key = _entry_key("place_next", gid, n)
             st.pills(
                 t("place_hideout"), list(range(a.max_sprints + 1)), format_func=lambda k: f"+{k}",
-                key=key, on_change=_on_pick, args=(gid, key, lambda k: Place(int(k))),
+                key=key, on_change=_on_pick, args=(gid, key, lambda k: Place(int(k)), n),
             )
     if "pass" in allowed:
-        st.button(t("pass"), key=f"pass_{n}", on_click=enter, args=(gid, Pass()), use_container_width=True)
+        st.button(t("pass"), key="pass_next", on_click=_on_pass, args=(gid, n), use_container_width=True)
     escape = "place" in allowed and allowed["place"].escape_max_sprints is not None
     if escape and "marshal_draw" not in allowed:
         _escape_panel(gid, n, allowed["place"])
@@ -704,13 +774,18 @@ def entry_panel(gid: str, pad: Notepad, post: Posterior | None) -> None:
         guess_panel(gid, pad, allowed["manhunt_guess"], post, manhunt=True)
 
 
+def _on_pass(gid: str, n: int) -> None:
+    if not _stale(gid, n):
+        enter(gid, Pass())
+
+
 def _escape_panel(gid: str, n: int, a) -> None:
     with st.expander(t("escape_expander")):
-        key = f"escape_{n}"
+        key = _entry_key("escape_next", gid, n)
         st.pills(
             t("place_escape"), list(range(a.escape_min_sprints, a.escape_max_sprints + 1)),
             format_func=lambda k: f"42 +{k}",
-            key=key, on_change=_on_pick, args=(gid, key, lambda k: Place(int(k), 42)),
+            key=key, on_change=_on_pick, args=(gid, key, lambda k: Place(int(k), 42), n),
         )
 
 
@@ -722,15 +797,15 @@ def marshal_draw_panel(gid: str, pad: Notepad, a) -> None:
     # one line above the cards (the suggested deck); its reason under them, in small type
     st.markdown(f"**{t('marshal_draw')}**" + (f" · {t('draw_tip_deck', d=tip[0])}" if tip else ""))
     possible = set(a.cards)
-    st.html("".join(_grey_css(f"mdraw_{n}_{d}", [i + 1 for i, c in enumerate(DECKS[d])
+    st.html("".join(_grey_css(f"mdraw_{d}", [i + 1 for i, c in enumerate(DECKS[d])
                                                    if c not in possible or not s.deck_sizes[d]]) for d in (1, 2, 3)))
     for d in (1, 2, 3):
         cards = list(DECKS[d])
-        key = f"mdraw_{n}_{d}"
+        key = _entry_key(f"mdraw_{d}", gid, n)
         left = s.deck_sizes[d]
         unseen = sum(c in possible for c in cards)
         label = t("deck_cards", d=d, n=left, u=unseen) if left else t("deck_empty", d=d)
-        st.pills(label, cards, key=key, on_change=_on_pick, args=(gid, key, lambda c: MarshalDraw(int(c))))
+        st.pills(label, cards, key=key, on_change=_on_pick, args=(gid, key, lambda c: MarshalDraw(int(c)), n))
     if tip:
         why = html.escape(t("draw_tip", d=tip[0], why=tip[1]))
         st.html(f'<div class="fg-tip" data-testid="fg-draw-tip">{why}</div>')
@@ -760,7 +835,7 @@ def guess_panel(gid: str, pad: Notepad, a, post: Posterior | None, manhunt: bool
     if draft is not None:
         hit_panel(gid, pad, a, post, draft)
         return
-    key = f"guess_{n}"
+    key = _entry_key(_guess_key(manhunt), gid, n, None if manhunt else [])
     s = pad.state
     face_up, hand, sprint_up = set(s.face_up_numbers), set(s.marshal_hand), set(s.face_up_sprint_cards)
     probs = post.hideouts if post is not None and post.consistent else {}
@@ -774,8 +849,8 @@ def guess_panel(gid: str, pad: Notepad, a, post: Posterior | None, manhunt: bool
     )
     cols = st.columns(2)
     # callbacks: the entry is made before the page reruns, so one rerun shows it
-    cols[0].button(t("miss"), key=f"miss_{n}", use_container_width=True, on_click=_on_miss, args=(gid, n, manhunt))
-    cols[1].button(t("hit"), key=f"hit_{n}", type="primary", use_container_width=True, on_click=_on_hit,
+    cols[0].button(t("miss"), key="miss_next", use_container_width=True, on_click=_on_miss, args=(gid, n, manhunt))
+    cols[1].button(t("hit"), key="hit_next", type="primary", use_container_width=True, on_click=_on_hit,
                    args=(gid, n, manhunt, a.positions))
     chosen = _selected(n, manhunt)
     hints = []
@@ -791,8 +866,13 @@ def guess_panel(gid: str, pad: Notepad, a, post: Posterior | None, manhunt: bool
             + legend)
 
 
+def _guess_key(manhunt: bool) -> str:
+    """The key of her guess's number buttons (one number in the Manhunt, several before)."""
+    return "guess_manhunt" if manhunt else "guess_numbers"
+
+
 def _selected(n: int, manhunt: bool) -> tuple[int, ...]:
-    sel = st.session_state.get(f"guess_{n}")
+    sel = st.session_state.get(_guess_key(manhunt))
     if manhunt:
         return (int(sel),) if sel is not None else ()
     return tuple(sorted(int(x) for x in (sel or [])))
@@ -804,7 +884,7 @@ def _on_guess_pick(gid: str, n: int, manhunt: bool) -> None:
     pad, _ = _opened(gid)
     if pad is None:
         return
-    key = f"guess_{n}"
+    key = _guess_key(manhunt)
     chosen = _selected(n, manhunt)
     up = set(pad.state.face_up_numbers) | set(pad.state.face_up_sprint_cards)
     bad = [x for x in chosen if x in up]
@@ -819,6 +899,8 @@ def _on_guess_pick(gid: str, n: int, manhunt: bool) -> None:
 
 
 def _on_miss(gid: str, n: int, manhunt: bool) -> None:
+    if _stale(gid, n):
+        return
     numbers = _selected(n, manhunt)
     if not numbers:
         _flash(Message("warning", t("select_numbers_first"), gid))
@@ -827,6 +909,8 @@ def _on_miss(gid: str, n: int, manhunt: bool) -> None:
 
 
 def _on_hit(gid: str, n: int, manhunt: bool, positions: tuple[int, ...]) -> None:
+    if _stale(gid, n):
+        return
     numbers = _selected(n, manhunt)
     if not numbers:
         _flash(Message("warning", t("select_numbers_first"), gid))

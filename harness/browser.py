@@ -48,15 +48,18 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def app_server(db_path: str | os.PathLike[str], timeout: float = 60.0):
-    """Start ``streamlit run streamlit_app.py`` on 127.0.0.1; yield its URL; stop it."""
+def app_server(db_path: str | os.PathLike[str], timeout: float = 60.0, script: str | os.PathLike[str] | None = None,
+               env: dict[str, str] | None = None, options: tuple[str, ...] = ()):
+    """Start ``streamlit run streamlit_app.py`` (or ``script``) on 127.0.0.1; yield its
+    URL; stop it. ``env``: more environment variables; ``options``: more command-line
+    options (``--runner.postScriptGC``, ``false``, ...), for ``bench/app_profile.py``."""
     port = free_port()
     streamlit = pathlib.Path(sys.executable).with_name("streamlit")
     cmd = [str(streamlit) if streamlit.exists() else shutil.which("streamlit") or "streamlit",
-           "run", str(ROOT / "streamlit_app.py"),
+           "run", str(script or ROOT / "streamlit_app.py"),
            "--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1",
-           "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
-    env = dict(os.environ, FUGITIVE_DB=str(db_path))
+           "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none", *options]
+    env = dict(os.environ, FUGITIVE_DB=str(db_path), **(env or {}))
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:

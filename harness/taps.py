@@ -191,6 +191,9 @@ def enter(page, event: Event, n: int, table: Table, look: Callable[[Tap, int], N
         tap.target.click()
         page.wait_for_selector(heat_selector(n), state="attached", timeout=120_000)
         wall = time.perf_counter() - start
+        # the animation frame after it may still be to come (the page still busy with
+        # the rest of the rerun): read the clock once it has run, never before (NaN)
+        page.wait_for_function("() => window.__fgSeen !== undefined", timeout=30_000, polling=5)
         in_page, spin = page.evaluate("() => [(window.__fgSeen - window.__fgTap) / 1000, window.__fgSpin]")
     browser.wait_idle(page)  # let the rest of the page (suggestions, candidates) finish
     return Timing(in_page, wall, spin, solver_ms(page))

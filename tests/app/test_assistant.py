@@ -26,9 +26,9 @@ def _record(db, gid) -> Record:
 
 
 def _opening(at):
-    at.pills(key="place_0").set_value(1).run()
-    at.pills(key="mdraw_1_2").set_value(17).run()
-    at.pills(key="mdraw_2_1").set_value(6).run()
+    at.pills(key="place_next").set_value(1).run()
+    at.pills(key="mdraw_2").set_value(17).run()
+    at.pills(key="mdraw_1").set_value(6).run()
     no_exception(at)
 
 
@@ -56,7 +56,7 @@ def test_new_game_puts_the_id_in_the_url_and_the_store(make_app, db):
     at, gid = _new_game(make_app, db)
     assert _record(db, gid).events == ()
     # at the start only the Fugitive's first placement is offered
-    assert keys(at.pills) == ["place_0"]  # 42 is out of reach from 0: no escape offered
+    assert keys(at.pills) == ["place_next"]  # 42 is out of reach from 0: no escape offered
     assert not any(k.startswith("mdraw") for k in keys(at.pills))
     assert "first turn" in status(at)
 
@@ -64,14 +64,14 @@ def test_new_game_puts_the_id_in_the_url_and_the_store(make_app, db):
 def test_entries_follow_the_turn_order_and_are_saved(make_app, db):
     at, gid = _new_game(make_app, db)
     _opening(at)
-    assert keys(at.pills) == ["guess_3"]  # after two draws only the guess is allowed
+    assert keys(at.pills) == ["guess_numbers"]  # after two draws only the guess is allowed
     assert 'data-testid="fg-suggestions"' in texts(at)  # suggested guesses before the guess
-    at.pills(key="guess_3").set_value([5]).run()
-    at.button(key="miss_3").click().run()
+    at.pills(key="guess_numbers").set_value([5]).run()
+    at.button(key="miss_next").click().run()
     no_exception(at)
-    assert keys(at.segmented_control)[-1] == "fdraw_4"
-    at.segmented_control(key="fdraw_4").set_value(2).run()
-    at.button(key="pass_5").click().run()
+    assert keys(at.segmented_control)[-1] == "fdraw_next"
+    at.segmented_control(key="fdraw_next").set_value(2).run()
+    at.button(key="pass_next").click().run()
     no_exception(at)
     rec = _record(db, gid)
     assert rec.events == (
@@ -85,18 +85,18 @@ def test_entries_follow_the_turn_order_and_are_saved(make_app, db):
 def test_undo_removes_the_last_entry_everywhere(make_app, db):
     at, gid = _new_game(make_app, db)
     _opening(at)
-    at.button(key="undo_3").click().run()
+    at.button(key="undo_last").click().run()
     no_exception(at)
     assert _record(db, gid).events == (Place(1), MarshalDraw(17))
     assert "Undone" in texts(at)
-    assert any(k.startswith("mdraw_2") for k in keys(at.pills))
+    assert any(k.startswith("mdraw_") for k in keys(at.pills))
 
 
 def test_a_bad_entry_shows_the_reason_and_changes_nothing(make_app, db):
     at, gid = _new_game(make_app, db)
     _opening(at)
-    at.pills(key="guess_3").set_value([2]).run()
-    at.button(key="hit_3").click().run()
+    at.pills(key="guess_numbers").set_value([2]).run()
+    at.button(key="hit_next").click().run()
     # the hideout at position 1 has one sprint card; saving the hit without it is refused
     assert at.segmented_control(key="pos_3_2").value == 1
     at.button(key="hitsave_3").click().run()
@@ -117,7 +117,7 @@ def test_resume_from_the_id_in_the_url(make_app, db):
     _opening(at)
     again = make_app(game=gid)  # a new session: reload, sleeping phone, restarted server
     no_exception(again)
-    assert keys(again.pills) == ["guess_3"]
+    assert keys(again.pills) == ["guess_numbers"]
     assert "Your guess" in status(again)
     assert "Your hand: 6 17" in texts(again) and "Entry 3: Marshal: drew 6" in _band(again)
 
@@ -176,7 +176,7 @@ def test_import_and_export(make_app, db):
     gid = at.query_params["game"]
     gid = gid[0] if isinstance(gid, list) else gid
     assert _record(db, gid).events == rec.events
-    assert keys(at.pills) == ["guess_3"]
+    assert keys(at.pills) == ["guess_numbers"]
     # a broken record is refused with a message
     at2 = make_app()
     at2.text_area(key="import_text").input('{"format": "fugitive-record", "version": 1, "events": [{"type": "pass"}]}').run()
@@ -222,8 +222,8 @@ def test_validator_messages_in_korean_change_nothing(make_app, db, korean_outsid
     at.segmented_control(key="lang_pick").set_value("ko").run()
     _opening(at)
     # the refused hit of test_a_bad_entry_shows_the_reason_and_changes_nothing, in Korean
-    at.pills(key="guess_3").set_value([2]).run()
-    at.button(key="hit_3").click().run()
+    at.pills(key="guess_numbers").set_value([2]).run()
+    at.button(key="hit_next").click().run()
     at.button(key="hitsave_3").click().run()
     no_exception(at)
     assert [e.value for e in at.error] == [
@@ -241,8 +241,8 @@ def test_validator_messages_in_korean_change_nothing(make_app, db, korean_outsid
     ]
     assert _record(db, gid).events == (Place(1), MarshalDraw(17), MarshalDraw(6))
     # the validator's warning (a guess of her own card) is accepted and said in Korean
-    at.pills(key="guess_3").set_value([17]).run()
-    at.button(key="miss_3").click().run()
+    at.pills(key="guess_numbers").set_value([17]).run()
+    at.button(key="miss_next").click().run()
     no_exception(at)
     assert [e.value for e in at.warning] == ["참고: 17은(는) 수사관의 카드이므로 맞을 수 없습니다"]
     assert _record(db, gid).events[-1] == Guess((17,), False)
@@ -330,11 +330,11 @@ def test_manhunt_shows_the_next_guess_and_takes_single_guesses(make_app, db):
     page = texts(at)
     assert 'data-testid="fg-manhunt"' in page and "Next guess" in page
     n = len(rec.events)
-    assert keys(at.pills) == [f"guess_{n}"]
+    assert keys(at.pills) == ["guess_manhunt"]
     up = {r.hideout for e in rec.events if e.type == "guess" and e.hit for r in e.reveals}
     miss = next(x for x in range(41, 0, -1) if x not in up)
-    at.pills(key=f"guess_{n}").set_value(miss).run()
-    at.button(key=f"miss_{n}").click().run()
+    at.pills(key="guess_manhunt").set_value(miss).run()
+    at.button(key="miss_next").click().run()
     no_exception(at)
     assert GameStore(db).open(info.id).record.events[-1].type == "manhunt_guess"
     assert "Fugitive won" in status(at)
@@ -345,21 +345,21 @@ def test_two_open_copies_never_overwrite_each_others_entries(make_app, db):
     _opening(a)
     b = make_app(game=gid)  # a second window on the same game
     no_exception(b)
-    a.pills(key="guess_3").set_value([5]).run()
-    a.button(key="miss_3").click().run()
+    a.pills(key="guess_numbers").set_value([5]).run()
+    a.button(key="miss_next").click().run()
     no_exception(a)
     saved = _record(db, gid)
     assert saved.events[-1] == Guess((5,), False)
     # the second window still shows the game before the guess: a guess tapped there
     # before it follows the store is refused
-    b.pills(key="guess_3").set_value([9])
-    b.button(key="miss_3").click().run()
+    b.pills(key="guess_numbers").set_value([9])
+    b.button(key="miss_next").click().run()
     no_exception(b)
     assert _record(db, gid) == saved
     assert any("changed elsewhere" in e.value for e in b.error), [e.value for e in b.error]
     # and it now shows the stored game, from which it can go on
-    assert keys(b.segmented_control)[-1] == "fdraw_4"
-    b.segmented_control(key="fdraw_4").set_value(1).run()
+    assert keys(b.segmented_control)[-1] == "fdraw_next"
+    b.segmented_control(key="fdraw_next").set_value(1).run()
     no_exception(b)
     assert _record(db, gid).events == saved.events + (FugitiveDraw(1),)
 
@@ -368,7 +368,7 @@ def test_undo_and_correction_of_a_game_deleted_meanwhile_are_messages(make_app, 
     at, gid = _new_game(make_app, db)
     _opening(at)
     GameStore(db).delete(gid)
-    at.button(key="undo_3").click().run()
+    at.button(key="undo_last").click().run()
     no_exception(at)
     assert "no game with id" in texts(at)
     at, gid = _new_game(make_app, db)
@@ -434,8 +434,8 @@ def test_a_refused_correction_in_english_names_entries_as_the_list_numbers_them(
 def test_a_hit_saved_without_its_position_asks_for_it(make_app, db):
     at, gid = _new_game(make_app, db)
     _opening(at)
-    at.pills(key="guess_3").set_value([2]).run()
-    at.button(key="hit_3").click().run()
+    at.pills(key="guess_numbers").set_value([2]).run()
+    at.button(key="hit_next").click().run()
     at.segmented_control(key="pos_3_2").set_value(None).run()
     at.button(key="hitsave_3").click().run()
     no_exception(at)
@@ -497,8 +497,8 @@ def test_the_end_of_a_game_says_why(make_app, db):
 
 def test_the_draw_tip_follows_the_language(make_app, db):
     at, gid = _new_game(make_app, db)
-    at.pills(key="place_0").set_value(1).run()
-    at.pills(key="mdraw_1_2").set_value(17).run()  # the second draw: the tip is shown
+    at.pills(key="place_next").set_value(1).run()
+    at.pills(key="mdraw_2").set_value(17).run()  # the second draw: the tip is shown
 
     def tip(at) -> str:
         return next((b for b in html_bodies(at) if 'data-testid="fg-draw-tip"' in b), "")
@@ -588,11 +588,11 @@ def test_a_hit_refused_by_the_store_is_said_at_the_top(make_app, db):
     a, gid = _new_game(make_app, db)
     _opening(a)
     b = make_app(game=gid)
-    b.pills(key="guess_3").set_value([2]).run()
-    b.button(key="hit_3").click().run()
+    b.pills(key="guess_numbers").set_value([2]).run()
+    b.button(key="hit_next").click().run()
     b.pills(key="spr_3_2_1").set_value([9]).run()
-    a.pills(key="guess_3").set_value([5]).run()  # meanwhile the other window saves a miss
-    a.button(key="miss_3").click().run()
+    a.pills(key="guess_numbers").set_value([5]).run()  # meanwhile the other window saves a miss
+    a.button(key="miss_next").click().run()
     b.button(key="hitsave_3").click().run()
     no_exception(b)
     assert any("changed elsewhere" in e.value for e in b.error), [e.value for e in b.error]
@@ -644,7 +644,7 @@ def test_the_list_says_where_each_game_stands(make_app, db):
 def test_a_placement_is_confirmed_large_with_its_sprint_cards_stacked(make_app, db):
     at, gid = _new_game(make_app, db)
     assert "No entries yet" in _band(at)  # the band is never an empty slot
-    at.pills(key="place_0").set_value(4).run()
+    at.pills(key="place_next").set_value(4).run()
     no_exception(at)
     band = _band(at)
     # the card just placed, its 4 sprint cards as a stack of backs, and the count as entered
@@ -656,8 +656,8 @@ def test_a_placement_is_confirmed_large_with_its_sprint_cards_stacked(make_app, 
 def test_a_reveal_showing_another_sprint_count_is_corrected_in_one_tap(make_app, db):
     at, gid = _new_game(make_app, db)
     _opening(at)  # entry 1 says +1
-    at.pills(key="guess_3").set_value([2]).run()
-    at.button(key="hit_3").click().run()
+    at.pills(key="guess_numbers").set_value([2]).run()
+    at.button(key="hit_next").click().run()
     at.pills(key="spr_3_2_1").set_value([9, 11]).run()  # the table shows two sprint cards under it
     at.button(key="hitsave_3").click().run()
     no_exception(at)
@@ -675,9 +675,9 @@ def test_a_reveal_showing_another_sprint_count_is_corrected_in_one_tap(make_app,
 
 def test_a_refusal_naming_an_earlier_entry_opens_it_in_one_tap(make_app, db):
     at, gid = _new_game(make_app, db)
-    at.pills(key="place_0").set_value(1).run()
-    at.pills(key="mdraw_1_2").set_value(17).run()
-    at.pills(key="mdraw_2_2").set_value(17).run()  # 17 again: one of the two draws is mistyped
+    at.pills(key="place_next").set_value(1).run()
+    at.pills(key="mdraw_2").set_value(17).run()
+    at.pills(key="mdraw_2").set_value(17).run()  # 17 again: one of the two draws is mistyped
     no_exception(at)
     assert [e.value for e in at.error] == ["Not entered: marshal_draw of 17, but 17 was already drawn (entry 2)"]
     at.button(key="openmsg_2").click().run()
@@ -714,18 +714,18 @@ def _sprint_9_face_up(make_app, db):
 def test_face_up_numbers_are_marked_and_cannot_be_guessed(make_app, db):
     at, gid = _sprint_9_face_up(make_app, db)
     no_exception(at)
-    grid = next(b for b in html_bodies(at) if ".st-key-guess_8 " in b)
+    grid = next(b for b in html_bodies(at) if ".st-key-guess_numbers " in b)
     # 3 is a face-up hideout, 9 the sprint card face up beside it: both marked on their buttons
     assert 'button:nth-child(9)::after {content: "sprint";}' in grid
     assert 'button:nth-child(3)::after {content: "✓";}' in grid
-    at.pills(key="guess_8").set_value([9, 7]).run()
+    at.pills(key="guess_numbers").set_value([9, 7]).run()
     no_exception(at)
     assert [e.value for e in at.error] == [
         "Not entered: 9 lies face up as a sprint card (position 1); a face-up number cannot be guessed"]
-    assert at.pills(key="guess_8").value == [7]  # taken out of the guess at once
-    at.pills(key="guess_8").set_value([7, 3]).run()
-    assert "3 is already face up" in at.error[0].value and at.pills(key="guess_8").value == [7]
-    at.button(key="miss_8").click().run()
+    assert at.pills(key="guess_numbers").value == [7]  # taken out of the guess at once
+    at.pills(key="guess_numbers").set_value([7, 3]).run()
+    assert "3 is already face up" in at.error[0].value and at.pills(key="guess_numbers").value == [7]
+    at.button(key="miss_next").click().run()
     no_exception(at)
     assert _record(db, gid).events[-1] == Guess((7,), False)
     heat = next(b for b in html_bodies(at) if 'data-testid="fg-heatmap"' in b)
@@ -743,7 +743,7 @@ def test_a_manhunt_guess_at_zero_gets_a_hint(make_app, db):
     gid = GameStore(db).create(rec).id
     at = make_app(game=gid)
     n = len(rec.events)
-    at.pills(key=f"guess_{n}").set_value(zero).run()
+    at.pills(key="guess_manhunt").set_value(zero).run()
     no_exception(at)
     hint = next(b for b in html_bodies(at) if 'data-testid="fg-guess-hint"' in b)
     assert f"{zero} is at 0%: it cannot be a hideout, so this guess ends the Manhunt" in hint
@@ -757,15 +757,15 @@ def Notepad_state(record):
 
 def test_every_card_keeps_its_place_and_the_deck_says_what_is_left_and_unseen(make_app, db):
     at, gid = _new_game(make_app, db)
-    at.pills(key="place_0").set_value(1).run()
-    deck1 = at.pills(key="mdraw_1_1")
+    at.pills(key="place_next").set_value(1).run()
+    deck1 = at.pills(key="mdraw_1")
     assert deck1.label == "Deck 1 · 8 left in the deck · 11 you have not seen"
     assert deck1.options == [str(c) for c in range(4, 15)]
-    at.pills(key="mdraw_1_2").set_value(17).run()
-    deck2 = at.pills(key="mdraw_2_2")
+    at.pills(key="mdraw_2").set_value(17).run()
+    deck2 = at.pills(key="mdraw_2")
     assert deck2.label == "Deck 2 · 11 left in the deck · 13 you have not seen"
     assert deck2.options == [str(c) for c in range(15, 29)]  # 17 keeps its place, greyed
-    grey = next(b for b in html_bodies(at) if ".st-key-mdraw_2_2 " in b)
+    grey = next(b for b in html_bodies(at) if ".st-key-mdraw_2 " in b)
     assert "button:nth-child(3)" in grey and "button:nth-child(4)" not in grey
 
 
@@ -781,13 +781,13 @@ def test_a_second_window_follows_the_stored_game(make_app, db):
     a, gid = _new_game(make_app, db)
     _opening(a)
     b = make_app(game=gid)
-    a.pills(key="guess_3").set_value([5]).run()
-    a.button(key="miss_3").click().run()
+    a.pills(key="guess_numbers").set_value([5]).run()
+    a.button(key="miss_next").click().run()
     b.run()  # any rerun of the other window (its watch reruns it every few seconds)
     no_exception(b)
-    assert keys(b.segmented_control)[-1] == "fdraw_4"  # it shows the stored game ...
+    assert keys(b.segmented_control)[-1] == "fdraw_next"  # it shows the stored game ...
     assert "changed in another window" in texts(b)
-    b.segmented_control(key="fdraw_4").set_value(2).run()  # ... and its first tap counts
+    b.segmented_control(key="fdraw_next").set_value(2).run()  # ... and its first tap counts
     no_exception(b)
     assert _record(db, gid).events[-1] == FugitiveDraw(2)
 
@@ -817,7 +817,7 @@ def test_a_suggestion_says_its_chance_once_in_english():
 
 def test_the_first_draw_tip_does_not_say_there_are_no_candidates(make_app, db):
     at, gid = _new_game(make_app, db)
-    at.pills(key="place_0").set_value(0).run()  # his hideout is 1, 2 or 3: in no deck
+    at.pills(key="place_next").set_value(0).run()  # his hideout is 1, 2 or 3: in no deck
     tip = next(b for b in html_bodies(at) if 'data-testid="fg-draw-tip"' in b)
     assert "no hideout candidates" not in tip and "no card of any deck can be a hideout yet" in tip
 

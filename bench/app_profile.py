@@ -1,0 +1,252 @@
+"""Where a tap's time goes in the assistant (issue 17): not a benchmark of record
+(``bench/app_bench.py`` is), a profile to decide what to cut.
+
+``python -m bench.app_profile [kind:seed ...]`` enters games tap by tap as the app
+benchmark does (``harness.taps``), and for every entry splits the page clock (the
+tap's pointerdown to the first frame after the new heat map is in the page) into:
+
+- tap → send: the browser, from the pointerdown until Streamlit's websocket sends the
+  rerun request (the widget's own handling of the tap);
+- send → first message: the server until its first answer (the callback, the save,
+  the start of the script run);
+- first message → heat map on screen: the rest of the run up to the heat map, the
+  websocket, the browser applying the deltas and painting;
+- the server's whole run of the page script (a clock around it, ``profile/timed_app.py``);
+- what arrives: websocket messages, bytes, deltas (new elements, blocks) per tap;
+- the renderer's main thread in the same span (a Chrome trace): busy, scripting,
+  style, layout, paint, GC.
+
+``--bare`` measures a bare Streamlit page of one button the same way (the floor).
+``--opt name=value`` passes Streamlit options (``--opt runner.postScriptGC=false``).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from harness import browser, taps  # noqa: E402
+
+#: wraps the page's WebSocket: the page-clock time and size of every frame sent and received
+WS_SPY = """(() => {
+    const Orig = window.WebSocket;
+    window.__fgWs = [];
+    class Spy extends Orig {
+        constructor(...args) {
+            super(...args);
+            this.addEventListener('message', (e) => window.__fgWs.push(['r', performance.now(),
+                e.data.byteLength ?? e.data.size ?? e.data.length]));
+        }
+        send(d) { window.__fgWs.push(['s', performance.now(), d.byteLength ?? d.size ?? d.length]); return super.send(d); }
+    }
+    window.WebSocket = Spy;
+})();"""
+
+MARK = """(n) => {
+    document.addEventListener('pointerdown', () => performance.mark('fgtap-' + n), {capture: true, once: true});
+}"""
+
+SHOW = int(os.environ.get("APP_PROFILE_SHOW", "0"))  #: print the messages of this entry
+TRACE_CATEGORIES = ["devtools.timeline", "blink.user_timing", "v8", "disabled-by-default-devtools.timeline"]
+
+
+def _pct(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, max(0, int(round(q * (len(s) - 1)))))]
+
+
+def _decode(frames: list[bytes], show: bool = False) -> dict[str, int]:
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    out = {"messages": len(frames), "bytes": sum(len(f) for f in frames), "elements": 0, "blocks": 0}
+    kinds: dict[str, int] = {}
+    for f in frames:
+        msg = ForwardMsg.FromString(f)
+        kind = msg.WhichOneof("type")
+        if show:
+            d = msg.delta.WhichOneof("type") if kind == "delta" else ""
+            e = msg.delta.new_element.WhichOneof("type") if d == "new_element" else ""
+            print(f"  {len(f):6d} {kind} {d} {e} {list(msg.metadata.delta_path)}")
+        if kind == "delta":
+            d = msg.delta.WhichOneof("type")
+            if d == "new_element":
+                out["elements"] += 1
+                e = msg.delta.new_element.WhichOneof("type")
+                kinds[e] = kinds.get(e, 0) + 1
+            elif d == "add_block":
+                out["blocks"] += 1
+        elif kind == "ref_hash":
+            out["elements"] += 1
+            kinds["ref_hash"] = kinds.get("ref_hash", 0) + 1
+    out["kinds"] = kinds  # type: ignore[assignment]
+    return out
+
+
+def _trace_split(trace: dict, windows: list[tuple[str, float, float]]) -> dict[str, dict[str, float]]:
+    """Per entry (window in trace microseconds), ms of the renderer main thread by kind."""
+    events = trace["traceEvents"] if isinstance(trace, dict) else trace
+    mains = {(e["pid"], e["tid"]) for e in events
+             if e.get("ph") == "M" and e.get("name") == "thread_name" and e["args"].get("name") == "CrRendererMain"}
+    kinds = {
+        "busy": ("RunTask", "ThreadControllerImpl::RunTask"),
+        "style": ("UpdateLayoutTree", "RecalculateStyles"),
+        "layout": ("Layout",),
+        "paint": ("Paint", "PrePaint", "Layerize", "UpdateLayer", "CompositeLayers", "Commit"),
+        "gc": ("MinorGC", "MajorGC", "V8.GC_SCAVENGER", "V8.GC_MARK_COMPACTOR"),
+        "parse_html": ("ParseHTML", "ParseAuthorStyleSheet"),
+    }
+    xs = [e for e in events if e.get("ph") == "X" and (e["pid"], e["tid"]) in mains and "dur" in e]
+    out: dict[str, dict[str, float]] = {}
+    for key, lo, hi in windows:
+        row = {}
+        for kind, names in kinds.items():
+            total = 0.0
+            for e in xs:
+                if e["name"] in names:
+                    a, b = max(lo, e["ts"]), min(hi, e["ts"] + e["dur"])
+                    if b > a:
+                        total += b - a
+            row[kind] = total / 1000
+        row["scripting"] = max(0.0, row["busy"] - row["style"] - row["layout"] - row["paint"] - row["parse_html"])
+        out[key] = row
+    return out
+
+
+def _marks(trace: dict) -> dict[str, float]:
+    events = trace["traceEvents"] if isinstance(trace, dict) else trace
+    return {e["name"]: e["ts"] for e in events if str(e.get("name", "")).startswith(("fgtap-", "fgseen-"))}
+
+
+def profile(games: list[tuple[str, int]], bare: int, options: tuple[str, ...], trace: bool) -> None:
+    from playwright.sync_api import sync_playwright
+
+    rows: list[dict] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "runs.log"
+        log.write_text("")
+        script = ROOT / "bench" / "profile" / ("bare.py" if bare else "timed_app.py")
+        with browser.app_server(Path(tmp) / "p.sqlite3", script=script, env={"FUGITIVE_RUN_LOG": str(log)},
+                                options=options) as url, sync_playwright() as pw:
+            chromium = pw.chromium.launch(executable_path=browser.CHROMIUM, args=browser.CHROMIUM_ARGS, headless=True)
+            context = chromium.new_context(viewport=browser.PHONE, device_scale_factor=2, is_mobile=True,
+                                           has_touch=True)
+            context.add_init_script(WS_SPY)
+            page = context.new_page()
+            page.set_default_timeout(30_000)
+            frames: list[bytes] = []
+            page.on("websocket", lambda ws: ws.on("framereceived", lambda p: frames.append(p)
+                                                  if isinstance(p, bytes) else None))
+            if trace:
+                chromium.start_tracing(page=page, categories=TRACE_CATEGORIES)
+
+            def timed(n: int, click, label: str) -> None:
+                browser.wait_idle(page)
+                page.evaluate("window.__fgWs = []")
+                frames.clear()
+                runs_before = len(log.read_text().splitlines())
+                page.evaluate(taps.ARM, taps.heat_selector(n))
+                page.evaluate(MARK, n)
+                click()
+                page.wait_for_selector(taps.heat_selector(n), state="attached", timeout=120_000)
+                page.wait_for_function("() => window.__fgSeen !== undefined")
+                got = page.evaluate("() => [window.__fgTap, window.__fgSeen]")
+                page.evaluate(f"performance.mark('fgseen-{n}')")
+                browser.wait_idle(page)
+                tap, seen = got
+                ws = page.evaluate("window.__fgWs")
+                sends = [w for w in ws if w[0] == "s" and w[1] >= tap]
+                send = sends[0][1] if sends else float("nan")
+                recv = [w for w in ws if w[0] == "r" and w[1] >= send]
+                runs = [float(x.split()[1]) for x in log.read_text().splitlines()[runs_before:]]
+                rows.append({
+                    "n": n, "what": label, "in_page": seen - tap, "tap_send": send - tap,
+                    "send_first": (recv[0][1] - send) if recv else float("nan"),
+                    "first_seen": (seen - recv[0][1]) if recv else float("nan"),
+                    "last_recv": (recv[-1][1] - tap) if recv else float("nan"),
+                    "script_ms": sum(runs), "runs": len(runs),
+                    "dom": page.evaluate("document.getElementsByTagName('*').length"),
+                    "solver_ms": taps.solver_ms(page) if not bare else 0,
+                    **_decode(list(frames), show=SHOW and n == SHOW),
+                })
+
+            if bare:
+                page.goto(url)
+                page.wait_for_selector(taps.heat_selector(0))
+                for i in range(1, bare + 1):
+                    timed(i, lambda: page.get_by_role("button", name="Tap").click(), "tap")
+            for kind, seed in games:
+                taps.new_game(page, url)
+                table = taps.Table()
+                for i, event in enumerate(taps.game_events(kind, seed), start=1):
+                    for tap in taps.taps(page, event, table):
+                        browser.wait_idle(page)
+                        if not tap.final:
+                            tap.target.click()
+                            if tap.settle is not None:
+                                tap.settle()
+                            continue
+                        timed(i, tap.target.click, tap.kind)
+                        rows[-1]["game"] = f"{kind}:{seed}"
+            split = {}
+            if trace:
+                data = json.loads(chromium.stop_tracing())
+                marks = _marks(data)
+                windows = [(str(k), marks[f"fgtap-{r['n']}"], marks[f"fgseen-{r['n']}"])
+                           for k, r in enumerate(rows) if f"fgtap-{r['n']}" in marks and f"fgseen-{r['n']}" in marks]
+                split = _trace_split(data, windows)
+                if os.environ.get("APP_PROFILE_TRACE"):
+                    Path(os.environ["APP_PROFILE_TRACE"]).write_text(json.dumps(data))
+            chromium.close()
+    for k, r in enumerate(rows):
+        r.update({f"tr_{a}": b for a, b in split.get(str(k), {}).items()})
+    report(rows)
+
+
+def report(rows: list[dict]) -> None:
+    keys = ["in_page", "tap_send", "send_first", "first_seen", "last_recv", "script_ms", "solver_ms", "messages",
+            "bytes", "elements", "blocks", "dom"] + sorted(k for k in rows[0] if k.startswith("tr_"))
+    print(f"{len(rows)} timed taps")
+    print(f"{'':>12} {'p50':>9} {'p95':>9} {'max':>9}")
+    for k in keys:
+        vals = [float(r[k]) for r in rows if r.get(k) == r.get(k)]
+        if vals:
+            print(f"{k:>12} {statistics.median(vals):9.1f} {_pct(vals, 0.95):9.1f} {max(vals):9.1f}")
+    kinds: dict[str, int] = {}
+    for r in rows:
+        for a, b in r.get("kinds", {}).items():
+            kinds[a] = kinds.get(a, 0) + b
+    print("elements per tap by type:", {a: round(b / len(rows), 1) for a, b in sorted(kinds.items(), key=lambda x: -x[1])})
+    slow = sorted(rows, key=lambda r: -r["in_page"])[:8]
+    print("slowest:", [(r.get("game", ""), r["n"], r["what"], round(r["in_page"]), round(r["script_ms"]),
+                        r["solver_ms"]) for r in slow])
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("games", nargs="*", default=["random:0"])
+    ap.add_argument("--bare", type=int, default=0, help="time N taps of a bare one-button page instead")
+    ap.add_argument("--opt", action="append", default=[], help="a Streamlit option name=value")
+    ap.add_argument("--trace", action="store_true", help="also split the renderer's main thread (Chrome trace)")
+    a = ap.parse_args(argv)
+    why = browser.missing()
+    if why:
+        print(why)
+        return
+    options = tuple(x for o in a.opt for x in (f"--{o.split('=', 1)[0]}", o.split("=", 1)[1]))
+    games = [] if a.bare else [(g.split(":")[0], int(g.split(":")[1])) for g in a.games]
+    start = time.perf_counter()
+    profile(games, a.bare, options, a.trace)
+    print(f"({time.perf_counter() - start:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
