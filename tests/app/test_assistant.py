@@ -834,3 +834,25 @@ def test_the_phone_reaches_the_server_by_its_network_address():
     assert connection("localhost:8501", "", 8501, None).url is None  # no network: said, no QR code
     svg = qr_svg("http://192.168.1.5:8501")
     assert svg.startswith("data:image/svg+xml") and "path" in svg
+
+
+def test_a_second_tap_before_the_page_is_redrawn_is_not_taken_for_the_next_entry(make_app, db):
+    """The controls of the next entry keep their keys from one entry to the next, so a
+    tap sent on a control drawn for an earlier entry (two quick taps, the page not yet
+    redrawn) must not become the entry after it: it is ignored by its entry count."""
+    at, gid = _new_game(make_app, db)
+    at.pills(key="place_next").set_value(1).run()
+    no_exception(at)
+    # her first tap (deck 2's 17) is entered and saved, the page not yet redrawn
+    pad = at.session_state["assistant_pads"][gid]
+    pad.append(MarshalDraw(17))
+    store = GameStore(db)
+    store.save(gid, pad.record, expected_version=store.version(gid))
+    # her second tap, on deck 1's pills drawn for the entry before: not her second draw
+    at.pills(key="mdraw_1").set_value(6).run()
+    no_exception(at)
+    assert _record(db, gid).events == (Place(1), MarshalDraw(17))
+    # tapped again on the page drawn for the entry it is, it is entered
+    at.pills(key="mdraw_1").set_value(6).run()
+    no_exception(at)
+    assert _record(db, gid).events == (Place(1), MarshalDraw(17), MarshalDraw(6))
