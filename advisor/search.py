@@ -10,13 +10,19 @@ order of the decks (``advisor.marshal_hand``). For each decision the bot
    can make, the pass, the escape; a deck to draw from; on the first turn the whole
    opening, one hideout or two), then lets a model of the Marshal answer: the solver
    Marshal (``advisor.bots.SolverMarshal``, her draw advice and her guess with the
-   most expected reveals), which decides from her own exact record only;
+   most expected reveals), which decides from her own exact record only. Like the
+   Marshals he meets (the ``-randomtie`` bots, the app's careful and expert) she
+   breaks ties at random: when several guesses are equally good by every figure,
+   each of them is played (``SolverMarshal.answers``, at most ``max_ties``) and the
+   values averaged, so no hideout counts as safe only because a fixed tie-break
+   would pass it by;
 3. values the position after her answer: a won or lost game is 1 or 0; an escape
    into a Manhunt is played out with her hunting the most likely number each time;
    any other position is valued from her exact posterior (``solver.solve`` of her
    record), by how likely she thinks each of his face-down hideouts is, whether her
    most likely number is one of them, and how close he is to escaping
-   (:func:`features`, weights :data:`WEIGHTS`);
+   (:func:`features`, weights :data:`WEIGHTS`); a position reached by several of her
+   equally good guesses is worth the mean over them;
 4. plays the move with the best mean value over the determinizations.
 
 Nothing in it is a rule of thumb about openings, bluffs or decks: a bluff (more sprint
