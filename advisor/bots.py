@@ -162,9 +162,7 @@ class SolverMarshal:
         if phase is Phase.MARSHAL_DRAW:
             return Draw(advise_draw(record, validate=False).deck)
         if phase is Phase.MARSHAL_GUESS:
-            top = self.TIE_POOL if self.ties == "random" else 1
-            sugg = advise_guesses(record, top=top, lookahead=self.lookahead, order=self.order, validate=False)
-            best = [s for s in sugg if _same_figures(s, sugg[0])]
+            best = self._best_guesses(view)
             pick = self.rng.choice(best) if self.ties == "random" else best[0]
             return MakeGuess(frozenset(pick.numbers))
         if phase is Phase.MANHUNT:
@@ -173,6 +171,21 @@ class SolverMarshal:
             plan = plan_manhunt(record, time_budget=self.manhunt_budget, all_first_guesses=False, validate=False)
             return HuntGuess(plan.best_guess)
         raise ValueError(f"not the Marshal's turn: {phase}")
+
+    def _best_guesses(self, view: MarshalView) -> list:
+        """The advisor's suggestions tied with the best on every figure (just the best
+        one with ``ties="lowest"``)."""
+        top = self.TIE_POOL if self.ties == "random" else 1
+        sugg = advise_guesses(view.record, top=top, lookahead=self.lookahead, order=self.order, validate=False)
+        return [s for s in sugg if _same_figures(s, sugg[0])]
+
+    def answers(self, view: MarshalView) -> list[Move]:
+        """Every move this bot may make in ``view``, each equally likely (noise aside):
+        one move, except a guess with ``ties="random"``: each of the tied best guesses.
+        What a searching opponent averages over instead of sampling :meth:`choose`."""
+        if view.phase is Phase.MARSHAL_GUESS:
+            return [MakeGuess(frozenset(s.numbers)) for s in self._best_guesses(view)]
+        return [self.choose(view)]
 
 
 def _same_figures(a, b) -> bool:

@@ -10,13 +10,19 @@ order of the decks (``advisor.marshal_hand``). For each decision the bot
    can make, the pass, the escape; a deck to draw from; on the first turn the whole
    opening, one hideout or two), then lets a model of the Marshal answer: the solver
    Marshal (``advisor.bots.SolverMarshal``, her draw advice and her guess with the
-   most expected reveals), which decides from her own exact record only;
+   most expected reveals), which decides from her own exact record only. Like the
+   Marshals he meets (the ``-randomtie`` bots, the app's careful and expert) she
+   breaks ties at random: when several guesses are equally good by every figure,
+   each of them is played (``SolverMarshal.answers``, at most ``max_ties``) and the
+   values averaged, so no hideout counts as safe only because a fixed tie-break
+   would pass it by;
 3. values the position after her answer: a won or lost game is 1 or 0; an escape
    into a Manhunt is played out with her hunting the most likely number each time;
    any other position is valued from her exact posterior (``solver.solve`` of her
    record), by how likely she thinks each of his face-down hideouts is, whether her
    most likely number is one of them, and how close he is to escaping
-   (:func:`features`, weights :data:`WEIGHTS`);
+   (:func:`features`, weights :data:`WEIGHTS`); a position reached by several of her
+   equally good guesses is worth the mean over them;
 4. plays the move with the best mean value over the determinizations.
 
 Nothing in it is a rule of thumb about openings, bluffs or decks: a bluff (more sprint
@@ -228,10 +234,12 @@ class SearchFugitive:
     samples = Budget.samples
     time_budget = Budget.seconds
     bluff = 2
+    #: her equally good guesses valued per position at most (a random few beyond)
+    max_ties = 4
 
     def __init__(self, seed: int | None = None, samples: int | None = None, time_budget: float | None = None,
                  weights: tuple[float, ...] = WEIGHTS, marshal: Callable | None = None):
-        from .bots import HeuristicFugitive, SolverMarshal
+        from .bots import HeuristicFugitive, SolverMarshalRandomTies
 
         self.rng = random.Random(seed)
         if samples is not None:
@@ -239,7 +247,7 @@ class SearchFugitive:
         if time_budget is not None:
             self.time_budget = time_budget
         self.weights = weights
-        self.marshal = (marshal or SolverMarshal)(0)
+        self.marshal = (marshal or SolverMarshalRandomTies)(0)
         self.fallback = HeuristicFugitive(self.rng.randrange(2**32))
         self._answers: dict = {}
         self._deadline = math.inf
@@ -399,11 +407,12 @@ class SearchFugitive:
 
     # ------------------------------------------------------------------ valuing
     def _value_after(self, state: GameState, plan: tuple[Move, ...]) -> float:
-        """His moves of ``plan``, her answer, and the value of where it leaves him."""
+        """His moves of ``plan``, her answers, and the mean value of where they leave
+        him (weighed by how likely she is to answer so: :meth:`_marshal_turn`)."""
         for move in plan:
             state = apply(state, move)
-        state = self._marshal_turn(state)
-        value = self.value(state)
+        after = self._marshal_turn(state)
+        value = sum(w * self.value(s) for w, s in after)
         self.stats.valued += 1
         return value
 
@@ -412,18 +421,27 @@ class SearchFugitive:
         return solve_cached(state.marshal_record(), validate=False,
                             deadline=None if self._deadline == math.inf else self._deadline)
 
-    def _marshal_turn(self, state: GameState) -> GameState:
-        """Her draws and guess, chosen by the model from her own view (memoised on
-        her record within a decision; her record counted first under the deadline)."""
-        while state.phase in MARSHAL_PHASES and state.phase is not Phase.MANHUNT:
-            view = marshal_view(state)
-            key = (view.phase, view.events)
-            move = self._answers.get(key)
-            if move is None:
-                self._solve(state)
-                move = self._answers[key] = self.marshal.choose(view)
-            state = apply(state, move)
-        return state
+    def _marshal_turn(self, state: GameState) -> list[tuple[float, GameState]]:
+        """The positions her draws and guess can leave, with their probabilities: the model's
+        answers from her own view (``answers``: every guess tied with her best when she
+        breaks ties at random, so the search cannot count on a hideout she would skip;
+        at most :attr:`max_ties` of them, drawn at random when there are more).
+        Memoised on her record within a decision; her record counted first under the
+        deadline."""
+        if state.phase not in MARSHAL_PHASES or state.phase is Phase.MANHUNT:
+            return [(1.0, state)]
+        view = marshal_view(state)
+        key = (view.phase, view.events)
+        moves = self._answers.get(key)
+        if moves is None:
+            self._solve(state)
+            answers = getattr(self.marshal, "answers", None)
+            moves = answers(view) if answers is not None else [self.marshal.choose(view)]
+            if len(moves) > self.max_ties:
+                moves = self.rng.sample(moves, self.max_ties)
+            self._answers[key] = moves
+        share = 1.0 / len(moves)
+        return [(w * share, s) for move in moves for w, s in self._marshal_turn(apply(state, move))]
 
     def value(self, state: GameState) -> float:
         """His chance to win from a position at the start of his turn (or the end)."""

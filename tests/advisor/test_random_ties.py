@@ -43,3 +43,20 @@ def test_the_randomtie_marshals_are_bots_of_the_tournament():
 def test_a_bad_tie_rule_is_refused():
     with pytest.raises(ValueError):
         SolverMarshal(0, ties="highest")
+
+
+@pytest.mark.parametrize("cls", [SolverMarshal, LookaheadMarshal])
+def test_answers_are_every_move_it_may_choose(cls):
+    # what a searching Fugitive averages over: with random ties every guess it picks
+    # among (and nothing else), with the lowest tie-break only the lowest
+    view = _one_hideout_no_sprints()
+    answers = cls(0, ties="random").answers(view)
+    assert sorted(next(iter(m.numbers)) for m in answers) == [1, 2, 3]
+    assert {cls(seed, ties="random").choose(view) for seed in range(30)} == set(answers)
+    assert cls(0).answers(view) == [cls(0).choose(view)]
+    # outside a guess: the one move it makes
+    state = new_game(4)
+    for move in (PlaceHideout(2), PassTurn()):
+        state = apply(state, move)
+    draw_view = marshal_view(state)
+    assert cls(0, ties="random").answers(draw_view) == [cls(0).choose(draw_view)]

@@ -50,14 +50,45 @@ def test_the_two_opening_leaves_a_second_hideout():
 
 def test_its_look_ahead_is_the_marshals_real_answer():
     # one hideout with no sprint card: 1, 2 and 3 are equally likely to her, and the
-    # solver Marshal guesses the lowest: alone at 1 he is caught, at 3 he is not
+    # solver Marshal with ties="lowest" guesses the lowest: alone at 1 he is caught, at 3 he is not
     state = new_game(8)
-    bot = SearchFugitive(2, samples=1)
+    bot = SearchFugitive(2, samples=1, marshal=SolverMarshal)
     det = determinize(fugitive_view(state), random.Random(0))
     assert bot._value_after(det, (PlaceHideout(1), PassTurn())) == 0.0
     assert bot._value_after(det, (PlaceHideout(3), PassTurn())) > 0.0
     opening = bot.choose(fugitive_view(state))
     assert opening != PlaceHideout(1) or bot.choose(fugitive_view(apply(state, opening))) != PassTurn()
+
+
+@pytest.mark.parametrize("hideout", [1, 2, 3])
+def test_its_model_marshal_breaks_ties_at_random_as_the_randomtie_marshals_do(hideout):
+    # alone at 1, 2 or 3 with no sprint card: her three equally good guesses are each
+    # answered, one in three, and exactly one of them catches him wherever he hides
+    state = new_game(8)
+    bot = SearchFugitive(2, samples=1)
+    det = determinize(fugitive_view(state), random.Random(0))
+    after = apply(apply(det, PlaceHideout(hideout)), PassTurn())
+    branches = bot._marshal_turn(after)
+    assert sorted(w for w, _ in branches) == pytest.approx([1 / 3] * 3)
+    guesses = sorted(s.events[-1].numbers for _, s in branches)
+    assert guesses == [(1,), (2,), (3,)]
+    assert sum(s.winner == "marshal" for _, s in branches) == 1
+    value = bot._value_after(det, (PlaceHideout(hideout), PassTurn()))
+    assert value == pytest.approx(sum(w * bot.value(s) for w, s in branches))
+    assert 0.0 < value < 2 / 3 + 1e-9
+    # the ties="lowest" model counts on her guessing 1
+    lowest = SearchFugitive(2, samples=1, marshal=SolverMarshal)
+    assert [s.events[-1].numbers for _, s in lowest._marshal_turn(after)] == [(1,)]
+
+
+def test_at_most_max_ties_answers_are_valued():
+    state = new_game(8)
+    bot = SearchFugitive(2, samples=1)
+    bot.max_ties = 2
+    det = determinize(fugitive_view(state), random.Random(0))
+    after = apply(apply(det, PlaceHideout(2)), PassTurn())
+    branches = bot._marshal_turn(after)
+    assert len(branches) == 2 and sum(w for w, _ in branches) == pytest.approx(1.0)
 
 
 def test_it_sees_only_its_view():
