@@ -221,6 +221,19 @@ class DecisionStats:
     seconds: float = 0.0
 
 
+def mixed_opening(plans: list[tuple[Move, ...]], value: dict[int, float], spread: float,
+                  rng: random.Random) -> int:
+    """The index of an opening plan drawn among those valued within ``spread`` of the
+    best. Her guess names numbers, so the numbers he hides at are what must vary: a
+    set of hideout numbers is drawn first (each equally likely), then one of its plans."""
+    top = max(value.values())
+    near: dict[tuple[int, ...], list[int]] = defaultdict(list)
+    for i in sorted(value):
+        if value[i] >= top - spread:
+            near[tuple(sorted(m.hideout for m in plans[i]))].append(i)
+    return rng.choice(near[rng.choice(sorted(near))])
+
+
 class SearchFugitive:
     """Chooses every move by search over the Marshal's exact beliefs (module docstring).
 
@@ -236,6 +249,12 @@ class SearchFugitive:
     bluff = 2
     #: her equally good guesses valued per position at most (a random few beyond)
     max_ties = 4
+    #: the opening is drawn at random among the plans valued within this much of the
+    #: best (a Fugitive win probability). The model Marshal does not learn his habits;
+    #: a person does: one opening played in nearly every game (1 and 2, no sprint
+    #: card) is caught by her first guess once she has seen it. Later moves depend on
+    #: the cards drawn and the Marshal's record, so they vary anyway.
+    opening_spread = 0.06
 
     def __init__(self, seed: int | None = None, samples: int | None = None, time_budget: float | None = None,
                  weights: tuple[float, ...] = WEIGHTS, marshal: Callable | None = None):
@@ -312,7 +331,10 @@ class SearchFugitive:
         if not totals:
             return self.fallback.choose(view)
         # a plan valued in fewer rounds (a round cut short) competes on what it has
-        best = max(totals, key=lambda i: (sum(totals[i]) / len(totals[i]), -i))
+        mean = {i: sum(v) / len(v) for i, v in totals.items()}
+        best = max(mean, key=lambda i: (mean[i], -i))
+        if view.phase is Phase.FUGITIVE_OPENING and view.opening_placed == 0:
+            best = mixed_opening(plans, mean, self.opening_spread, self.rng)
         return self._take(plans[best])
 
     def _take(self, plan: tuple[Move, ...]) -> Move:

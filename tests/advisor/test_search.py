@@ -270,3 +270,41 @@ def test_a_tournament_log_keeps_every_game_and_resumes(tmp_path, monkeypatch):
     assert again[0].games == 4
     assert t.read_log(log)[("notepad", "heuristic", 9)].winner in ("marshal", "fugitive")
     assert (again[0].marshal_wins - first[0].marshal_wins) == int(t.read_log(log)[("notepad", "heuristic", 10)].winner == "marshal")
+
+
+def test_the_opening_is_drawn_among_the_near_best_hideout_sets_alike():
+    """The opening varies with the hideout numbers (what her guess names): every set
+    of hideouts within the spread of the best is drawn about as often, whatever the
+    number of plans each has; a plan past the spread never is."""
+    from collections import Counter
+
+    from advisor.search import mixed_opening
+
+    plans = [(PlaceHideout(1), PlaceHideout(2)), (PlaceHideout(1), PlaceHideout(2, frozenset({3}))),
+             (PlaceHideout(1, frozenset({3})), PlaceHideout(2)), (PlaceHideout(2), PlaceHideout(3)),
+             (PlaceHideout(1), PlaceHideout(3)), (PlaceHideout(3),)]
+    value = {0: 0.73, 1: 0.69, 2: 0.68, 3: 0.675, 4: 0.66, 5: 0.60}
+    rng = random.Random(0)
+    picks = Counter(mixed_opening(plans, value, 0.06, rng) for _ in range(6000))
+    assert 5 not in picks and 4 not in picks  # 0.66 and 0.60 are past 0.73 - 0.06
+    sets = Counter({(1, 2): picks[0] + picks[1] + picks[2], (2, 3): picks[3]})
+    assert abs(sets[(1, 2)] - sets[(2, 3)]) < 300  # each set half the time
+    assert all(picks[i] > 700 for i in (0, 1, 2))  # and each plan of {1, 2} a third of that
+    assert mixed_opening(plans, value, 0.0, rng) == 0  # no spread: the best
+
+
+def test_the_search_opens_differently_on_different_deals():
+    """Played out: the search Fugitive's first hideouts are not one fixed set."""
+    from collections import Counter
+
+    sets = Counter()
+    for seed in range(8):
+        state = new_game(seed)
+        bot = SearchFugitive(seed=seed, samples=1, time_budget=0.5)
+        placed = []
+        while state.phase.name == "FUGITIVE_OPENING":
+            move = bot.choose(fugitive_view(state))
+            placed.append(move.hideout)
+            state = apply(state, move)
+        sets[tuple(sorted(placed))] += 1
+    assert len(sets) >= 3 and max(sets.values()) <= 5, sets
