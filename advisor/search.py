@@ -230,7 +230,7 @@ def mixed_opening(plans: list[tuple[Move, ...]], value: dict[int, float], spread
     near: dict[tuple[int, ...], list[int]] = defaultdict(list)
     for i in sorted(value):
         if value[i] >= top - spread:
-            near[tuple(sorted(m.hideout for m in plans[i]))].append(i)
+            near[tuple(sorted(m.hideout for m in plans[i] if isinstance(m, PlaceHideout)))].append(i)
     return rng.choice(near[rng.choice(sorted(near))])
 
 

@@ -282,8 +282,9 @@ def test_the_opening_is_drawn_among_the_near_best_hideout_sets_alike():
 
     plans = [(PlaceHideout(1), PlaceHideout(2)), (PlaceHideout(1), PlaceHideout(2, frozenset({3}))),
              (PlaceHideout(1, frozenset({3})), PlaceHideout(2)), (PlaceHideout(2), PlaceHideout(3)),
-             (PlaceHideout(1), PlaceHideout(3)), (PlaceHideout(3),)]
+             (PlaceHideout(1), PlaceHideout(3)), (PlaceHideout(3), PassTurn())]
     value = {0: 0.73, 1: 0.69, 2: 0.68, 3: 0.675, 4: 0.66, 5: 0.60}
+    assert mixed_opening(plans, {5: 0.6}, 0.06, random.Random(0)) == 5  # an opening of one hideout
     rng = random.Random(0)
     picks = Counter(mixed_opening(plans, value, 0.06, rng) for _ in range(6000))
     assert 5 not in picks and 4 not in picks  # 0.66 and 0.60 are past 0.73 - 0.06
