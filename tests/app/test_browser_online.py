@@ -248,11 +248,16 @@ def test_two_phones_play_a_whole_match_by_links_and_nothing_hidden_leaks(server)
             first = fp.locator('[aria-label="Hideout to place"] button').first.inner_text()
             tap(fp, "Hideout to place", first)
             browser.wait_idle(fp)
-            if state.phase is Phase.FUGITIVE_PLACE:  # a sprint card under it (a bluff: the Marshal must not see it)
-                sprint = fp.locator('[aria-label="Sprint cards under it"] button').filter(
-                    has_not_text=re.compile(f"^{first}$")).first
-                sprint.click()
-                browser.wait_idle(fp)
+            if state.phase is Phase.FUGITIVE_PLACE:  # sprint cards under it (a bluff: the Marshal must not see them)
+                # the deal is secret, so the hideout may lie beyond a step: sprint cards
+                # are added until they carry him there (Place is enabled)
+                sprints = fp.locator('[aria-label="Sprint cards under it"] button').filter(
+                    has_not_text=re.compile(f"^{first}$"))
+                for i in range(sprints.count()):
+                    sprints.nth(i).click()
+                    browser.wait_idle(fp)
+                    if fp.locator('button:has-text("Place")').first.is_enabled():
+                        break
             moved(fp, [mp, wp], lambda: press(fp, 'button:has-text("Place")'))
             state, _ = state_of(store, gid)
             if state.phase is Phase.FUGITIVE_OPENING:  # his first turn: one hideout is enough
