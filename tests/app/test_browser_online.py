@@ -155,6 +155,16 @@ def assert_no_leak(what: str, blobs: list[bytes], forbidden_res=(), forbidden=()
             assert s not in blob, f"{what}: item {i} holds {s!r}"
 
 
+def reload_keeps_hand(page) -> None:
+    """Reload the page mid-turn: the hand it shows (the card just drawn) is the same."""
+    hand = page.locator('[data-testid="fg-hand"]')
+    before = hand.first.inner_text()
+    page.reload()
+    page.wait_for_selector('[data-testid="fg-hand"]')
+    browser.wait_idle(page)
+    assert hand.first.inner_text() == before
+
+
 def state_of(store: GameStore, gid: str):
     from app import match_logic as ml
 
@@ -318,12 +328,7 @@ def test_two_phones_play_a_whole_match_by_links_and_nothing_hidden_leaks(server)
         browser.wait_idle(fp2)
         assert fp2.locator('[aria-label="Draw from"]').count() == 0  # both tabs: his placement now
         fp2.close()
-        # a reload mid-turn loses nothing: his drawn card is still in his hand
-        hand_before = fp.locator('[data-testid="fg-hand"]').first.inner_text()
-        fp.reload()
-        fp.wait_for_selector('[data-testid="fg-hand"]')
-        browser.wait_idle(fp)
-        assert fp.locator('[data-testid="fg-hand"]').first.inner_text() == hand_before
+        reload_keeps_hand(fp)  # a reload mid-turn loses nothing: his drawn card is still in his hand
         fugitive_turn()
         for _ in range(2):
             marshal_turn(find_all=False)
@@ -334,11 +339,7 @@ def test_two_phones_play_a_whole_match_by_links_and_nothing_hidden_leaks(server)
         state, _ = state_of(store, gid)
         deck = mp.locator('[aria-label="Draw from"] button').first.inner_text()
         moved(mp, [fp, wp], lambda: tap(mp, "Draw from", deck))
-        hand_before = mp.locator('[data-testid="fg-hand"]').first.inner_text()
-        mp.reload()
-        mp.wait_for_selector('[data-testid="fg-hand"]')
-        browser.wait_idle(mp)
-        assert mp.locator('[data-testid="fg-hand"]').first.inner_text() == hand_before
+        reload_keeps_hand(mp)
         leak_check()
         marshal_turn(find_all=True)
         state, stored = state_of(store, gid)
