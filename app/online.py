@@ -108,11 +108,12 @@ def recovery_panel() -> None:
 def unowned_panel(kind: str) -> None:
     """Games of ``kind`` in no browser's list (saved before lists were per browser, or
     imported by the command line), offered to this browser in one tap; only on the
-    machine that serves the app (the browser's Host is this machine), whose user is the
-    one who saved them. A browser elsewhere never learns they exist."""
-    from .phone import is_local
+    machine that serves the app (the browser's Host names this machine and its
+    connection comes from it), whose user is the one who saved them. A browser
+    elsewhere never learns they exist."""
+    from .phone import on_this_machine
 
-    if not is_local(st.context.headers.get("Host") or ""):
+    if not on_this_machine(st.context.headers.get("Host") or "", st.context.ip_address):
         return
     store = services.store()
     n = len(store.unowned(kind))

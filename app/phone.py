@@ -49,6 +49,14 @@ def is_local(host: str) -> bool:
     return name in LOCAL_HOSTS or name.startswith("127.")
 
 
+def on_this_machine(host: str, ip: str | None) -> bool:
+    """Whether the browser runs on the machine serving it: its Host header names this
+    machine and its connection comes from it (``ip``: ``st.context.ip_address``, None
+    for a loopback connection). The Host header alone is the browser's word: a browser
+    elsewhere may send "localhost" too, but its connection comes from its own address."""
+    return is_local(host) and ip is None
+
+
 def network_address() -> str | None:
     """This machine's address on its network (the one a phone on the same Wi-Fi
     reaches), or None. Connecting a UDP socket sends nothing; it only picks the

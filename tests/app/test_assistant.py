@@ -827,6 +827,11 @@ def test_the_phone_reaches_the_server_by_its_network_address():
 
     assert [is_local(h) for h in ("localhost:8501", "127.0.0.1:8501", "[::1]:8501", "localhost")] == [True] * 4
     assert [is_local(h) for h in ("192.168.1.5:8501", "fugitive.example.org", "[fe80::1]:8501")] == [False] * 3
+    from app.phone import on_this_machine
+
+    # a browser elsewhere that names this machine "localhost" still connects from its own address
+    assert on_this_machine("localhost:8501", None) and not on_this_machine("localhost:8501", "192.168.1.7")
+    assert not on_this_machine("192.168.1.5:8501", None)
     assert split_host("[::1]:8600") == ("::1", 8600) and split_host("LocalHost") == ("localhost", None)
     conn = connection("localhost:8600", "", 8501, "192.168.1.5")
     assert conn.url == "http://192.168.1.5:8600" and not conn.local_only  # the port the browser used
