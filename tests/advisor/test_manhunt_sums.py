@@ -73,7 +73,6 @@ def test_compiled_sums_hand_back_counts_past_64_bits():
 
 
 def test_the_python_core_plans_with_the_python_sums():
-    assert counting.planner_sums() is not None or counting.core_in_use() == "python"
     was = counting.core_in_use()
     counting.use_core("python")
     try:
