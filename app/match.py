@@ -32,6 +32,7 @@ from engine.moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn
 from engine.record import Guess, ManhuntGuess, Record, Ruleset
 from engine.rules import SPRINT
 from engine.state import GameState, Phase
+from notepad.access import Role, other_seat
 from notepad.store import GameInfo, StoreError
 from notepad.validator import RecordRuleError
 
@@ -306,7 +307,7 @@ def setup() -> None:
 def _continue_button() -> None:
     """The match last played, if it is still on, one tap away (a page opened without
     its game, after a reload on another page, finds it here)."""
-    games = online.my_matches()
+    games = online.my_games("match")
     for g in games[:1]:
         s = summary(g.info.id, g.info.updated)
         if s is not None and s.winner is None:
@@ -320,7 +321,7 @@ def saved_list() -> None:
     """This browser's matches (made here, or opened here by a link), newest first, each
     with who played whom, how it stands, when and how many moves; and the link that
     brings the list to another browser."""
-    games = online.my_matches()
+    games = online.my_games("match")
     if games:
         st.markdown(f"**{t('saved_matches')}** ({len(games)})")
         for g in ui.capped(games, LIST_CAP, "all_matches"):
@@ -374,7 +375,7 @@ def list_label(g: GameInfo, role: str | None = None) -> str:
     humans = ml.human_roles(s.mode) if s.mode else ()
     if s.mode == ml.ONLINE:
         humans = (role,) if role in ("marshal", "fugitive") else ()
-        who = (t("list_you_friend", side=t(role), other=t("fugitive" if role == "marshal" else "marshal"))
+        who = (t("list_you_friend", side=t(role), other=t(other_seat(Role(role)).value))
                if humans else t("list_watching"))
     elif s.mode == "human_marshal":
         who = t("list_you_vs", side=t("marshal"), bot=_bot_name("fugitive", s.fugitive_bot))

@@ -82,11 +82,6 @@ def keep_owner_key() -> None:
             unsafe_allow_javascript=True)
 
 
-def my_matches() -> list[OwnedGame]:
-    """The matches this browser made or came into by a link, newest first."""
-    return services.store().list_for_owner(owner_key(), kind="match")
-
-
 def my_games(kind: str | None = None) -> list[OwnedGame]:
     """The games (of ``kind``) this browser made or came into by a link, newest first."""
     return services.store().list_for_owner(owner_key(), kind=kind)
@@ -314,7 +309,7 @@ def _over(m, winner: str) -> None:
     state = m.state
     end = m.meta.get(ml.ENDED) if not state.is_over else None
     if end:
-        loser = "fugitive" if winner == "marshal" else "marshal"
+        loser = other_seat(Role(winner)).value
         why = t(f"ended_{end['how']}", who=t(loser))
     else:
         why = ui.end_reason(state.events, winner)
@@ -382,7 +377,7 @@ def _resign(m) -> None:
     with st.expander(t("resign_title")):
         st.caption(t("resign_help"))
         st.button(t("resign_button"), key=f"m_resign_{m.version}", use_container_width=True,
-                  on_click=_end, args=(m, "resigned", "fugitive" if m.role == "marshal" else "marshal"))
+                  on_click=_end, args=(m, "resigned", other_seat(Role(m.role)).value))
 
 
 def _end(m, how: str, winner: str) -> None:
