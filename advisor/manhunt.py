@@ -633,7 +633,7 @@ def _merged_groups(post: Posterior, x: int, p: int, known: set[int] | frozenset[
         if deadline is not None and time.perf_counter() > deadline:
             raise _OutOfBudget
         need, active = _needs(inc)
-        if sum(need[c] * (2 if c % 2 else 1) for c in active) < gap:  # odd classes step 1, even 2
+        if sum(need[c] * (2 if c % 2 else 1) for c in active) < gap:  # a class of odd cards (even index) steps 1, of even cards (odd index) 2
             continue
         numbers = {h for hideouts, n in joint.get(inc, {}).items() if n for h in hideouts}
         per_class = []
