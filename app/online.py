@@ -37,8 +37,10 @@ from notepad.access import LINK_ROLES, OwnedGame, Role, new_owner_key, other_sea
 from notepad.store import StoreError
 
 from . import match_logic as ml
+from . import match_play as mp
 from . import services, ui
 from .i18n import error_text, t
+from .phone import connection, is_local, network_address, on_this_machine, qr_svg
 
 OWNER_COOKIE = "fugitive_owner"  #: the cookie that keeps this browser's owner key
 OWNER = "online_owner"  # session_state: this session's owner key
@@ -106,8 +108,6 @@ def unowned_panel(kind: str) -> None:
     machine that serves the app (the browser's Host names this machine and its
     connection comes from it), whose user is the one who saved them. A browser
     elsewhere never learns they exist."""
-    from .phone import on_this_machine
-
     if not on_this_machine(st.context.headers.get("Host") or "", st.context.ip_address):
         return
     store = services.store()
@@ -143,7 +143,7 @@ def private() -> None:
     st.html(f'<div class="fg-status" data-testid="fg-private">{html.escape(t("match_private"))}</div>')
     st.caption(t("match_private_help"))
     if st.button("← " + t("new_match"), key="m_private_back", use_container_width=True):
-        st.query_params.from_dict(dict(_lang(), page="match"))
+        st.query_params.from_dict(dict(mp.lang_param(), page="match"))
         st.rerun()
 
 
@@ -160,8 +160,6 @@ def setup_options() -> dict:
 def start(side: str, ruleset: Ruleset, options: dict) -> None:
     """Make the match (the store's link API, one transaction) and open it in the
     maker's seat; the other side's link is on her page."""
-    from . import match as mp
-
     seed = secrets.randbits(64)  # never shown: the deal cannot be found from the cards
     state = new_game(seed, ruleset)
     meta = {"seed": seed, "mode": ml.ONLINE, ml.CLAIM_AFTER: options[ml.CLAIM_AFTER]}
@@ -172,11 +170,11 @@ def start(side: str, ruleset: Ruleset, options: dict) -> None:
     own = Role(side)
     st.session_state.setdefault(INVITES, {})[gid] = {r: s for r, s in invite.secrets.items() if r != own}
     st.session_state.setdefault(ROLES, {})[(gid, invite.secret(own))] = own
-    m = mp._session(gid, meta, state, store.version(gid))
+    m = mp.session(gid, meta, state, store.version(gid))
     m.role, m.updated = own.value, invite.game.updated
     st.session_state[mp.KEY] = m
     # her own link in her URL: a reload, or the page opened on her other device, is hers
-    st.query_params.from_dict(dict(_lang(), page="match", game=gid, s=invite.secret(own)))
+    st.query_params.from_dict(dict(mp.lang_param(), page="match", game=gid, s=invite.secret(own)))
     st.rerun()
 
 
@@ -187,8 +185,6 @@ def link(gid: str, secret: str) -> str:
 def _base_url() -> str:
     """The server as the browser reached it; on this computer, its network address
     (the friend's phone cannot open "localhost") when the server answers on it."""
-    from .phone import connection, is_local, network_address
-
     host = st.context.headers.get("Host") or ""
     if host and is_local(host):
         conn = connection(host, str(st.get_option("server.address") or ""), int(st.get_option("server.port")),
@@ -206,8 +202,6 @@ def _invite_panel(m, open_: bool) -> None:
     screen) and the watchers' link; after a reload the links are gone (the store keeps
     only their hashes): a new one can be made, and the old one stops working (a phone
     that opened it stays in the match)."""
-    from .phone import qr_svg
-
     role = Role(m.role)
     other = other_seat(role)
     links = st.session_state.get(INVITES, {}).get(m.gid, {})
@@ -255,8 +249,6 @@ def _link_box(url: str, testid: str, label: str) -> None:
 # --------------------------------------------------------------------------- the page
 def page(m) -> None:
     """A match played by links, as this browser's role may see it."""
-    from . import match as mp
-
     st.html(mp.MATCH_CSS)
     state = m.state
     role = m.role
@@ -269,10 +261,10 @@ def page(m) -> None:
     if role == Role.WATCHER.value:
         _status(m, t("online_watching", who=t(turn)), turn)
     elif mine:
-        _status(m, t("your_turn") + " · " + t(role) + " · " + mp._phase_hint(state), role)
+        _status(m, t("your_turn") + " · " + t(role) + " · " + mp.phase_hint(state), role)
     else:
         _status(m, t("online_waiting", who=t(turn)), turn)
-    mp._recent(m, role)
+    mp.recent(m, role)
     mp.table(m, role)
     deadline = None
     if mine:
@@ -285,11 +277,11 @@ def page(m) -> None:
     if role in ("marshal", "fugitive"):
         _invite_panel(m, open_=len(state.events) < 3 and bool(st.session_state.get(INVITES, {}).get(m.gid)))
     if mine and role == "marshal":
-        mp._assistant_panel(m)
+        mp.assistant_panel(m)
     if role in ("marshal", "fugitive"):
         _resign(m)
-    mp._log(m, role)
-    mp._footer(m)
+    mp.log(m, role)
+    mp.footer(m)
     _live(m.gid, m.version, deadline)
 
 
@@ -304,8 +296,6 @@ def _status(m, text: str, who: str | None) -> None:
 def _over(m, winner: str) -> None:
     """The end: who won and why, every card on the table (the match is over, nothing
     is hidden any more), a rematch with the sides swapped."""
-    from . import match as mp
-
     state = m.state
     end = m.meta.get(ml.ENDED) if not state.is_over else None
     if end:
@@ -320,13 +310,13 @@ def _over(m, winner: str) -> None:
                 _go(m.rematch)
         elif st.button(t("rematch"), key="m_rematch", type="primary", use_container_width=True):
             _rematch(m)
-    mp._recent(m, "all")
+    mp.recent(m, "all")
     mp.table(m, "all")
     if state.is_over and st.button(t("open_in_learning"), key="m_learn", use_container_width=True):
-        st.query_params.from_dict(dict(_lang(), page="learning", game=m.gid))
+        st.query_params.from_dict(dict(mp.lang_param(), page="learning", game=m.gid))
         st.rerun()
-    mp._log(m)
-    mp._footer(m)
+    mp.log(m)
+    mp.footer(m)
     _live(m.gid, m.version, None)
 
 
@@ -347,13 +337,13 @@ def _rematch(m) -> None:
     gid = invite.game.id
     st.session_state.setdefault(INVITES, {})[gid] = {r: s for r, s in invite.secrets.items() if r != new_role}
     st.session_state.setdefault(ROLES, {})[(gid, invite.secret(new_role))] = new_role
-    st.query_params.from_dict(dict(_lang(), page="match", game=gid, s=invite.secret(new_role)))
+    st.query_params.from_dict(dict(mp.lang_param(), page="match", game=gid, s=invite.secret(new_role)))
     st.rerun()
 
 
 def _go(gid: str) -> None:
     """Open another match of this browser (its list's way: by its membership)."""
-    st.query_params.from_dict(dict(_lang(), page="match", game=gid))
+    st.query_params.from_dict(dict(mp.lang_param(), page="match", game=gid))
     st.rerun()
 
 
@@ -384,8 +374,6 @@ def _end(m, how: str, winner: str) -> None:
     """End the match off the board (saved like a move, from the version this page
     shows: a move of the other side in between refuses it, and the page shows why).
     A button's callback: the page runs right after it."""
-    from . import match as mp
-
     if how == "claimed":  # checked again against the store: the other may just have moved
         try:
             stored = services.store().open(m.gid)
@@ -398,7 +386,7 @@ def _end(m, how: str, winner: str) -> None:
             st.session_state[mp.FLASH] = t("claim_refused")
             return
     m.meta = ml.with_ended(m.meta, how, winner, len(m.state.events))
-    mp._save(m)
+    mp.save(m)
 
 
 @st.fragment(run_every=LIVE_SECONDS)
@@ -426,8 +414,4 @@ def _duration(seconds: int) -> str:
         return t("hours_one") if n == 1 else t("hours_n", n=n)
     return t("minutes_n", n=max(1, seconds // 60))
 
-
-def _lang() -> dict[str, str]:
-    lang = st.query_params.get("lang")
-    return {"lang": lang} if lang else {}
 

@@ -134,7 +134,7 @@ def marshal_hand_marks(store: GameStore, gid: str) -> set[bytes]:
 
 def fugitive_hand_line(store: GameStore, gid: str) -> bytes | None:
     """The Fugitive's hand as his page draws it (his cards in order, with footprints)."""
-    from app.match import _hand_html
+    from app.match_play import _hand_html
 
     stored = store.open(gid)
     from app import match_logic as ml
