@@ -111,7 +111,7 @@ def unowned_panel(kind: str) -> None:
     if not on_this_machine(st.context.headers.get("Host") or "", st.context.ip_address):
         return
     store = services.store()
-    n = len(store.unowned(kind))
+    n = store.count_unowned(kind)
     if n and st.button(t("adopt_unowned", n=n), key=f"adopt_{kind}", use_container_width=True):
         got = store.adopt_unowned(owner_key(), kind)
         st.toast(t("adopted_unowned", n=got))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import socket
 from dataclasses import dataclass
+from functools import lru_cache
 
 import streamlit as st
 
@@ -78,8 +79,11 @@ def connection(host: str, address: str, port: int, ip: str | None) -> Connection
     return Connection(f"http://{ip}:{port}" if ip else None, port, address or "")
 
 
+@lru_cache(maxsize=64)
 def qr_svg(url: str) -> str:
-    """A QR code of ``url`` as an SVG data URI (segno, pure Python), for an <img>."""
+    """A QR code of ``url`` as an SVG data URI (segno, pure Python), for an <img>.
+    Kept per address: a seat's page draws its invitation's code at every run (in the
+    expander, open or not), and making it takes about 8 ms."""
     import segno
 
     return segno.make(url, error="m").svg_data_uri(scale=5, dark="#111", light="#fff")

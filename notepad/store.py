@@ -376,17 +376,19 @@ class GameStore:
 
     def unowned(self, kind: str | None = None) -> list[GameInfo]:
         """The games in no browser's list (saved before lists were per browser, or by
-        the command line), the most recently updated first. Only the machine that
-        serves the app offers them (app.online), to be adopted."""
-        sql = (f"SELECT {_GAME_COLUMNS} FROM games WHERE NOT EXISTS "
-               "(SELECT 1 FROM game_members m WHERE m.game_id = games.id)")
-        args: dict[str, Any] = {}
-        if kind is not None:
-            sql += " AND kind = :kind"
-            args["kind"] = kind
+        the command line), the most recently updated first."""
+        where, args = _unowned(kind)
         with self._read() as con:
-            rows = con.execute(text(sql + " ORDER BY updated DESC, id"), args).all()
+            rows = con.execute(text(f"SELECT {_GAME_COLUMNS} FROM games WHERE {where} ORDER BY updated DESC, id"),
+                               args).all()
         return [_info(r) for r in rows]
+
+    def count_unowned(self, kind: str | None = None) -> int:
+        """How many games are in no browser's list: what the machine that serves the
+        app offers to adopt (app.online), counted without reading them."""
+        where, args = _unowned(kind)
+        with self._read() as con:
+            return int(con.execute(text(f"SELECT COUNT(*) FROM games WHERE {where}"), args).scalar_one())
 
     def adopt_unowned(self, owner_key: str, kind: str | None = None) -> int:
         """Put every game in no browser's list (of ``kind``) in this browser's list, as
@@ -394,14 +396,9 @@ class GameStore:
         instant could both get a game: it is then in both lists, which is all
         adoption means; nothing is lost.)"""
         owner = _owner_hash(owner_key)
+        where, args = _unowned(kind)
         with self._write() as con:
-            sql = ("SELECT id FROM games WHERE NOT EXISTS "
-                   "(SELECT 1 FROM game_members m WHERE m.game_id = games.id)")
-            args: dict[str, Any] = {}
-            if kind is not None:
-                sql += " AND kind = :kind"
-                args["kind"] = kind
-            ids = [r.id for r in con.execute(text(sql), args)]
+            ids = [r.id for r in con.execute(text(f"SELECT id FROM games WHERE {where}"), args)]
             for gid in ids:
                 _add_member(con, gid, owner, Role.OWNER, made=True)
         return len(ids)
@@ -513,6 +510,13 @@ def _insert_secrets(con: Connection, game_id: str, roles) -> dict[Role, str]:
 def _secret_rows(con: Connection, game_id: str) -> list[tuple[str, str]]:
     return [(r.role, r.secret_hash) for r in con.execute(
         text("SELECT role, secret_hash FROM game_secrets WHERE game_id = :id ORDER BY role"), {"id": game_id})]
+
+
+def _unowned(kind: str | None) -> tuple[str, dict[str, Any]]:
+    """The WHERE clause (and its arguments) of the games in no browser's list, of
+    ``kind`` if given."""
+    where = "NOT EXISTS (SELECT 1 FROM game_members m WHERE m.game_id = games.id)"
+    return (where + " AND kind = :kind", {"kind": kind}) if kind is not None else (where, {})
 
 
 def _add_member(con: Connection, game_id: str, owner: str, role: Role, *, made: bool) -> None:

@@ -255,10 +255,11 @@ def test_games_of_no_browser_are_listed_apart_and_adopted_once(store, maker, fri
     by_links = store.create_match(FULL, side="marshal", owner_key=friend)
     assert {g.id for g in store.unowned()} == {nobody.id, imported.id}
     assert [g.id for g in store.unowned(kind="assistant")] == [nobody.id]
+    assert (store.count_unowned(), store.count_unowned("assistant"), store.count_unowned("match")) == (2, 1, 1)
     assert store.adopt_unowned(maker, kind="assistant") == 1
     assert {o.info.id: o.role for o in store.list_for_owner(maker)} == {nobody.id: Role.OWNER, mine.id: Role.OWNER}
     assert store.adopt_unowned(maker) == 1  # the match left
-    assert store.unowned() == [] and store.adopt_unowned(friend) == 0
+    assert store.unowned() == [] and store.count_unowned() == 0 and store.adopt_unowned(friend) == 0
     assert by_links.game.id not in {o.info.id for o in store.list_for_owner(maker)}
     with pytest.raises(StoreError) as exc:
         store.adopt_unowned("short")
