@@ -140,7 +140,7 @@ class SolverMarshal:
 
     order = "expected_reveals"
     lookahead = False
-    #: how many of the advisor's best guesses are looked at for ties
+    #: how many of the advisor's best guesses are asked for first, to find the ties
     TIE_POOL = 8
 
     def __init__(self, seed: int | None = None, manhunt_budget: float = 2.0, noise: float = 0.0,
@@ -174,10 +174,17 @@ class SolverMarshal:
 
     def _best_guesses(self, view: MarshalView) -> list:
         """The advisor's suggestions tied with the best on every figure (just the best
-        one with ``ties="lowest"``)."""
+        one with ``ties="lowest"``). With random ties, when every suggestion asked for
+        ties, more are asked for (twice as many) until one does not or there are no
+        more: a pick among the first few of the advisor's order (the smallest numbers
+        first) would keep a bias to low numbers."""
         top = self.TIE_POOL if self.ties == "random" else 1
-        sugg = advise_guesses(view.record, top=top, lookahead=self.lookahead, order=self.order, validate=False)
-        return [s for s in sugg if _same_figures(s, sugg[0])]
+        while True:
+            sugg = advise_guesses(view.record, top=top, lookahead=self.lookahead, order=self.order, validate=False)
+            best = [s for s in sugg if _same_figures(s, sugg[0])]
+            if self.ties != "random" or len(best) < top or len(sugg) < top:
+                return best
+            top *= 2
 
     def answers(self, view: MarshalView) -> list[Move]:
         """Every move this bot may make in ``view``, each equally likely (noise aside):

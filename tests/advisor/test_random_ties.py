@@ -12,7 +12,7 @@ import pytest
 from advisor.bots import FUGITIVE_BOTS, MARSHAL_BOTS, LookaheadMarshal, SolverMarshal, make_bot
 from engine import apply, marshal_view, new_game
 from engine.bots import play_game
-from engine.moves import Draw, PassTurn, PlaceHideout
+from engine.moves import Draw, MakeGuess, PassTurn, PlaceHideout
 
 
 def _one_hideout_no_sprints():
@@ -60,3 +60,27 @@ def test_answers_are_every_move_it_may_choose(cls):
         state = apply(state, move)
     draw_view = marshal_view(state)
     assert cls(0, ties="random").answers(draw_view) == [cls(0).choose(draw_view)]
+
+
+def test_more_ties_than_the_first_request_are_all_picked_among(monkeypatch):
+    """With more equally good guesses than the bot first asks the advisor for, it asks
+    for more until the last one no longer ties: a random pick among the first few of the
+    advisor's order (the smallest numbers) would leave a bias to low numbers."""
+    from fractions import Fraction
+
+    import advisor.bots as bots
+    from advisor.guesses import Suggestion
+
+    tied = 13
+
+    def advise(record, top, **_):  # 13 single numbers alike, then worse ones
+        return [Suggestion((x,), Fraction(1, 5) if x <= tied else Fraction(1, 9), 1.0, 2.0, True, None)
+                for x in range(1, 41)][:top]
+
+    monkeypatch.setattr(bots, "advise_guesses", advise)
+    view = _one_hideout_no_sprints()
+    bot = SolverMarshal(0, ties="random")
+    assert sorted(next(iter(m.numbers)) for m in bot.answers(view)) == list(range(1, tied + 1))
+    picked = {next(iter(SolverMarshal(seed, ties="random").choose(view).numbers)) for seed in range(200)}
+    assert picked == set(range(1, tied + 1))
+    assert SolverMarshal(0).answers(view) == [MakeGuess(frozenset({1}))]
