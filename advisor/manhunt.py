@@ -149,11 +149,42 @@ class _Ctx:
     fixed_joints: dict = field(default_factory=dict)
     #: (parent, hit, class increment, position, hideout) -> a derived node's pair counts
     derived_pairs: dict = field(default_factory=dict)
+    #: node -> (its family, the numbers its hit's sprint cards hold): the nodes after
+    #: one hit (x at p) of one parent over sprint sets of one class composition, told
+    #: apart by the numbers of the other positions the set holds (see ``_Ctx.family_bound``)
+    family: dict = field(default_factory=dict)
+    #: family -> [(numbers held, {guess: histories it catches, exact})] of its nodes searched
+    family_guesses: dict = field(default_factory=dict)
 
     def charge(self) -> None:
         if time.perf_counter() > self.deadline or self.solves >= self.max_solves:
             raise _OutOfBudget
         self.solves += 1
+
+    def family_bound(self, hits: tuple, x: int) -> int | None:
+        """An upper bound on the histories guessing x first catches at a node, from the
+        nodes of its family already searched (None when none of them tells).
+
+        The nodes of a family follow one hit (x0 at p) of one parent over sprint sets S
+        of one class composition; call G the numbers S holds that the other positions
+        could take (``cand``). If G' is a subset of G, sprint cards of one class being
+        interchangeable once the hideouts are fixed, a swap of the cards of G \ G' with
+        the plain cards of the G' set (never a hideout) maps every history of the G node
+        to one of the G' node with the same weight and the same hideouts, and the
+        Marshal's observations map along: any strategy of the G node, played on the G'
+        node, catches the images of what it catches there. So in histories (one set's)
+        the G node catches at most what the G' node does, guess by guess and in all.
+        """
+        fam = self.family.get(hits)
+        if fam is None:
+            return None
+        key, held = fam
+        best = None
+        for held2, caught in self.family_guesses.get(key, ()):
+            c = caught.get(x)
+            if c is not None and held2 <= held and (best is None or c < best):
+                best = c
+        return best
 
     def known_value(self, hits: tuple) -> tuple | None:
         got = self.memo.get(hits)
@@ -436,6 +467,9 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
                 groups = _merged_groups(post, x, q.position, known, joint, fits, ctx.deadline)
             else:
                 groups = sprint_groups(post, None, x, q.position, ctx.deadline, known=known, fits=fits)
+            # the numbers a hideout of the nodes after this hit can be (see _Ctx.family_bound)
+            cand_all = frozenset().union(*others)
+            numbers: dict = {}
             for S, mult in groups:
                 if S and any(ys.issubset(S) for ys in others):
                     continue
@@ -443,12 +477,24 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
                 child_facts = facts.with_reveal(q.position, x, S)
                 if derive and child not in ctx.posteriors and ctx.known_value(child) is None:
                     _derive_child(ctx, hits, facts, x, q.position, S, child, child_facts)
-                n = ctx.count(child, child_facts) * mult
+                n1 = ctx.count(child, child_facts)
+                n = n1 * mult
                 if not n:
                     continue
                 got += n
+                inc = composition(S)
+                nums = numbers.get(inc)
+                if nums is None:
+                    nums = numbers[inc] = cand_all if joint is None else frozenset(
+                        h for hideouts, c in joint.get(inc, {}).items() if c for h in hideouts)
+                fam = (hits, q.position, x, inc)
+                ctx.family.setdefault(child, (fam, nums.intersection(S)))
                 clo, chi = ctx.bounds(child, child_facts)
-                outcomes.append((Fraction(n, N), child, child_facts, q.position, S, mult, clo, chi))
+                if clo != chi and fam in ctx.family_guesses:
+                    fb = ctx.family_bound(child, 0)
+                    if fb is not None and fb < chi * n1:
+                        chi = max(clo, Fraction(fb) / n1)
+                outcomes.append([Fraction(n, N), child, child_facts, q.position, S, mult, clo, chi, fam, n1])
                 if got == target:
                     break
             if got != target:
@@ -458,22 +504,38 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
         if beat is not None and hi <= beat:
             return lo, hi, branches, False
         # the outcomes with the most open value first: the bounds close fastest (an order
-        # only, so it is made in floating point)
-        for w, child, child_facts, p, S, mult, clo, chi in sorted(outcomes, key=lambda o: -float(o[0]) * float(o[7] - o[6])):
+        # only, so it is made in floating point); in a family, those whose sprint sets hold
+        # the fewest of its numbers first: their values bound the others' (_Ctx.family_bound)
+        by_family: dict = {}
+        for o in outcomes:
+            by_family.setdefault(o[8], []).append(o)
+        for o in sorted(outcomes, key=lambda o: (len(ctx.family[o[1]][1]) if o[8] else 0, -float(o[0]) * float(o[7] - o[6]))):
+            w, child, child_facts, p, S, mult, clo, chi, fam, _ = o
             if clo != chi or ctx.build_tree:
                 try:
                     nlo, nhi, _, _, ctree = _node(child, child_facts, ctx)
                 except _Partial as part:  # the child's bounds, rigorous though not met
-                    lo += w * (part.res[0] - clo)
+                    lo += w * (max(part.res[0], clo) - clo)
                     hi += w * (min(part.res[1], chi) - chi)
                     raise _OutOfBudget from None
                 lo += w * (nlo - clo)
                 hi += w * (nhi - chi)
+                o[6], o[7] = nlo, nhi
                 if ctx.build_tree:
                     branches.append({"position": p, "sprint_cards": list(S), "sets": mult,
                                      "probability": w, "value": (nlo, nhi), "next": ctree})
                 if beat is not None and hi <= beat:
                     break
+                if nlo == nhi and not ctx.build_tree:  # bound the family's other nodes by it
+                    for o2 in by_family[fam]:
+                        if o2[6] != o2[7]:
+                            fb = ctx.family_bound(o2[1], 0)
+                            if fb is not None and fb < o2[7] * o2[9]:
+                                new_hi = max(o2[6], Fraction(fb) / o2[9])
+                                hi += o2[0] * (new_hi - o2[7])
+                                o2[7] = new_hi
+                    if beat is not None and hi <= beat:
+                        break
     except _OutOfBudget:
         return lo, hi, branches, True
     return lo, hi, branches, False
@@ -770,6 +832,13 @@ def _node(hits: tuple, facts: Facts, ctx: _Ctx,
     best_lo, best_x = ZERO, probs[0][1]
     trees: dict[int, list] = {}
     out_of_budget = False
+    # what this node's guesses catch, exactly, bounds the nodes of its family whose
+    # sprint sets hold more of its numbers (_Ctx.family_bound): {guess: histories, 0: all}
+    caught: dict | None = None
+    fam = ctx.family.get(hits)
+    if fam is not None and not ctx.build_tree:
+        caught = {}
+        ctx.family_guesses.setdefault(fam[0], []).append((fam[1], caught))
     # Guessing a certain number first is optimal: it cannot miss, and a strategy that
     # guesses it later can be followed after it, knowing more. So once one certain
     # number is valued exactly, that is the value of the record, every other certain
@@ -780,8 +849,15 @@ def _node(hits: tuple, facts: Facts, ctx: _Ctx,
             break  # V(x) <= P(x): cannot beat the best found (exact pruning)
         if settled is not None and px == 1:
             continue  # valued with the first certain number
+        if caught is not None and best_lo > 0 and px < 1:
+            fb = ctx.family_bound(hits, x)  # x catches no more than at a node of its family
+            if fb is not None and fb <= best_lo * N:
+                values[x] = (ZERO, min(px, Fraction(fb) / N))
+                continue
         beat = best_lo if best_lo > 0 and px < 1 else None  # a certain number is valued exactly
         lo, hi, branches, out_of_budget = _value_guess(hits, facts, post, known, x, px, ctx, beat)
+        if caught is not None and lo == hi and not out_of_budget:
+            caught[x] = lo * N
         values[x] = (lo, hi if settled is None or hi < settled else settled)
         trees[x] = branches
         if lo > best_lo or (lo == best_lo and best_x is None):
@@ -812,6 +888,8 @@ def _node(hits: tuple, facts: Facts, ctx: _Ctx,
     res = (lo_all, hi_all, best_x, values, tree)
     if out_of_budget:
         raise _Partial(res)
+    if caught is not None and lo_all == hi_all:
+        caught[0] = lo_all * N
     ctx.memo[key] = res
     if not ctx.build_tree and lo_all == hi_all:
         _remember(ctx, key, res)
