@@ -45,7 +45,7 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations, count, product
-from math import comb
+from math import comb, floor
 from typing import Any
 
 from engine.cards import sprint_value
@@ -68,6 +68,7 @@ ZERO = Fraction(0)
 #: passes (``_derive_child``) instead of counting them, while its joint of hideouts
 #: can hold at most this many tuples (the product of its positions' candidates)
 DERIVE_LIMIT = 20_000
+_TRACE = None
 
 
 class _OutOfBudget(Exception):
@@ -287,6 +288,22 @@ class _Ctx:
         top = Fraction(max(post.number_counts.values()), post.histories)
         return (top, top) if m == 1 else (ZERO, top)
 
+    def bounds_caught(self, hits: tuple, facts: Facts, n: int) -> tuple[int, int]:
+        """``bounds`` times the node's histories ``n``: the histories its best play
+        catches, bounded (integers: see :func:`_catches_of`)."""
+        got = self.known_value(hits)
+        if got is not None:
+            return _catches_of(got[0], n), _catches_of(got[1], n)
+        post = self.posterior(hits, facts)
+        m = post.face_down_count
+        if m == 0:
+            return n, n
+        if m == 2 and PAIR_VALUES:  # valued exactly from its own count (_pair_node)
+            got = _node(hits, facts, self, post=post)
+            return _catches_of(got[0], n), _catches_of(got[1], n)
+        top = max(post.number_counts.values())
+        return (top, top) if m == 1 else (0, top)
+
     def count(self, hits: tuple, facts: Facts) -> int:
         """A node's number of histories: from its posterior, which its search needs
         anyway, unless its value is already known (then a count alone)."""
@@ -440,6 +457,10 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
         if v is not None:
             return v, v, branches, False
     derive = PAIR_VALUES and not ctx.build_tree and _derives(post)
+    # the bounds in histories caught (the node's N of them): an outcome's share of N is
+    # its sprint sets times the histories of one (n1), and a child's value times its n1
+    # is the histories it catches, an integer (see _catches_of), so the sums are integers
+    lo_c = hi_c = None
     try:
         outcomes = []
         for q in post.positions:
@@ -489,56 +510,65 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
                         h for hideouts, c in joint.get(inc, {}).items() if c for h in hideouts)
                 fam = (hits, q.position, x, inc)
                 ctx.family.setdefault(child, (fam, nums.intersection(S)))
-                clo, chi = ctx.bounds(child, child_facts)
+                clo, chi = ctx.bounds_caught(child, child_facts, n1)
                 if clo != chi and fam in ctx.family_guesses:
                     fb = ctx.family_bound(child, 0)
-                    if fb is not None and fb < chi * n1:
-                        chi = max(clo, Fraction(fb) / n1)
-                outcomes.append([Fraction(n, N), child, child_facts, q.position, S, mult, clo, chi, fam, n1])
+                    if fb is not None and fb < chi:
+                        chi = max(clo, fb)
+                outcomes.append([mult, child, child_facts, q.position, S, n1, clo, chi, fam])
                 if got == target:
                     break
             if got != target:
                 raise AssertionError(f"sprint groups of {x} at {q.position} cover {got} of {target} histories")
-        lo = sum((o[0] * o[6] for o in outcomes if o[6]), ZERO)
-        hi = sum((o[0] * o[7] for o in outcomes if o[7]), ZERO)
-        if beat is not None and hi <= beat:
-            return lo, hi, branches, False
-        # the outcomes with the most open value first: the bounds close fastest (an order
-        # only, so it is made in floating point); in a family, those whose sprint sets hold
-        # the fewest of its numbers first: their values bound the others' (_Ctx.family_bound)
+        lo_c = sum(o[0] * o[6] for o in outcomes)
+        hi_c = sum(o[0] * o[7] for o in outcomes)
+        # x cannot beat ``beat`` once hi_c / N <= beat (for an integer hi_c, once hi_c <=
+        # the floor of beat * N; otherwise the test only stops later)
+        beat_c = None if beat is None else floor(beat * N)
+        if _TRACE is not None:
+            _TRACE.append((hits, x, post.face_down_count, Fraction(lo_c, N), Fraction(hi_c, N), beat,
+                           [(Fraction(o[0] * o[5], N), o[1], o[3], o[4], o[0]) for o in outcomes], post))
+        if beat_c is not None and hi_c <= beat_c:
+            return Fraction(lo_c, N), Fraction(hi_c, N), branches, False
+        # the outcomes with the most open value first: the bounds close fastest; in a
+        # family, those whose sprint sets hold the fewest of its numbers first: their
+        # values bound the others' (_Ctx.family_bound)
         by_family: dict = {}
         for o in outcomes:
             by_family.setdefault(o[8], []).append(o)
-        for o in sorted(outcomes, key=lambda o: (len(ctx.family[o[1]][1]) if o[8] else 0, -float(o[0]) * float(o[7] - o[6]))):
-            w, child, child_facts, p, S, mult, clo, chi, fam, _ = o
+        for o in sorted(outcomes, key=lambda o: (len(ctx.family[o[1]][1]), -o[0] * (o[7] - o[6]))):
+            mult, child, child_facts, p, S, n1, clo, chi, fam = o
             if clo != chi or ctx.build_tree:
                 try:
                     nlo, nhi, _, _, ctree = _node(child, child_facts, ctx)
                 except _Partial as part:  # the child's bounds, rigorous though not met
-                    lo += w * (max(part.res[0], clo) - clo)
-                    hi += w * (min(part.res[1], chi) - chi)
+                    lo_c += mult * (max(_catches_of(part.res[0], n1), clo) - clo)
+                    hi_c += mult * (min(_catches_of(part.res[1], n1), chi) - chi)
                     raise _OutOfBudget from None
-                lo += w * (nlo - clo)
-                hi += w * (nhi - chi)
-                o[6], o[7] = nlo, nhi
+                c_lo, c_hi = _catches_of(nlo, n1), _catches_of(nhi, n1)
+                lo_c += mult * (c_lo - clo)
+                hi_c += mult * (c_hi - chi)
+                o[6], o[7] = c_lo, c_hi
                 if ctx.build_tree:
                     branches.append({"position": p, "sprint_cards": list(S), "sets": mult,
-                                     "probability": w, "value": (nlo, nhi), "next": ctree})
-                if beat is not None and hi <= beat:
+                                     "probability": Fraction(mult * n1, N), "value": (nlo, nhi), "next": ctree})
+                if beat_c is not None and hi_c <= beat_c:
                     break
-                if nlo == nhi and not ctx.build_tree:  # bound the family's other nodes by it
+                if c_lo == c_hi and not ctx.build_tree:  # bound the family's other nodes by it
                     for o2 in by_family[fam]:
                         if o2[6] != o2[7]:
                             fb = ctx.family_bound(o2[1], 0)
-                            if fb is not None and fb < o2[7] * o2[9]:
-                                new_hi = max(o2[6], Fraction(fb) / o2[9])
-                                hi += o2[0] * (new_hi - o2[7])
+                            if fb is not None and fb < o2[7]:
+                                new_hi = max(o2[6], fb)
+                                hi_c += o2[0] * (new_hi - o2[7])
                                 o2[7] = new_hi
-                    if beat is not None and hi <= beat:
+                    if beat_c is not None and hi_c <= beat_c:
                         break
     except _OutOfBudget:
-        return lo, hi, branches, True
-    return lo, hi, branches, False
+        if lo_c is None:
+            return lo, hi, branches, True
+        return Fraction(lo_c, N), Fraction(hi_c, N), branches, True
+    return Fraction(lo_c, N), Fraction(hi_c, N), branches, False
 
 
 def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[int], x: int,
@@ -782,6 +812,15 @@ def _joint_posterior(facts: Facts, joint: dict[tuple[int, ...], int]) -> Posteri
     return posterior_from_counts(facts, total, counts)
 
 
+def _catches_of(v: Fraction, n: int) -> int | Fraction:
+    """A node's value (or a bound of it) times its histories ``n``: the histories it
+    catches. An integer for every value and bound the search makes (a value is a sum
+    of its outcomes' catches over the node's histories, the most likely number's
+    probability its count over them); a Fraction only if some bound were not."""
+    q, r = divmod(v.numerator * n, v.denominator)
+    return Fraction(v.numerator * n, v.denominator) if r else q
+
+
 def _add_hit(hits: tuple, x: int, p: int, S: tuple[int, ...]) -> tuple:
     return tuple(sorted(hits + ((p, x, tuple(S)),)))
 
@@ -852,12 +891,12 @@ def _node(hits: tuple, facts: Facts, ctx: _Ctx,
         if caught is not None and best_lo > 0 and px < 1:
             fb = ctx.family_bound(hits, x)  # x catches no more than at a node of its family
             if fb is not None and fb <= best_lo * N:
-                values[x] = (ZERO, min(px, Fraction(fb) / N))
+                values[x] = (ZERO, min(px, Fraction(fb, N)))
                 continue
         beat = best_lo if best_lo > 0 and px < 1 else None  # a certain number is valued exactly
         lo, hi, branches, out_of_budget = _value_guess(hits, facts, post, known, x, px, ctx, beat)
         if caught is not None and lo == hi and not out_of_budget:
-            caught[x] = lo * N
+            caught[x] = _catches_of(lo, N)
         values[x] = (lo, hi if settled is None or hi < settled else settled)
         trees[x] = branches
         if lo > best_lo or (lo == best_lo and best_x is None):
@@ -889,7 +928,7 @@ def _node(hits: tuple, facts: Facts, ctx: _Ctx,
     if out_of_budget:
         raise _Partial(res)
     if caught is not None and lo_all == hi_all:
-        caught[0] = lo_all * N
+        caught[0] = _catches_of(lo_all, N)
     ctx.memo[key] = res
     if not ctx.build_tree and lo_all == hi_all:
         _remember(ctx, key, res)
