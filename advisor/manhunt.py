@@ -462,12 +462,10 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
     # is the histories it catches, an integer (see _catches_of), so the sums are integers
     lo_c = hi_c = None
     try:
-        outcomes = []
+        where = []  # (position, its fixed joint or None, the others' numbers, sprint groups, their numbers)
         for q in post.positions:
             if q.revealed or not q.counts.get(x):
                 continue
-            target = q.counts[x]
-            got = 0
             # only sprint sets of a class composition some history has there (a Manhunt
             # record ends with the escape, so a face-down position is never the last)
             last = q.position == len(facts.positions)
@@ -490,6 +488,15 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
                 groups = sprint_groups(post, None, x, q.position, ctx.deadline, known=known, fits=fits)
             # the numbers a hideout of the nodes after this hit can be (see _Ctx.family_bound)
             cand_all = frozenset().union(*others)
+            where.append((q, joint, others, groups, cand_all))
+        if beat is not None and not ctx.build_tree:
+            got = _family_refutes(hits, facts, post, x, ctx, where, floor(beat * N))
+            if got is not None:
+                return Fraction(got[0], N), Fraction(got[1], N), branches, False
+        outcomes = []
+        for q, joint, others, groups, cand_all in where:
+            target = q.counts[x]
+            got = 0
             numbers: dict = {}
             for S, mult in groups:
                 if S and any(ys.issubset(S) for ys in others):
@@ -569,6 +576,71 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
             return lo, hi, branches, True
         return Fraction(lo_c, N), Fraction(hi_c, N), branches, True
     return Fraction(lo_c, N), Fraction(hi_c, N), branches, False
+
+
+def _family_refutes(hits: tuple, facts: Facts, post: Posterior, x: int, ctx: _Ctx, where: list,
+                    beat_c: int) -> tuple[int, int] | None:
+    """(lower, upper) bounds in histories caught of guessing x at a node, when they show
+    that x cannot beat ``beat_c`` (histories caught by the best guess found), from one
+    node per family (``_Ctx.family_bound``); None when they do not.
+
+    The sprint sets of one class composition under x at p form a family; the set that
+    holds none of the numbers the other positions can take (G empty) catches, set for
+    set, at least as much as any other of its family. So the family catches at most its
+    number of sets times what that one node catches: bounded by its most likely number
+    before it is searched, then by its value. No other node of the family is made; the
+    search makes them only for a guess these bounds do not settle.
+    """
+    fams = []  # [sets in the family, child, facts, catches lower, catches upper, sets of the child]
+    for q, joint, others, groups, cand_all in where:
+        numbers: dict = {}
+        by_inc: dict = {}
+        for S, mult in groups:
+            if S and any(ys.issubset(S) for ys in others):
+                continue
+            inc = composition(S)
+            nums = numbers.get(inc)
+            if nums is None:
+                nums = numbers[inc] = cand_all if joint is None else frozenset(
+                    h for hideouts, c in joint.get(inc, {}).items() if c for h in hideouts)
+            fam = by_inc.get(inc)
+            if fam is None:
+                fam = by_inc[inc] = [0, None, None, 0, 0, 0]
+            fam[0] += mult
+            if nums.isdisjoint(S):
+                fam[1], fam[5] = S, mult
+        for inc, fam in by_inc.items():
+            S = fam[1]
+            if S is None:
+                return None  # every set of this family holds some number: no bound of this kind
+            child = _add_hit(hits, x, q.position, S)
+            child_facts = facts.with_reveal(q.position, x, S)
+            if child not in ctx.posteriors and ctx.known_value(child) is None and _derives(post):
+                _derive_child(ctx, hits, facts, x, q.position, S, child, child_facts)
+            n1 = ctx.count(child, child_facts)
+            ctx.family.setdefault(child, ((hits, q.position, x, inc), frozenset()))
+            clo, chi = ctx.bounds_caught(child, child_facts, n1) if n1 else (0, 0)
+            fam[1:5] = [child, child_facts, clo, chi]
+            fams.append(fam)
+    lo_c = sum(f[5] * f[3] for f in fams)
+    hi_c = sum(f[0] * f[4] for f in fams)
+    if hi_c <= beat_c:
+        return lo_c, hi_c
+    for fam in sorted(fams, key=lambda f: -f[0] * (f[4] - f[3])):
+        total, child, child_facts, clo, chi, mult = fam
+        if clo == chi:
+            continue
+        try:
+            nlo, nhi = _node(child, child_facts, ctx)[:2]
+        except _Partial:
+            raise _OutOfBudget from None
+        n1 = ctx.count(child, child_facts)
+        c_lo, c_hi = _catches_of(nlo, n1), _catches_of(nhi, n1)
+        lo_c += mult * (c_lo - clo)
+        hi_c += total * (c_hi - chi)
+        if hi_c <= beat_c:
+            return lo_c, hi_c
+    return None
 
 
 def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[int], x: int,
