@@ -68,7 +68,6 @@ ZERO = Fraction(0)
 #: passes (``_derive_child``) instead of counting them, while its joint of hideouts
 #: can hold at most this many tuples (the product of its positions' candidates)
 DERIVE_LIMIT = 20_000
-_TRACE = None
 
 
 class _OutOfBudget(Exception):
@@ -150,42 +149,11 @@ class _Ctx:
     fixed_joints: dict = field(default_factory=dict)
     #: (parent, hit, class increment, position, hideout) -> a derived node's pair counts
     derived_pairs: dict = field(default_factory=dict)
-    #: node -> (its family, the numbers its hit's sprint cards hold): the nodes after
-    #: one hit (x at p) of one parent over sprint sets of one class composition, told
-    #: apart by the numbers of the other positions the set holds (see ``_Ctx.family_bound``)
-    family: dict = field(default_factory=dict)
-    #: family -> [(numbers held, {guess: histories it catches, exact})] of its nodes searched
-    family_guesses: dict = field(default_factory=dict)
 
     def charge(self) -> None:
         if time.perf_counter() > self.deadline or self.solves >= self.max_solves:
             raise _OutOfBudget
         self.solves += 1
-
-    def family_bound(self, hits: tuple, x: int) -> int | None:
-        """An upper bound on the histories guessing x first catches at a node, from the
-        nodes of its family already searched (None when none of them tells).
-
-        The nodes of a family follow one hit (x0 at p) of one parent over sprint sets S
-        of one class composition; call G the numbers S holds that the other positions
-        could take (``cand``). If G' is a subset of G, sprint cards of one class being
-        interchangeable once the hideouts are fixed, a swap of the cards of G \ G' with
-        the plain cards of the G' set (never a hideout) maps every history of the G node
-        to one of the G' node with the same weight and the same hideouts, and the
-        Marshal's observations map along: any strategy of the G node, played on the G'
-        node, catches the images of what it catches there. So in histories (one set's)
-        the G node catches at most what the G' node does, guess by guess and in all.
-        """
-        fam = self.family.get(hits)
-        if fam is None:
-            return None
-        key, held = fam
-        best = None
-        for held2, caught in self.family_guesses.get(key, ()):
-            c = caught.get(x)
-            if c is not None and held2 <= held and (best is None or c < best):
-                best = c
-        return best
 
     def known_value(self, hits: tuple) -> tuple | None:
         got = self.memo.get(hits)
@@ -271,26 +239,11 @@ class _Ctx:
                 raise _OutOfBudget from None
         return got
 
-    def bounds(self, hits: tuple, facts: Facts) -> tuple[Fraction, Fraction]:
-        """Bounds on a node's value without searching it: its value if known; else 1
-        with nothing left face down, the most likely number's probability with one
-        left (exact), and at most that with more."""
-        got = self.known_value(hits)
-        if got is not None:
-            return got[0], got[1]
-        post = self.posterior(hits, facts)
-        m = post.face_down_count
-        if m == 0:
-            return ONE, ONE
-        if m == 2 and PAIR_VALUES:  # valued exactly from its own count (_pair_node)
-            got = _node(hits, facts, self, post=post)
-            return got[0], got[1]
-        top = Fraction(max(post.number_counts.values()), post.histories)
-        return (top, top) if m == 1 else (ZERO, top)
-
     def bounds_caught(self, hits: tuple, facts: Facts, n: int) -> tuple[int, int]:
-        """``bounds`` times the node's histories ``n``: the histories its best play
-        catches, bounded (integers: see :func:`_catches_of`)."""
+        """Bounds on the histories a node's best play catches (its value times its
+        histories ``n``; integers, see :func:`_catches_of`) without searching it: its
+        value if known; else all with nothing left face down, the most likely number's
+        count with one left (exact), and at most that with more."""
         got = self.known_value(hits)
         if got is not None:
             return _catches_of(got[0], n), _catches_of(got[1], n)
@@ -462,10 +415,12 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
     # is the histories it catches, an integer (see _catches_of), so the sums are integers
     lo_c = hi_c = None
     try:
-        where = []  # (position, its fixed joint or None, the others' numbers, sprint groups, their numbers)
+        outcomes = []
         for q in post.positions:
             if q.revealed or not q.counts.get(x):
                 continue
+            target = q.counts[x]
+            got = 0
             # only sprint sets of a class composition some history has there (a Manhunt
             # record ends with the escape, so a face-down position is never the last)
             last = q.position == len(facts.positions)
@@ -486,18 +441,6 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
                 groups = _merged_groups(post, x, q.position, known, joint, fits, ctx.deadline)
             else:
                 groups = sprint_groups(post, None, x, q.position, ctx.deadline, known=known, fits=fits)
-            # the numbers a hideout of the nodes after this hit can be (see _Ctx.family_bound)
-            cand_all = frozenset().union(*others)
-            where.append((q, joint, others, groups, cand_all))
-        if beat is not None and not ctx.build_tree:
-            got = _family_refutes(hits, facts, post, x, ctx, where, floor(beat * N))
-            if got is not None:
-                return Fraction(got[0], N), Fraction(got[1], N), branches, False
-        outcomes = []
-        for q, joint, others, groups, cand_all in where:
-            target = q.counts[x]
-            got = 0
-            numbers: dict = {}
             for S, mult in groups:
                 if S and any(ys.issubset(S) for ys in others):
                     continue
@@ -510,19 +453,8 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
                 if not n:
                     continue
                 got += n
-                inc = composition(S)
-                nums = numbers.get(inc)
-                if nums is None:
-                    nums = numbers[inc] = cand_all if joint is None else frozenset(
-                        h for hideouts, c in joint.get(inc, {}).items() if c for h in hideouts)
-                fam = (hits, q.position, x, inc)
-                ctx.family.setdefault(child, (fam, nums.intersection(S)))
                 clo, chi = ctx.bounds_caught(child, child_facts, n1)
-                if clo != chi and fam in ctx.family_guesses:
-                    fb = ctx.family_bound(child, 0)
-                    if fb is not None and fb < chi:
-                        chi = max(clo, fb)
-                outcomes.append([mult, child, child_facts, q.position, S, n1, clo, chi, fam])
+                outcomes.append([mult, child, child_facts, q.position, S, n1, clo, chi])
                 if got == target:
                     break
             if got != target:
@@ -532,19 +464,10 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
         # x cannot beat ``beat`` once hi_c / N <= beat (for an integer hi_c, once hi_c <=
         # the floor of beat * N; otherwise the test only stops later)
         beat_c = None if beat is None else floor(beat * N)
-        if _TRACE is not None:
-            _TRACE.append((hits, x, post.face_down_count, Fraction(lo_c, N), Fraction(hi_c, N), beat,
-                           [(Fraction(o[0] * o[5], N), o[1], o[3], o[4], o[0]) for o in outcomes], post))
         if beat_c is not None and hi_c <= beat_c:
             return Fraction(lo_c, N), Fraction(hi_c, N), branches, False
-        # the outcomes with the most open value first: the bounds close fastest; in a
-        # family, those whose sprint sets hold the fewest of its numbers first: their
-        # values bound the others' (_Ctx.family_bound)
-        by_family: dict = {}
-        for o in outcomes:
-            by_family.setdefault(o[8], []).append(o)
-        for o in sorted(outcomes, key=lambda o: (len(ctx.family[o[1]][1]), -o[0] * (o[7] - o[6]))):
-            mult, child, child_facts, p, S, n1, clo, chi, fam = o
+        # the outcomes with the most open value first: the bounds close fastest
+        for mult, child, child_facts, p, S, n1, clo, chi in sorted(outcomes, key=lambda o: -o[0] * (o[7] - o[6])):
             if clo != chi or ctx.build_tree:
                 try:
                     nlo, nhi, _, _, ctree = _node(child, child_facts, ctx)
@@ -552,95 +475,18 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
                     lo_c += mult * (max(_catches_of(part.res[0], n1), clo) - clo)
                     hi_c += mult * (min(_catches_of(part.res[1], n1), chi) - chi)
                     raise _OutOfBudget from None
-                c_lo, c_hi = _catches_of(nlo, n1), _catches_of(nhi, n1)
-                lo_c += mult * (c_lo - clo)
-                hi_c += mult * (c_hi - chi)
-                o[6], o[7] = c_lo, c_hi
+                lo_c += mult * (_catches_of(nlo, n1) - clo)
+                hi_c += mult * (_catches_of(nhi, n1) - chi)
                 if ctx.build_tree:
                     branches.append({"position": p, "sprint_cards": list(S), "sets": mult,
                                      "probability": Fraction(mult * n1, N), "value": (nlo, nhi), "next": ctree})
                 if beat_c is not None and hi_c <= beat_c:
                     break
-                if c_lo == c_hi and not ctx.build_tree:  # bound the family's other nodes by it
-                    for o2 in by_family[fam]:
-                        if o2[6] != o2[7]:
-                            fb = ctx.family_bound(o2[1], 0)
-                            if fb is not None and fb < o2[7]:
-                                new_hi = max(o2[6], fb)
-                                hi_c += o2[0] * (new_hi - o2[7])
-                                o2[7] = new_hi
-                    if beat_c is not None and hi_c <= beat_c:
-                        break
     except _OutOfBudget:
         if lo_c is None:
             return lo, hi, branches, True
         return Fraction(lo_c, N), Fraction(hi_c, N), branches, True
     return Fraction(lo_c, N), Fraction(hi_c, N), branches, False
-
-
-def _family_refutes(hits: tuple, facts: Facts, post: Posterior, x: int, ctx: _Ctx, where: list,
-                    beat_c: int) -> tuple[int, int] | None:
-    """(lower, upper) bounds in histories caught of guessing x at a node, when they show
-    that x cannot beat ``beat_c`` (histories caught by the best guess found), from one
-    node per family (``_Ctx.family_bound``); None when they do not.
-
-    The sprint sets of one class composition under x at p form a family; the set that
-    holds none of the numbers the other positions can take (G empty) catches, set for
-    set, at least as much as any other of its family. So the family catches at most its
-    number of sets times what that one node catches: bounded by its most likely number
-    before it is searched, then by its value. No other node of the family is made; the
-    search makes them only for a guess these bounds do not settle.
-    """
-    fams = []  # [sets in the family, child, facts, catches lower, catches upper, sets of the child]
-    for q, joint, others, groups, cand_all in where:
-        numbers: dict = {}
-        by_inc: dict = {}
-        for S, mult in groups:
-            if S and any(ys.issubset(S) for ys in others):
-                continue
-            inc = composition(S)
-            nums = numbers.get(inc)
-            if nums is None:
-                nums = numbers[inc] = cand_all if joint is None else frozenset(
-                    h for hideouts, c in joint.get(inc, {}).items() if c for h in hideouts)
-            fam = by_inc.get(inc)
-            if fam is None:
-                fam = by_inc[inc] = [0, None, None, 0, 0, 0]
-            fam[0] += mult
-            if nums.isdisjoint(S):
-                fam[1], fam[5] = S, mult
-        for inc, fam in by_inc.items():
-            S = fam[1]
-            if S is None:
-                return None  # every set of this family holds some number: no bound of this kind
-            child = _add_hit(hits, x, q.position, S)
-            child_facts = facts.with_reveal(q.position, x, S)
-            if child not in ctx.posteriors and ctx.known_value(child) is None and _derives(post):
-                _derive_child(ctx, hits, facts, x, q.position, S, child, child_facts)
-            n1 = ctx.count(child, child_facts)
-            ctx.family.setdefault(child, ((hits, q.position, x, inc), frozenset()))
-            clo, chi = ctx.bounds_caught(child, child_facts, n1) if n1 else (0, 0)
-            fam[1:5] = [child, child_facts, clo, chi]
-            fams.append(fam)
-    lo_c = sum(f[5] * f[3] for f in fams)
-    hi_c = sum(f[0] * f[4] for f in fams)
-    if hi_c <= beat_c:
-        return lo_c, hi_c
-    for fam in sorted(fams, key=lambda f: -f[0] * (f[4] - f[3])):
-        total, child, child_facts, clo, chi, mult = fam
-        if clo == chi:
-            continue
-        try:
-            nlo, nhi = _node(child, child_facts, ctx)[:2]
-        except _Partial:
-            raise _OutOfBudget from None
-        n1 = ctx.count(child, child_facts)
-        c_lo, c_hi = _catches_of(nlo, n1), _catches_of(nhi, n1)
-        lo_c += mult * (c_lo - clo)
-        hi_c += total * (c_hi - chi)
-        if hi_c <= beat_c:
-            return lo_c, hi_c
-    return None
 
 
 def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[int], x: int,
@@ -943,13 +789,6 @@ def _node(hits: tuple, facts: Facts, ctx: _Ctx,
     best_lo, best_x = ZERO, probs[0][1]
     trees: dict[int, list] = {}
     out_of_budget = False
-    # what this node's guesses catch, exactly, bounds the nodes of its family whose
-    # sprint sets hold more of its numbers (_Ctx.family_bound): {guess: histories, 0: all}
-    caught: dict | None = None
-    fam = ctx.family.get(hits)
-    if fam is not None and not ctx.build_tree:
-        caught = {}
-        ctx.family_guesses.setdefault(fam[0], []).append((fam[1], caught))
     # Guessing a certain number first is optimal: it cannot miss, and a strategy that
     # guesses it later can be followed after it, knowing more. So once one certain
     # number is valued exactly, that is the value of the record, every other certain
@@ -960,15 +799,8 @@ def _node(hits: tuple, facts: Facts, ctx: _Ctx,
             break  # V(x) <= P(x): cannot beat the best found (exact pruning)
         if settled is not None and px == 1:
             continue  # valued with the first certain number
-        if caught is not None and best_lo > 0 and px < 1:
-            fb = ctx.family_bound(hits, x)  # x catches no more than at a node of its family
-            if fb is not None and fb <= best_lo * N:
-                values[x] = (ZERO, min(px, Fraction(fb, N)))
-                continue
         beat = best_lo if best_lo > 0 and px < 1 else None  # a certain number is valued exactly
         lo, hi, branches, out_of_budget = _value_guess(hits, facts, post, known, x, px, ctx, beat)
-        if caught is not None and lo == hi and not out_of_budget:
-            caught[x] = _catches_of(lo, N)
         values[x] = (lo, hi if settled is None or hi < settled else settled)
         trees[x] = branches
         if lo > best_lo or (lo == best_lo and best_x is None):
@@ -999,8 +831,6 @@ def _node(hits: tuple, facts: Facts, ctx: _Ctx,
     res = (lo_all, hi_all, best_x, values, tree)
     if out_of_budget:
         raise _Partial(res)
-    if caught is not None and lo_all == hi_all:
-        caught[0] = _catches_of(lo_all, N)
     ctx.memo[key] = res
     if not ctx.build_tree and lo_all == hi_all:
         _remember(ctx, key, res)
