@@ -45,7 +45,7 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations, count, product
-from math import comb
+from math import comb, floor
 from typing import Any
 
 from engine.cards import sprint_value
@@ -239,22 +239,23 @@ class _Ctx:
                 raise _OutOfBudget from None
         return got
 
-    def bounds(self, hits: tuple, facts: Facts) -> tuple[Fraction, Fraction]:
-        """Bounds on a node's value without searching it: its value if known; else 1
-        with nothing left face down, the most likely number's probability with one
-        left (exact), and at most that with more."""
+    def bounds_caught(self, hits: tuple, facts: Facts, n: int) -> tuple[int, int]:
+        """Bounds on the histories a node's best play catches (its value times its
+        histories ``n``; integers, see :func:`_catches_of`) without searching it: its
+        value if known; else all with nothing left face down, the most likely number's
+        count with one left (exact), and at most that with more."""
         got = self.known_value(hits)
         if got is not None:
-            return got[0], got[1]
+            return _catches_of(got[0], n), _catches_of(got[1], n)
         post = self.posterior(hits, facts)
         m = post.face_down_count
         if m == 0:
-            return ONE, ONE
+            return n, n
         if m == 2 and PAIR_VALUES:  # valued exactly from its own count (_pair_node)
             got = _node(hits, facts, self, post=post)
-            return got[0], got[1]
-        top = Fraction(max(post.number_counts.values()), post.histories)
-        return (top, top) if m == 1 else (ZERO, top)
+            return _catches_of(got[0], n), _catches_of(got[1], n)
+        top = max(post.number_counts.values())
+        return (top, top) if m == 1 else (0, top)
 
     def count(self, hits: tuple, facts: Facts) -> int:
         """A node's number of histories: from its posterior, which its search needs
@@ -409,6 +410,10 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
         if v is not None:
             return v, v, branches, False
     derive = PAIR_VALUES and not ctx.build_tree and _derives(post)
+    # the bounds in histories caught (the node's N of them): an outcome's share of N is
+    # its sprint sets times the histories of one (n1), and a child's value times its n1
+    # is the histories it catches, an integer (see _catches_of), so the sums are integers
+    lo_c = hi_c = None
     try:
         outcomes = []
         for q in post.positions:
@@ -443,40 +448,45 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
                 child_facts = facts.with_reveal(q.position, x, S)
                 if derive and child not in ctx.posteriors and ctx.known_value(child) is None:
                     _derive_child(ctx, hits, facts, x, q.position, S, child, child_facts)
-                n = ctx.count(child, child_facts) * mult
+                n1 = ctx.count(child, child_facts)
+                n = n1 * mult
                 if not n:
                     continue
                 got += n
-                clo, chi = ctx.bounds(child, child_facts)
-                outcomes.append((Fraction(n, N), child, child_facts, q.position, S, mult, clo, chi))
+                clo, chi = ctx.bounds_caught(child, child_facts, n1)
+                outcomes.append([mult, child, child_facts, q.position, S, n1, clo, chi])
                 if got == target:
                     break
             if got != target:
                 raise AssertionError(f"sprint groups of {x} at {q.position} cover {got} of {target} histories")
-        lo = sum((o[0] * o[6] for o in outcomes if o[6]), ZERO)
-        hi = sum((o[0] * o[7] for o in outcomes if o[7]), ZERO)
-        if beat is not None and hi <= beat:
-            return lo, hi, branches, False
-        # the outcomes with the most open value first: the bounds close fastest (an order
-        # only, so it is made in floating point)
-        for w, child, child_facts, p, S, mult, clo, chi in sorted(outcomes, key=lambda o: -float(o[0]) * float(o[7] - o[6])):
+        lo_c = sum(o[0] * o[6] for o in outcomes)
+        hi_c = sum(o[0] * o[7] for o in outcomes)
+        # x cannot beat ``beat`` once hi_c / N <= beat (for an integer hi_c, once hi_c <=
+        # the floor of beat * N; otherwise the test only stops later)
+        beat_c = None if beat is None else floor(beat * N)
+        if beat_c is not None and hi_c <= beat_c:
+            return Fraction(lo_c, N), Fraction(hi_c, N), branches, False
+        # the outcomes with the most open value first: the bounds close fastest
+        for mult, child, child_facts, p, S, n1, clo, chi in sorted(outcomes, key=lambda o: -o[0] * (o[7] - o[6])):
             if clo != chi or ctx.build_tree:
                 try:
                     nlo, nhi, _, _, ctree = _node(child, child_facts, ctx)
                 except _Partial as part:  # the child's bounds, rigorous though not met
-                    lo += w * (part.res[0] - clo)
-                    hi += w * (min(part.res[1], chi) - chi)
+                    lo_c += mult * (max(_catches_of(part.res[0], n1), clo) - clo)
+                    hi_c += mult * (min(_catches_of(part.res[1], n1), chi) - chi)
                     raise _OutOfBudget from None
-                lo += w * (nlo - clo)
-                hi += w * (nhi - chi)
+                lo_c += mult * (_catches_of(nlo, n1) - clo)
+                hi_c += mult * (_catches_of(nhi, n1) - chi)
                 if ctx.build_tree:
                     branches.append({"position": p, "sprint_cards": list(S), "sets": mult,
-                                     "probability": w, "value": (nlo, nhi), "next": ctree})
-                if beat is not None and hi <= beat:
+                                     "probability": Fraction(mult * n1, N), "value": (nlo, nhi), "next": ctree})
+                if beat_c is not None and hi_c <= beat_c:
                     break
     except _OutOfBudget:
-        return lo, hi, branches, True
-    return lo, hi, branches, False
+        if lo_c is None:
+            return lo, hi, branches, True
+        return Fraction(lo_c, N), Fraction(hi_c, N), branches, True
+    return Fraction(lo_c, N), Fraction(hi_c, N), branches, False
 
 
 def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[int], x: int,
@@ -718,6 +728,15 @@ def _joint_posterior(facts: Facts, joint: dict[tuple[int, ...], int]) -> Posteri
             for i, h in zip(fd, hideouts):
                 counts[i][h] = counts[i].get(h, 0) + n
     return posterior_from_counts(facts, total, counts)
+
+
+def _catches_of(v: Fraction, n: int) -> int | Fraction:
+    """A node's value (or a bound of it) times its histories ``n``: the histories it
+    catches. An integer for every value and bound the search makes (a value is a sum
+    of its outcomes' catches over the node's histories, the most likely number's
+    probability its count over them); a Fraction only if some bound were not."""
+    q, r = divmod(v.numerator * n, v.denominator)
+    return Fraction(v.numerator * n, v.denominator) if r else q
 
 
 def _add_hit(hits: tuple, x: int, p: int, S: tuple[int, ...]) -> tuple:

@@ -141,8 +141,22 @@ def posterior_from_counts(facts: Facts, total: int, counts, counter: HistoryCoun
             for x, c in here.items():
                 number_counts[x] = number_counts.get(x, 0) + c
         else:
-            positions.append(PositionPosterior(p.index, True, p.sprints, p.hideout))
+            positions.append(_revealed(p.index, p.sprints, p.hideout))
     return Posterior(True, total, tuple(positions), number_counts, _counter=counter)
+
+
+_REVEALED: dict[tuple[int, int, int | None], PositionPosterior] = {}
+
+
+def _revealed(index: int, sprints: int, hideout: int | None) -> PositionPosterior:
+    """A revealed position's posterior (immutable, the same in every posterior that has
+    it: made once; the Manhunt planner makes tens of thousands of posteriors that share
+    their face-up positions)."""
+    key = (index, sprints, hideout)
+    got = _REVEALED.get(key)
+    if got is None:
+        got = _REVEALED[key] = PositionPosterior(index, True, sprints, hideout, {})
+    return got
 
 
 __all__ = ["solve", "counted", "count_histories", "posterior_from_counts", "InvalidRecord", "as_record", "validate_record"]

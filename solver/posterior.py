@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from fractions import Fraction
 from typing import Any, Iterable
 
@@ -73,8 +74,10 @@ class Posterior:
             return {}
         return {x: self.number_counts.get(x, 0) / self.histories for x in range(1, 42)}
 
-    @property
+    @cached_property
     def face_down_count(self) -> int:
+        # counted once (the Manhunt planner asks each of its posteriors many times);
+        # cached_property writes the instance's __dict__, which frozen allows
         return sum(1 for p in self.positions if not p.revealed)
 
     @property
