@@ -55,6 +55,7 @@ SEEN = "assistant_seen"  # session_state: game id -> the store's version this se
 CHECKED = "assistant_checked"  # session_state: when this session last read the store's version (monotonic)
 EDIT = "assistant_edit"  # session_state: (game id, entry index) open for correction
 HITS = "assistant_hits"  # session_state: (game id, entry count) -> HitDraft of a hit being entered
+PICKED = "assistant_picked"  # session_state: the tap on the row, the list or the arrow that started this run
 DRAWN_FOR = "assistant_drawn_for"  # session_state: control key -> (game id, entry count) it was last drawn for
 #: how often a page looks whether its game was changed elsewhere (another window or phone)
 WATCH_SECONDS = 2.0
@@ -504,7 +505,13 @@ def page(gid: str) -> None:
     # styles only (Streamlit puts them in its event container: not laid out): sent with
     # the whole page, not with every tap (a fragment's rerun keeps what is outside it)
     st.html(GAME_CSS)
+    # taps on the row, the list of entries and the back arrow: read here, used by the
+    # fragment (whose reruns neither send the listener again nor replay the tap)
+    st.session_state[PICKED] = taps()
     _game(gid)
+    if gid in _pads():  # the game opened: its sections, which no entry changes, outside the fragment
+        export_panel(gid)
+        game_panel(gid)
     _watch(gid)
 
 
@@ -527,6 +534,7 @@ def _game(gid: str) -> None:
 
 
 def _game_body(gid: str) -> None:
+    picked = st.session_state.pop(PICKED, None)  # only in the run the tap started
     _follow_store(gid)
     pad, why = _opened(gid)
     if pad is None:
@@ -541,10 +549,10 @@ def _game_body(gid: str) -> None:
             st.rerun()
         return
     with st.container(key="fg_game"):
-        game_page(gid, pad)
+        game_page(gid, pad, picked)
 
 
-def game_page(gid: str, pad: Notepad) -> None:
+def game_page(gid: str, pad: Notepad, picked: tuple[str, int] | None = None) -> None:
     """The game page. A tap reruns it (the fragment above) and every element it makes
     is sent to the browser again, each one a pass of Streamlit's React renderer: what
     is only shown is drawn in as few ``st.html`` elements as it can be (the head line,
@@ -552,7 +560,7 @@ def game_page(gid: str, pad: Notepad) -> None:
     the candidates and her hand one), and layout blocks are made only where widgets
     need them (bench/app_profile.py counts the messages of a tap)."""
     s = pad.state
-    _taps_on_row(gid, pad)
+    _taps_on_row(gid, pad, picked)
     top = st.container(key="fg_top")
     controls = st.container()
     # the probabilities are the answer the page owes her: solved and sent first (outside
@@ -575,7 +583,7 @@ def game_page(gid: str, pad: Notepad) -> None:
                  + " · " + t("fugitive_hand_size", n=s.fugitive_hand_size))
         lead = (_head_html(text, who) + _row_html(gid, pad)
                 + f'<div class="fg-caption" data-testid="fg-decks">{html.escape(decks)}</div>')
-        _band(gid, pad, post, confirm=draft is None, lead=lead)
+        _band(gid, pad, post, confirm=draft is None, lead=lead, slot=_editing(gid, pad) is not None)
         _editor(gid, pad)
     below = ui.positions_html(post)
     if s.marshal_hand:
@@ -583,8 +591,6 @@ def game_page(gid: str, pad: Notepad) -> None:
     if below:
         st.html(below)
     entries_panel(gid, pad, post)
-    export_panel(gid, pad)
-    game_panel(gid)
 
 
 def _head_html(text: str, who: str | None) -> str:
@@ -597,17 +603,19 @@ def _head_html(text: str, who: str | None) -> str:
             f'<div class="{cls}" data-testid="fg-status">{html.escape(text)}</div></div>')
 
 
-def export_panel(gid: str, pad: Notepad) -> None:
+def export_panel(gid: str) -> None:
     """The game's id and its record as a JSON file. Made only while the section is
     open, as the game panel's controls: the download's file changes with every entry,
-    and made at every tap it was stored and sent again each time."""
+    and made at every tap it was stored and sent again each time. Outside the fragment
+    a tap reruns (so a tap does not send it again), the file is read from the store
+    when the download is tapped: the record as it is then."""
     section = st.expander(t("export"), key=f"exp_export_{gid}", on_change="rerun")
     if not section.open:
         return
     with section:
         st.caption(f"{t('game_id')}: `{gid}`")
         st.download_button(
-            t("download_json"), pad.record.to_json(), file_name=f"fugitive-{gid}.json",
+            t("download_json"), lambda: services.store().open(gid).record.to_json(), file_name=f"fugitive-{gid}.json",
             mime="application/json", key="download", use_container_width=True,
         )
 
@@ -627,12 +635,11 @@ def _heat(pad: Notepad, post: Posterior) -> None:
             + ui.legend_html(pad.record, post, bool(s.face_up_sprint_cards)))
 
 
-def _taps_on_row(gid: str, pad: Notepad) -> None:
+def _taps_on_row(gid: str, pad: Notepad, picked: tuple[str, int] | None) -> None:
     """A tap on a card of the row opens the entry that placed it (its sprint count is
     the entry most often mistyped, and is corrected there in one tap), a tap on the
     list of entries at the bottom opens that entry (here, at the top)."""
     s = pad.state
-    picked = taps(len(pad))
     if picked is not None:
         kind, value = picked
         if kind == "back":
@@ -675,20 +682,30 @@ def _confirmation_html(pad: Notepad, fresh: bool) -> str:
             f'<div class="fg-what">{html.escape(what)}</div></div>')
 
 
-def _band(gid: str, pad: Notepad, post: Posterior | None, confirm: bool = True, lead: str = "") -> None:
+def _band(gid: str, pad: Notepad, post: Posterior | None, confirm: bool = True, lead: str = "",
+          slot: bool = False) -> None:
     """One place for what the last action says, right above the entries: a refusal
     with the correction it offers (one tap), the solver's contradiction with the entry
     to open, or else (``confirm``) the last entry drawn large, always the same height,
     so nothing below moves when a message comes or goes. While a hit is entered its
     panel takes the place of the confirmation (it must fit on the first screen).
-    ``lead``: the HTML above it, drawn in the same element as the confirmation."""
+    ``lead``: the HTML above it, drawn in the same element as the confirmation.
+    ``slot``: the messages go in a block of their own, there even with no message, so
+    what follows (the entry open for correction) keeps its place in the page's tree
+    when a message comes or goes (a section opened there stays open)."""
     msg = _take_message(gid)
     speaks = (msg is not None and not msg.saved) or (post is not None and not post.consistent)
-    if not speaks:
-        confirmation = _confirmation_html(pad, fresh=msg is not None and msg.saved) if confirm else ""
-        st.html(f'<div class="fg-top">{lead}{confirmation}</div>')
-        return
-    st.html(f'<div class="fg-top">{lead}</div>')
+    confirmation = _confirmation_html(pad, fresh=msg is not None and msg.saved) if confirm and not speaks else ""
+    st.html(f'<div class="fg-top">{lead}{confirmation}</div>')
+    if slot:
+        with st.container():
+            _band_messages(gid, pad, post, msg)
+    elif speaks:
+        _band_messages(gid, pad, post, msg)
+
+
+def _band_messages(gid: str, pad: Notepad, post: Posterior | None, msg: Message | None) -> None:
+    """The band's messages: a refusal with its correction, the solver's contradiction."""
     if msg is not None and not msg.saved:
         _show_message(msg)
         if msg.fix is not None:
@@ -1048,14 +1065,21 @@ def _on_hit_save(gid: str, n: int) -> None:
 
 
 # --------------------------------------------------------------------------- correcting an entry
+def _editing(gid: str, pad: Notepad) -> int | None:
+    """The entry open for correction (0-based), if any."""
+    edit = st.session_state.get(EDIT)
+    if not edit or edit[0] != gid or not 0 <= edit[1] < len(pad):
+        return None
+    return edit[1]
+
+
 def _editor(gid: str, pad: Notepad) -> None:
     """The entry opened for correction (from the row, a message or the list), at the
     top where the thumb is: the most often mistyped values with one tap (a sprint
     count, her card, his deck), any entry as JSON."""
-    edit = st.session_state.get(EDIT)
-    if not edit or edit[0] != gid or not 0 <= edit[1] < len(pad):
+    i = _editing(gid, pad)
+    if i is None:
         return
-    i = edit[1]
     event = pad.events[i]
     stamp = f"{i}_{len(pad)}_{abs(hash(event)) % 10**8}"
     with st.container(border=True, key="fg_editor"):
@@ -1162,6 +1186,7 @@ def entries_panel(gid: str, pad: Notepad, post: Posterior | None) -> None:
 
 def game_panel(gid: str) -> None:
     """Rename or delete the game (a refusal, such as an empty title, is a message).
+    Outside the fragment a tap reruns: no entry changes it.
 
     Its controls are made only while the section is open: made at every rerun, they
     and the corrections' card buttons slowed tap-to-probabilities by 25–60 ms at p95

@@ -12,6 +12,10 @@ four elements: each element a tap sends costs a render pass in the browser).
 
 A tap on the list at the bottom of the page also scrolls the page to its top, where
 the entry opens (under the thumb); the newest card of a long row is kept in view.
+
+The game page mounts it outside the fragment that a tap on a control reruns, so a
+tap does not send it again (each element a tap sends costs a pass of the browser's
+renderer); a tap on the row, the list or the arrow reruns the whole page.
 """
 from __future__ import annotations
 
@@ -48,9 +52,19 @@ export default function(component) {
             }
         }, true);
     }
-    requestAnimationFrame(() => {
-        for (const row of document.querySelectorAll('.fg-tap [data-testid="fg-row"]')) row.scrollLeft = row.scrollWidth;
-    });
+    if (!window.__fgRowWatch) {  // a row drawn anew (a card more, or the page redrawn) shows its newest card
+        const atEnd = () => {
+            for (const row of document.querySelectorAll('.fg-tap [data-testid="fg-row"]')) {
+                if (row.__fgCards !== row.childElementCount) {
+                    row.__fgCards = row.childElementCount;
+                    row.scrollLeft = row.scrollWidth;
+                }
+            }
+        };
+        window.__fgRowWatch = new MutationObserver(atEnd);
+        window.__fgRowWatch.observe(document.body, {childList: true, subtree: true});
+        atEnd();
+    }
     return () => { if (window.__fgTrigger === setTriggerValue) window.__fgTrigger = undefined; };
 }
 """
@@ -62,11 +76,11 @@ def _ignore() -> None:
     """The tap is read from the component's result in the same run."""
 
 
-def taps(stamp: object) -> tuple[str, int] | None:
+def taps() -> tuple[str, int] | None:
     """Listen to taps on the row, the list and the back arrow; ("card", position),
-    ("entry", index) or ("back", 0) in the run a tap starts, else None. ``stamp`` changes when the row does (the
-    newest card is then scrolled into view). Mounted hidden (``.st-key-fgtaps``)."""
-    result = _component(key="fgtaps", data={"stamp": str(stamp)}, on_pick_change=_ignore)
+    ("entry", index) or ("back", 0) in the run a tap starts, else None. Mounted hidden
+    (``.st-key-fgtaps``)."""
+    result = _component(key="fgtaps", on_pick_change=_ignore)
     pick = result.pick
     if not isinstance(pick, str) or ":" not in pick:
         return None
