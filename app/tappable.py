@@ -53,13 +53,19 @@ export default function(component) {
         }, true);
     }
     if (!window.__fgRowWatch) {  // a row drawn anew (a card more, or the page redrawn) shows its newest card
-        const atEnd = () => {
-            for (const row of document.querySelectorAll('.fg-tap [data-testid="fg-row"]')) {
-                if (row.__fgCards !== row.childElementCount) {
-                    row.__fgCards = row.childElementCount;
-                    row.scrollLeft = row.scrollWidth;
+        let pending = false;
+        const atEnd = () => {  // in the next frame: scrolling now would force a layout in the middle of a render
+            if (pending) return;
+            pending = true;
+            requestAnimationFrame(() => {
+                pending = false;
+                for (const row of document.querySelectorAll('.fg-tap [data-testid="fg-row"]')) {
+                    if (row.__fgCards !== row.childElementCount) {
+                        row.__fgCards = row.childElementCount;
+                        row.scrollLeft = row.scrollWidth;
+                    }
                 }
-            }
+            });
         };
         window.__fgRowWatch = new MutationObserver(atEnd);
         window.__fgRowWatch.observe(document.body, {childList: true, subtree: true});

@@ -11,6 +11,9 @@ tap's pointerdown to the first frame after the new heat map is in the page) into
   the start of the script run);
 - first message → heat map on screen: the rest of the run up to the heat map, the
   websocket, the browser applying the deltas and painting;
+- tap → the message carrying the probabilities arrives (mark_recv), and from there to
+  on screen (mark_seen: the browser applying it and what came before it), and how many
+  messages came before it in the tap (before_mark);
 - the server's whole run of the page script (a clock around it, ``profile/timed_app.py``);
 - what arrives: websocket messages, bytes, deltas (new elements, blocks) per tap;
 - the renderer's main thread in the same span (a Chrome trace): busy, scripting,
@@ -167,11 +170,23 @@ def profile(games: list[tuple[str, int]], bare: int, options: tuple[str, ...], t
                 send = sends[0][1] if sends else float("nan")
                 recv = [w for w in ws if w[0] == "r" and w[1] >= send]
                 runs = [float(x.split()[1]) for x in log.read_text().splitlines()[runs_before:]]
+                # the message that carries the probabilities: when it arrived (the server's
+                # part ends there; the browser's part, applying it and what came before, after)
+                mark = f'data-events="{n}"'.encode()
+                got_frames = list(frames)
+                at = next((k for k, f in enumerate(got_frames) if mark in f and b"fg-heatmap" in f), None)
+                inbound = [w for w in ws if w[0] == "r"]
+                # the page's spy and Playwright see the same frames in the same order: the
+                # last len(got_frames) received are this entry's
+                mine = inbound[-len(got_frames):] if got_frames and len(inbound) >= len(got_frames) else []
+                mark_recv = (mine[at][1] - tap) if at is not None and mine else float("nan")
                 rows.append({
                     "n": n, "what": label, "in_page": seen - tap, "tap_send": send - tap,
                     "send_first": (recv[0][1] - send) if recv else float("nan"),
                     "first_seen": (seen - recv[0][1]) if recv else float("nan"),
                     "last_recv": (recv[-1][1] - tap) if recv else float("nan"),
+                    "mark_recv": mark_recv, "mark_seen": seen - tap - mark_recv,
+                    "before_mark": at if at is not None else float("nan"),
                     "script_ms": sum(runs), "runs": len(runs),
                     "dom": page.evaluate("document.getElementsByTagName('*').length"),
                     "solver_ms": taps.solver_ms(page) if not bare else 0,
@@ -212,7 +227,7 @@ def profile(games: list[tuple[str, int]], bare: int, options: tuple[str, ...], t
 
 
 def report(rows: list[dict]) -> None:
-    keys = ["in_page", "tap_send", "send_first", "first_seen", "last_recv", "script_ms", "solver_ms", "messages",
+    keys = ["in_page", "tap_send", "send_first", "first_seen", "mark_recv", "mark_seen", "before_mark", "last_recv", "script_ms", "solver_ms", "messages",
             "bytes", "elements", "blocks", "dom"] + sorted(k for k in rows[0] if k.startswith("tr_"))
     print(f"{len(rows)} timed taps")
     print(f"{'':>12} {'p50':>9} {'p95':>9} {'max':>9}")
