@@ -55,6 +55,7 @@ SEEN = "assistant_seen"  # session_state: game id -> the store's version this se
 CHECKED = "assistant_checked"  # session_state: when this session last read the store's version (monotonic)
 EDIT = "assistant_edit"  # session_state: (game id, entry index) open for correction
 HITS = "assistant_hits"  # session_state: (game id, entry count) -> HitDraft of a hit being entered
+PICKED = "assistant_picked"  # session_state: the tap on the row, the list or the arrow that started this run
 DRAWN_FOR = "assistant_drawn_for"  # session_state: control key -> (game id, entry count) it was last drawn for
 #: how often a page looks whether its game was changed elsewhere (another window or phone)
 WATCH_SECONDS = 2.0
@@ -399,10 +400,18 @@ GAME_CSS = """
 .st-key-fg_game [data-testid="stVerticalBlock"], .st-key-fg_game {gap: 0.45rem !important;}
 .st-key-fg_game div[data-testid="stButtonGroup"] label {margin-bottom: 0.1rem; min-height: 1.2rem;}
 .st-key-fg_game div[data-testid="stButtonGroup"] label p {font-size: 0.9rem;}
-.st-key-fg_head [data-testid="stColumn"]:first-child {flex: 0 0 48px !important;}
-.st-key-fg_head .fg-status {margin-bottom: 0; min-height: 46px; display: flex; align-items: center; padding: 4px 10px;
-                            line-height: 1.2;}
-.st-key-fg_head button {padding: 0 !important; min-width: 46px;}
+.fg-top {display: flex; flex-direction: column; gap: 0.45rem;}
+.fg-head {display: flex; align-items: center; gap: 0.5rem;}
+.fg-head .fg-back {flex: 0 0 48px; height: 46px; display: flex; align-items: center; justify-content: center;
+                   border: 1px solid rgba(49, 51, 63, 0.2); border-radius: 0.5rem; background: #fff; cursor: pointer;
+                   font-size: 1.05rem; user-select: none;}
+.fg-head .fg-back:hover {border-color: #ff4b4b; color: #ff4b4b;}
+.fg-head .fg-status {flex: 1 1 0; min-width: 0; margin-bottom: 0; min-height: 46px; display: flex; align-items: center;
+                     padding: 4px 10px; line-height: 1.2;}
+.fg-caption {font-size: 0.875rem; color: rgba(49, 51, 63, 0.6); line-height: 1.4;}
+.fg-label {line-height: 1.5;}
+.st-key-fg_pair {flex-wrap: nowrap !important; gap: 0.5rem !important;}
+.st-key-fg_pair > div {flex: 1 1 0 !important; min-width: 0 !important; width: auto !important;}
 .st-key-fgtaps {display: none;}
 .fg-tap .fg-row {flex-wrap: nowrap; overflow-x: auto; scrollbar-width: none; padding: 2px 3px 0 3px; margin: 0;}
 .fg-tap .fg-slot {flex: 0 0 auto;}
@@ -493,7 +502,16 @@ def _guessing(pad: Notepad) -> bool:
 
 
 def page(gid: str) -> None:
+    # styles only (Streamlit puts them in its event container: not laid out): sent with
+    # the whole page, not with every tap (a fragment's rerun keeps what is outside it)
+    st.html(GAME_CSS)
+    # taps on the row, the list of entries and the back arrow: read here, used by the
+    # fragment (whose reruns neither send the listener again nor replay the tap)
+    st.session_state[PICKED] = taps()
     _game(gid)
+    if gid in _pads():  # the game opened: its sections, which no entry changes, outside the fragment
+        export_panel(gid)
+        game_panel(gid)
     _watch(gid)
 
 
@@ -516,6 +534,7 @@ def _game(gid: str) -> None:
 
 
 def _game_body(gid: str) -> None:
+    picked = st.session_state.pop(PICKED, None)  # only in the run the tap started
     _follow_store(gid)
     pad, why = _opened(gid)
     if pad is None:
@@ -530,18 +549,20 @@ def _game_body(gid: str) -> None:
             st.rerun()
         return
     with st.container(key="fg_game"):
-        game_page(gid, pad)
+        game_page(gid, pad, picked)
 
 
-def game_page(gid: str, pad: Notepad) -> None:
+def game_page(gid: str, pad: Notepad, picked: tuple[str, int] | None = None) -> None:
+    """The game page. A tap reruns it (the fragment above) and every element it makes
+    is sent to the browser again and rendered anew: what is only shown is drawn in as
+    few ``st.html`` elements as it can be (the head line, the row, the decks and the
+    band are one element; the hint and the suggestions one; the candidates and her
+    hand one), and layout blocks are made only where widgets need them
+    (bench/app_profile.py counts the messages of a tap: 19 instead of 36; the time of
+    a tap did not change with them, docs/benchmarks.md)."""
     s = pad.state
-    st.html(GAME_CSS)  # styles only: not laid out, and the same at every run (the browser keeps it)
-    head = st.container(key="fg_head")
-    _taps_on_row(gid, pad)
-    row = st.container()
-    decks = st.container()
-    band = st.container()
-    editor = st.container()
+    _taps_on_row(gid, pad, picked)
+    top = st.container(key="fg_top")
     controls = st.container()
     # the probabilities are the answer the page owes her: solved and sent first (outside
     # her guess drawn below the entries, in her guess the number buttons painted), then
@@ -552,49 +573,50 @@ def game_page(gid: str, pad: Notepad) -> None:
         _heat(pad, post)
     with controls:
         entry_panel(gid, pad, post)
-        if _guessing(pad) and post is not None and post.consistent and not _hit_draft(gid, len(pad)):
-            ui.suggestions(pad.record, post, s.manhunt, limit=3)  # right under Miss / Hit
         if len(pad):
             st.button("↶ " + t("undo"), key="undo_last", on_click=undo, args=(gid, len(pad)), use_container_width=True)
-    with head:
-        top = st.columns([1, 6], vertical_alignment="center")
-        if top[0].button("←", key="back", help=t("back_to_list")):
-            del st.query_params["game"]
-            st.rerun()
+    with top:
         text, who = _phase_text(pad)
         draft = _hit_draft(gid, len(pad))
         if draft is not None:  # the hit panel takes the band's place: its question goes here
             text = t("hit_of", n=", ".join(map(str, draft.numbers))) + " · " + t("hit_details")
-        with top[1]:
-            ui.status(text, who)
-    with row:
-        _row(gid, pad)
-    with decks:
-        st.caption(t("decks_status", d1=s.deck_sizes[1], d2=s.deck_sizes[2], d3=s.deck_sizes[3])
-                   + " · " + t("fugitive_hand_size", n=s.fugitive_hand_size))
-    with band:
-        _band(gid, pad, post, confirm=_hit_draft(gid, len(pad)) is None)
-    with editor:
+        decks = (t("decks_status", d1=s.deck_sizes[1], d2=s.deck_sizes[2], d3=s.deck_sizes[3])
+                 + " · " + t("fugitive_hand_size", n=s.fugitive_hand_size))
+        lead = (_head_html(text, who) + _row_html(gid, pad)
+                + f'<div class="fg-caption" data-testid="fg-decks">{html.escape(decks)}</div>')
+        _band(gid, pad, post, confirm=draft is None, lead=lead, slot=_editing(gid, pad) is not None)
         _editor(gid, pad)
-    ui.positions(post)
+    below = ui.positions_html(post)
     if s.marshal_hand:
-        st.caption(t("your_hand") + ": " + " ".join(map(str, s.marshal_hand)))
+        below += f'<div class="fg-caption">{html.escape(t("your_hand") + ": " + " ".join(map(str, s.marshal_hand)))}</div>'
+    if below:
+        st.html(below)
     entries_panel(gid, pad, post)
-    export_panel(gid, pad)
-    game_panel(gid)
 
 
-def export_panel(gid: str, pad: Notepad) -> None:
+def _head_html(text: str, who: str | None) -> str:
+    """The head line: the arrow back to the list of games (a tap on it is read by
+    app.tappable) and the status."""
+    back = html.escape(t("back_to_list"))
+    cls = f"fg-status {who}" if who else "fg-status"
+    return (f'<div class="fg-head"><div class="fg-back" data-testid="fg-back" role="button" tabindex="0" '
+            f'aria-label="{back}" title="{back}">←</div>'
+            f'<div class="{cls}" data-testid="fg-status">{html.escape(text)}</div></div>')
+
+
+def export_panel(gid: str) -> None:
     """The game's id and its record as a JSON file. Made only while the section is
     open, as the game panel's controls: the download's file changes with every entry,
-    and made at every tap it was stored and sent again each time."""
+    and made at every tap it was stored and sent again each time. Outside the fragment
+    a tap reruns (so a tap does not send it again), the file is read from the store
+    when the download is tapped: the record as it is then."""
     section = st.expander(t("export"), key=f"exp_export_{gid}", on_change="rerun")
     if not section.open:
         return
     with section:
         st.caption(f"{t('game_id')}: `{gid}`")
         st.download_button(
-            t("download_json"), pad.record.to_json(), file_name=f"fugitive-{gid}.json",
+            t("download_json"), lambda: services.store().open(gid).record.to_json(), file_name=f"fugitive-{gid}.json",
             mime="application/json", key="download", use_container_width=True,
         )
 
@@ -614,21 +636,23 @@ def _heat(pad: Notepad, post: Posterior) -> None:
             + ui.legend_html(pad.record, post, bool(s.face_up_sprint_cards)))
 
 
-def _taps_on_row(gid: str, pad: Notepad) -> None:
+def _taps_on_row(gid: str, pad: Notepad, picked: tuple[str, int] | None) -> None:
     """A tap on a card of the row opens the entry that placed it (its sprint count is
     the entry most often mistyped, and is corrected there in one tap), a tap on the
     list of entries at the bottom opens that entry (here, at the top)."""
     s = pad.state
-    picked = taps(len(pad))
     if picked is not None:
         kind, value = picked
+        if kind == "back":
+            del st.query_params["game"]
+            st.rerun()
         if kind == "card" and 1 <= value <= len(s.row):
             st.session_state[EDIT] = (gid, s.row[value - 1].placed_at)
         elif kind == "entry" and value < len(pad):
             st.session_state[EDIT] = (gid, value)
 
 
-def _row(gid: str, pad: Notepad) -> None:
+def _row_html(gid: str, pad: Notepad) -> str:
     """The row (the entry open for correction, or the card just placed, ringed)."""
     s = pad.state
     edit = st.session_state.get(EDIT)
@@ -637,7 +661,7 @@ def _row(gid: str, pad: Notepad) -> None:
         mark = next((x.position for x in s.row if x.placed_at == edit[1]), None)
     elif len(pad) and isinstance(pad.events[-1], Place):
         mark = len(s.row)  # the card just placed
-    st.html('<div class="fg-tap">' + ui.row_html(ui.public_row(s.row), pick=True, mark=mark) + "</div>")
+    return '<div class="fg-tap">' + ui.row_html(ui.public_row(s.row), pick=True, mark=mark) + "</div>"
 
 
 def _confirmation_html(pad: Notepad, fresh: bool) -> str:
@@ -659,17 +683,32 @@ def _confirmation_html(pad: Notepad, fresh: bool) -> str:
             f'<div class="fg-what">{html.escape(what)}</div></div>')
 
 
-def _band(gid: str, pad: Notepad, post: Posterior | None, confirm: bool = True) -> None:
+def _band(gid: str, pad: Notepad, post: Posterior | None, confirm: bool = True, lead: str = "",
+          slot: bool = False) -> None:
     """One place for what the last action says, right above the entries: a refusal
     with the correction it offers (one tap), the solver's contradiction with the entry
     to open, or else (``confirm``) the last entry drawn large, always the same height,
     so nothing below moves when a message comes or goes. While a hit is entered its
-    panel takes the place of the confirmation (it must fit on the first screen)."""
+    panel takes the place of the confirmation (it must fit on the first screen).
+    ``lead``: the HTML above it, drawn in the same element as the confirmation.
+    ``slot``: the messages go in a block of their own, there even with no message, so
+    what follows (the entry open for correction) keeps its place in the page's tree
+    when a message comes or goes (a section opened there stays open)."""
     msg = _take_message(gid)
-    shown = False
+    speaks = (msg is not None and not msg.saved) or (post is not None and not post.consistent)
+    confirmation = _confirmation_html(pad, fresh=msg is not None and msg.saved) if confirm and not speaks else ""
+    st.html(f'<div class="fg-top">{lead}{confirmation}</div>')
+    if slot:
+        with st.container():
+            _band_messages(gid, pad, post, msg)
+    elif speaks:
+        _band_messages(gid, pad, post, msg)
+
+
+def _band_messages(gid: str, pad: Notepad, post: Posterior | None, msg: Message | None) -> None:
+    """The band's messages: a refusal with its correction, the solver's contradiction."""
     if msg is not None and not msg.saved:
         _show_message(msg)
-        shown = True
         if msg.fix is not None:
             st.button(msg.fix.label, key=f"fix_{len(pad)}", type="primary", on_click=_apply_fix, args=(gid, msg.fix),
                       use_container_width=True)
@@ -684,9 +723,6 @@ def _band(gid: str, pad: Notepad, post: Posterior | None, confirm: bool = True) 
                       args=(gid, i))
         else:
             st.error(post.reason)
-        shown = True
-    if not shown and confirm:
-        st.html(_confirmation_html(pad, fresh=msg is not None and msg.saved))
 
 
 def _open_entry(gid: str, index: int) -> None:
@@ -794,11 +830,13 @@ def marshal_draw_panel(gid: str, pad: Notepad, a) -> None:
     an empty deck, is greyed: it cannot be drawn), one tap."""
     s, n = pad.state, len(pad)
     tip = services.draw_advice(pad.record) if len(pad) else None
-    # one line above the cards (the suggested deck); its reason under them, in small type
-    st.markdown(f"**{t('marshal_draw')}**" + (f" · {t('draw_tip_deck', d=tip[0])}" if tip else ""))
+    # one line above the cards (the suggested deck), with the styles that grey the cards
+    # (one element); its reason under them, in small type
+    head = f"<b>{html.escape(t('marshal_draw'))}</b>" + (f" · {html.escape(t('draw_tip_deck', d=tip[0]))}" if tip else "")
     possible = set(a.cards)
-    st.html("".join(_grey_css(f"mdraw_{d}", [i + 1 for i, c in enumerate(DECKS[d])
-                                                   if c not in possible or not s.deck_sizes[d]]) for d in (1, 2, 3)))
+    st.html(f'<div class="fg-label" data-testid="fg-draw-head">{head}</div>'
+            + "".join(_grey_css(f"mdraw_{d}", [i + 1 for i, c in enumerate(DECKS[d])
+                                               if c not in possible or not s.deck_sizes[d]]) for d in (1, 2, 3)))
     for d in (1, 2, 3):
         cards = list(DECKS[d])
         key = _entry_key(f"mdraw_{d}", gid, n)
@@ -847,11 +885,11 @@ def guess_panel(gid: str, pad: Notepad, a, post: Posterior | None, manhunt: bool
         selection_mode="single" if manhunt else "multi", key=key,
         on_change=_on_guess_pick, args=(gid, n, manhunt),
     )
-    cols = st.columns(2)
+    pair = _pair()
     # callbacks: the entry is made before the page reruns, so one rerun shows it
-    cols[0].button(t("miss"), key="miss_next", use_container_width=True, on_click=_on_miss, args=(gid, n, manhunt))
-    cols[1].button(t("hit"), key="hit_next", type="primary", use_container_width=True, on_click=_on_hit,
-                   args=(gid, n, manhunt, a.positions))
+    pair.button(t("miss"), key="miss_next", use_container_width=True, on_click=_on_miss, args=(gid, n, manhunt))
+    pair.button(t("hit"), key="hit_next", type="primary", use_container_width=True, on_click=_on_hit,
+                args=(gid, n, manhunt, a.positions))
     chosen = _selected(n, manhunt)
     hints = []
     mine = [x for x in chosen if x in hand]
@@ -862,8 +900,17 @@ def guess_panel(gid: str, pad: Notepad, a, post: Posterior | None, manhunt: bool
         if zero:
             hints.append(t("manhunt_zero", x=zero[0]))
     legend = ui.legend_html(pad.record, post, bool(sprint_up)) if post is not None and post.consistent else ""
+    # the suggested guesses under it, in the same element (after the buttons: the advice
+    # may take a while, and the buttons and the painted numbers are on screen meanwhile)
+    tips = ui.suggestions_html(pad.record, post, manhunt, limit=3)
     st.html(f'<div class="fg-hint" data-testid="fg-guess-hint">{html.escape(" · ".join(hints)) or "&nbsp;"}</div>'
-            + legend)
+            + legend + tips)
+
+
+def _pair():
+    """Two buttons side by side, sharing the width: one horizontal block (columns would
+    be three, each a message of the tap and a pass of the browser's renderer)."""
+    return st.container(horizontal=True, key="fg_pair", gap="small")
 
 
 def _guess_key(manhunt: bool) -> str:
@@ -936,10 +983,10 @@ def hit_panel(gid: str, pad: Notepad, a, post: Posterior | None, draft: HitDraft
     stay on the first screen; Save is at the top, beside Cancel."""
     n = len(pad)
     numbers = draft.numbers
-    c2 = st.columns(2)
-    c2[0].button(t("cancel"), key=f"hitcancel_{n}", use_container_width=True, on_click=_on_hit_cancel, args=(gid, n))
-    c2[1].button(t("confirm_hit"), key=f"hitsave_{n}", type="primary", use_container_width=True,
-                 on_click=_on_hit_save, args=(gid, n))
+    pair = _pair()
+    pair.button(t("cancel"), key=f"hitcancel_{n}", use_container_width=True, on_click=_on_hit_cancel, args=(gid, n))
+    pair.button(t("confirm_hit"), key=f"hitsave_{n}", type="primary", use_container_width=True,
+                on_click=_on_hit_save, args=(gid, n))
     active = draft.active if draft.active in numbers else next(
         (x for x in numbers if not _complete(pad, draft, x)), numbers[-1])
     if len(numbers) > 1:
@@ -1019,14 +1066,21 @@ def _on_hit_save(gid: str, n: int) -> None:
 
 
 # --------------------------------------------------------------------------- correcting an entry
+def _editing(gid: str, pad: Notepad) -> int | None:
+    """The entry open for correction (0-based), if any."""
+    edit = st.session_state.get(EDIT)
+    if not edit or edit[0] != gid or not 0 <= edit[1] < len(pad):
+        return None
+    return edit[1]
+
+
 def _editor(gid: str, pad: Notepad) -> None:
     """The entry opened for correction (from the row, a message or the list), at the
     top where the thumb is: the most often mistyped values with one tap (a sprint
     count, her card, his deck), any entry as JSON."""
-    edit = st.session_state.get(EDIT)
-    if not edit or edit[0] != gid or not 0 <= edit[1] < len(pad):
+    i = _editing(gid, pad)
+    if i is None:
         return
-    i = edit[1]
     event = pad.events[i]
     stamp = f"{i}_{len(pad)}_{abs(hash(event)) % 10**8}"
     with st.container(border=True, key="fg_editor"):
@@ -1133,6 +1187,7 @@ def entries_panel(gid: str, pad: Notepad, post: Posterior | None) -> None:
 
 def game_panel(gid: str) -> None:
     """Rename or delete the game (a refusal, such as an empty title, is a message).
+    Outside the fragment a tap reruns: no entry changes it.
 
     Its controls are made only while the section is open: made at every rerun, they
     and the corrections' card buttons slowed tap-to-probabilities by 25–60 ms at p95

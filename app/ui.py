@@ -319,34 +319,50 @@ def legend_html(record: Record, post: Posterior, sprint_up: bool = False, attrs:
 
 def suggestions(record: Record, post: Posterior | None, manhunt: bool, limit: int = 5) -> None:
     """The advisor's top guesses; during a Manhunt the planner's next guess."""
+    body = suggestions_html(record, post, manhunt, limit)
+    if body:
+        st.html(body)
+
+
+def suggestions_html(record: Record, post: Posterior | None, manhunt: bool, limit: int = 5) -> str:
+    """:func:`suggestions` as HTML ("" when there is nothing to suggest), for a page
+    that draws it in one element with its neighbours."""
     if post is None or not post.consistent:
-        return
+        return ""
     if manhunt:
         plan = services.manhunt_plan(record)
-        if plan:
-            lines = [t("manhunt_next", x=f"<b>{plan.guess}</b>", p=pct(plan.hit))]
-            lines.append(t("manhunt_catch", p=pct(plan.lower)) if abs(plan.upper - plan.lower) < 1e-9
-                         else t("manhunt_catch_range", lo=pct(plan.lower), hi=pct(plan.upper)))
-            st.html('<div class="fg-sugg" data-testid="fg-manhunt">' + "<br>".join(lines) + "</div>")
-        return
+        if not plan:
+            return ""
+        lines = [t("manhunt_next", x=f"<b>{plan.guess}</b>", p=pct(plan.hit))]
+        lines.append(t("manhunt_catch", p=pct(plan.lower)) if abs(plan.upper - plan.lower) < 1e-9
+                     else t("manhunt_catch_range", lo=pct(plan.lower), hi=pct(plan.upper)))
+        return '<div class="fg-sugg" data-testid="fg-manhunt">' + "<br>".join(lines) + "</div>"
     tips = services.advice(record, limit)
-    if tips:
-        st.html(
-            f'<div data-testid="fg-suggestions"><b>{html.escape(t("suggestions"))}</b>'
-            + "".join(
-                f'<div class="fg-sugg"><b>{"+".join(map(str, a.numbers))}</b> · {pct(a.probability)}'
-                f' <span style="color:#666">— {html.escape(a.text())}</span></div>'
-                for a in tips
-            )
-            + "</div>"
+    if not tips:
+        return ""
+    return (
+        f'<div data-testid="fg-suggestions"><b>{html.escape(t("suggestions"))}</b>'
+        + "".join(
+            f'<div class="fg-sugg"><b>{"+".join(map(str, a.numbers))}</b> · {pct(a.probability)}'
+            f' <span style="color:#666">— {html.escape(a.text())}</span></div>'
+            for a in tips
         )
+        + "</div>"
+    )
 
 
 def positions(post: Posterior | None) -> None:
     """Each face-down position's candidates, most likely first."""
+    body = positions_html(post)
+    if body:
+        st.html(body)
+
+
+def positions_html(post: Posterior | None) -> str:
+    """:func:`positions` as HTML ("" when no position is face down)."""
     downs = [p for p in post.positions if not p.revealed] if post is not None and post.consistent else []
     if not downs:
-        return
+        return ""
     lines = []
     for p in downs:
         cands = sorted(p.candidates.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -356,7 +372,7 @@ def positions(post: Posterior | None) -> None:
         lines.append(
             f'<div class="fg-cands"><b>{t("position_n", p=p.position, s=p.sprints)}</b>: {shown}{more}</div>'
         )
-    st.html(f'<div data-testid="fg-positions"><b>{html.escape(t("positions"))}</b>' + "".join(lines) + "</div>")
+    return f'<div data-testid="fg-positions"><b>{html.escape(t("positions"))}</b>' + "".join(lines) + "</div>"
 
 
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")

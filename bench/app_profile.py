@@ -11,11 +11,15 @@ tap's pointerdown to the first frame after the new heat map is in the page) into
   the start of the script run);
 - first message → heat map on screen: the rest of the run up to the heat map, the
   websocket, the browser applying the deltas and painting;
+- tap → the message carrying the probabilities arrives (mark_recv), and from there to
+  on screen (mark_seen: the browser applying it and what came before it), and how many
+  messages came before it in the tap (before_mark);
 - the server's whole run of the page script (a clock around it, ``profile/timed_app.py``);
 - what arrives: websocket messages, bytes, deltas (new elements, blocks) per tap;
 - the renderer's main thread in the same span (a Chrome trace): busy, scripting,
   style, layout, paint, GC.
 
+``--cpu`` adds the page's JavaScript CPU in those spans by script file and function.
 ``--bare`` measures a bare Streamlit page of one button the same way (the floor).
 ``--opt name=value`` passes Streamlit options (``--opt runner.postScriptGC=false``).
 """
@@ -126,10 +130,11 @@ def _marks(trace: dict) -> dict[str, float]:
     return {e["name"]: e["ts"] for e in events if str(e.get("name", "")).startswith(("fgtap-", "fgseen-"))}
 
 
-def profile(games: list[tuple[str, int]], bare: int, options: tuple[str, ...], trace: bool) -> None:
+def profile(games: list[tuple[str, int]], bare: int, options: tuple[str, ...], trace: bool, cpu: bool = False) -> None:
     from playwright.sync_api import sync_playwright
 
     rows: list[dict] = []
+    profiles: list[dict] = []
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "runs.log"
         log.write_text("")
@@ -147,31 +152,63 @@ def profile(games: list[tuple[str, int]], bare: int, options: tuple[str, ...], t
                                                   if isinstance(p, bytes) else None))
             if trace:
                 chromium.start_tracing(page=page, categories=TRACE_CATEGORIES)
+            cdp = None
+            if cpu:
+                cdp = context.new_cdp_session(page)
+                cdp.send("Profiler.enable")
+                cdp.send("Profiler.setSamplingInterval", {"interval": 200})
 
             def timed(n: int, click, label: str) -> None:
                 browser.wait_idle(page)
                 page.evaluate("window.__fgWs = []")
                 frames.clear()
-                runs_before = len(log.read_text().splitlines())
+                runs_before = len(log.read_text().splitlines())  # (full runs, and the clocks of timed_app.py)
                 page.evaluate(taps.ARM, taps.heat_selector(n))
                 page.evaluate(MARK, n)
+                if cdp is not None:
+                    cdp.send("Profiler.start")
                 click()
                 page.wait_for_selector(taps.heat_selector(n), state="attached", timeout=120_000)
                 page.wait_for_function("() => window.__fgSeen !== undefined")
                 got = page.evaluate("() => [window.__fgTap, window.__fgSeen]")
                 page.evaluate(f"performance.mark('fgseen-{n}')")
+                if cdp is not None:  # the span of the clock only: its samples are added up
+                    profiles.append(cdp.send("Profiler.stop")["profile"])
                 browser.wait_idle(page)
                 tap, seen = got
                 ws = page.evaluate("window.__fgWs")
                 sends = [w for w in ws if w[0] == "s" and w[1] >= tap]
                 send = sends[0][1] if sends else float("nan")
                 recv = [w for w in ws if w[0] == "r" and w[1] >= send]
-                runs = [float(x.split()[1]) for x in log.read_text().splitlines()[runs_before:]]
+                lines = [x.split() for x in log.read_text().splitlines()[runs_before:]]
+                runs = [float(x[1]) for x in lines if len(x) == 2]
+                # the server's clocks (wall time) on the page's clock: the entry's callback
+                # and the game page's (fragment) run, from the tap
+                origin = page.evaluate("performance.timeOrigin")
+                clocks = {x[0]: (1000 * float(x[1]) - origin, 1000 * float(x[2]) - origin) for x in lines if len(x) == 3}
+                cb = clocks.get("enter", (float("nan"),) * 2)
+                frag = clocks.get("frag", (float("nan"),) * 2)
+                solved = clocks.get("solve", (float("nan"),) * 2)
+                # the message that carries the probabilities: when it arrived (the server's
+                # part ends there; the browser's part, applying it and what came before, after)
+                mark = f'data-events="{n}"'.encode()
+                got_frames = list(frames)
+                at = next((k for k, f in enumerate(got_frames) if mark in f and b"fg-heatmap" in f), None)
+                inbound = [w for w in ws if w[0] == "r"]
+                # the page's spy and Playwright see the same frames in the same order: the
+                # last len(got_frames) received are this entry's
+                mine = inbound[-len(got_frames):] if got_frames and len(inbound) >= len(got_frames) else []
+                mark_recv = (mine[at][1] - tap) if at is not None and mine else float("nan")
                 rows.append({
                     "n": n, "what": label, "in_page": seen - tap, "tap_send": send - tap,
                     "send_first": (recv[0][1] - send) if recv else float("nan"),
                     "first_seen": (seen - recv[0][1]) if recv else float("nan"),
                     "last_recv": (recv[-1][1] - tap) if recv else float("nan"),
+                    "mark_recv": mark_recv, "mark_seen": seen - tap - mark_recv,
+                    "srv_enter": cb[0] - send, "srv_enter_ms": cb[1] - cb[0],
+                    "srv_page": frag[0] - send, "srv_page_ms": frag[1] - frag[0],
+                    "srv_solved": solved[1] - tap,  # the probabilities leave the script (from the tap)
+                    "before_mark": at if at is not None else float("nan"),
                     "script_ms": sum(runs), "runs": len(runs),
                     "dom": page.evaluate("document.getElementsByTagName('*').length"),
                     "solver_ms": taps.solver_ms(page) if not bare else 0,
@@ -209,10 +246,33 @@ def profile(games: list[tuple[str, int]], bare: int, options: tuple[str, ...], t
     for k, r in enumerate(rows):
         r.update({f"tr_{a}": b for a, b in split.get(str(k), {}).items()})
     report(rows)
+    if profiles:
+        cpu_report(profiles, len(rows))
+
+
+def cpu_report(profiles: list[dict], taps: int) -> None:
+    """The renderer's JavaScript CPU in the clock's spans (CDP Profiler samples), per
+    tap: by script file and by function (self time)."""
+    by_file: dict[str, float] = {}
+    by_fn: dict[str, float] = {}
+    for prof in profiles:
+        nodes = {x["id"]: x for x in prof["nodes"]}
+        for sample, delta in zip(prof["samples"], prof["timeDeltas"]):
+            frame = nodes[sample]["callFrame"]
+            url = frame.get("url", "").rsplit("/", 1)[-1] or "(" + frame.get("functionName", "") + ")"
+            fn = f"{frame.get('functionName') or '(anonymous)'} {url}:{frame.get('lineNumber', 0)}"
+            by_file[url] = by_file.get(url, 0.0) + delta / 1000
+            by_fn[fn] = by_fn.get(fn, 0.0) + delta / 1000
+    print("JS CPU per tap by file (ms):", ", ".join(f"{k} {v / taps:.1f}" for k, v in
+                                              sorted(by_file.items(), key=lambda x: -x[1])[:18]))
+    print("by function (self, ms per tap):")
+    for k, v in sorted(by_fn.items(), key=lambda x: -x[1])[:25]:
+        print(f"  {v / taps:6.2f}  {k}")
 
 
 def report(rows: list[dict]) -> None:
-    keys = ["in_page", "tap_send", "send_first", "first_seen", "last_recv", "script_ms", "solver_ms", "messages",
+    keys = ["in_page", "tap_send", "send_first", "srv_enter", "srv_enter_ms", "srv_page", "srv_page_ms", "srv_solved", "first_seen",
+            "mark_recv", "mark_seen", "before_mark", "last_recv", "script_ms", "solver_ms", "messages",
             "bytes", "elements", "blocks", "dom"] + sorted(k for k in rows[0] if k.startswith("tr_"))
     print(f"{len(rows)} timed taps")
     print(f"{'':>12} {'p50':>9} {'p95':>9} {'max':>9}")
@@ -236,6 +296,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--bare", type=int, default=0, help="time N taps of a bare one-button page instead")
     ap.add_argument("--opt", action="append", default=[], help="a Streamlit option name=value")
     ap.add_argument("--trace", action="store_true", help="also split the renderer's main thread (Chrome trace)")
+    ap.add_argument("--cpu", action="store_true", help="also profile the page's JavaScript (CDP Profiler) in each span")
     a = ap.parse_args(argv)
     why = browser.missing()
     if why:
@@ -244,7 +305,7 @@ def main(argv: list[str] | None = None) -> None:
     options = tuple(x for o in a.opt for x in (f"--{o.split('=', 1)[0]}", o.split("=", 1)[1]))
     games = [] if a.bare else [(g.split(":")[0], int(g.split(":")[1])) for g in a.games]
     start = time.perf_counter()
-    profile(games, a.bare, options, a.trace)
+    profile(games, a.bare, options, a.trace, a.cpu)
     print(f"({time.perf_counter() - start:.0f} s)")
 
 

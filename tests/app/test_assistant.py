@@ -49,7 +49,10 @@ def _widget(collection, prefix: str):
 
 
 def _band(at) -> str:
-    return next((b for b in html_bodies(at) if 'data-testid="fg-confirm"' in b), "")
+    """The band's confirmation (the last part of the element that also draws the head
+    line, the row and the decks)."""
+    body = next((b for b in html_bodies(at) if 'data-testid="fg-confirm"' in b), "")
+    return body[body.index('<div class="fg-confirm'):] if body else ""
 
 
 def test_new_game_puts_the_id_in_the_url_and_the_store(make_app, db):

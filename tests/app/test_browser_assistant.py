@@ -195,3 +195,24 @@ def test_every_control_of_the_crowded_screens_is_on_the_first_screen(server, pag
         taps.enter(page, event, n, table)
     assert not all_on_screen(["His extra draw", "Deck 1 ", "Deck 2 ", "Deck 3 "])
     assert page.evaluate("window.scrollY") == 0
+
+
+def test_the_back_arrow_goes_to_the_list_by_tap_and_by_key(server, page):
+    """The arrow of the head line is drawn HTML (one element with the status, the row
+    and the band), read by app.tappable: a tap, or Enter once it has the focus, opens
+    the list of games."""
+    from engine.record import Place
+
+    for press in (False, True):
+        taps.new_game(page, server)
+        taps.enter(page, Place(2), 1, taps.Table())
+        arrow = page.locator('[data-testid="fg-back"]')
+        assert arrow.get_attribute("role") == "button" and arrow.get_attribute("aria-label") == "All games"
+        if press:
+            arrow.focus()
+            page.keyboard.press("Enter")
+        else:
+            arrow.click()
+        page.get_by_role("button", name="Start").wait_for()
+        assert "game=" not in page.url
+        assert page.locator('[data-testid="fg-status"]').count() == 0
