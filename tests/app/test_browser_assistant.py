@@ -216,3 +216,24 @@ def test_the_back_arrow_goes_to_the_list_by_tap_and_by_key(server, page):
         page.get_by_role("button", name="Start").wait_for()
         assert "game=" not in page.url
         assert page.locator('[data-testid="fg-status"]').count() == 0
+
+
+def test_the_export_downloads_the_record_as_it_is_when_tapped(server, page):
+    """The export section is outside the part of the page an entry reruns, so its
+    download reads the stored record when it is tapped: an entry made after the section
+    was opened is in the file too."""
+    from engine.record import Place, Record
+
+    def download() -> Record:
+        with page.expect_download() as got:
+            page.get_by_role("button", name="Download the JSON record").click()
+        return Record.from_json(open(got.value.path(), encoding="utf-8").read())
+
+    taps.new_game(page, server)
+    table = taps.Table()
+    taps.enter(page, Place(2), 1, table)
+    page.get_by_text("Export", exact=True).click()
+    page.get_by_role("button", name="Download the JSON record").wait_for()
+    assert download().events == (Place(2),)
+    taps.enter(page, Place(1), 2, table)  # his second opening hideout, the section still open
+    assert download().events == (Place(2), Place(1))
