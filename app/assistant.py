@@ -655,10 +655,10 @@ def _taps_on_row(gid: str, pad: Notepad, picked: tuple[str, int] | None) -> None
 def _row_html(gid: str, pad: Notepad) -> str:
     """The row (the entry open for correction, or the card just placed, ringed)."""
     s = pad.state
-    edit = st.session_state.get(EDIT)
+    edit = _editing(gid, pad)
     mark = None
-    if edit and edit[0] == gid:
-        mark = next((x.position for x in s.row if x.placed_at == edit[1]), None)
+    if edit is not None:
+        mark = next((x.position for x in s.row if x.placed_at == edit), None)
     elif len(pad) and isinstance(pad.events[-1], Place):
         mark = len(s.row)  # the card just placed
     return '<div class="fg-tap">' + ui.row_html(ui.public_row(s.row), pick=True, mark=mark) + "</div>"
@@ -1178,7 +1178,7 @@ def entries_panel(gid: str, pad: Notepad, post: Posterior | None) -> None:
             st.caption(t("no_entries"))
             return
         lines = "".join(
-            f'<div class="fg-entry" data-pick="{i}" role="button">{i + 1}. {html.escape(ui.describe(e))} ✎'
+            f'<div class="fg-entry" data-pick="{i}" role="button" tabindex="0">{i + 1}. {html.escape(ui.describe(e))} ✎'
             + (" <b>← ?</b>" if i == bad else "") + "</div>"
             for i, e in enumerate(pad.events)
         )

@@ -52,24 +52,28 @@ export default function(component) {
             }
         }, true);
     }
-    if (!window.__fgRowWatch) {  // a row drawn anew (a card more, or the page redrawn) shows its newest card
+    if (!window.__fgRowWatch) {  // a row drawn anew shows its ringed card (the newest, or the one opened)
         let pending = false;
-        const atEnd = () => {  // in the next frame: scrolling now would force a layout in the middle of a render
+        const show = () => {  // in the next frame: scrolling now would force a layout in the middle of a render
             if (pending) return;
             pending = true;
             requestAnimationFrame(() => {
                 pending = false;
                 for (const row of document.querySelectorAll('.fg-tap [data-testid="fg-row"]')) {
-                    if (row.__fgCards !== row.childElementCount) {
-                        row.__fgCards = row.childElementCount;
-                        row.scrollLeft = row.scrollWidth;
-                    }
+                    const ring = row.querySelector('.fg-slot.marked');
+                    const seen = row.childElementCount + ':' + (ring ? ring.dataset.position : '');
+                    if (row.__fgShown === seen) continue;
+                    row.__fgShown = seen;
+                    if (!ring) { row.scrollLeft = row.scrollWidth; continue; }
+                    const r = row.getBoundingClientRect(), c = ring.getBoundingClientRect();
+                    if (c.left < r.left) row.scrollLeft += c.left - r.left - 4;
+                    else if (c.right > r.right) row.scrollLeft += c.right - r.right + 4;
                 }
             });
         };
-        window.__fgRowWatch = new MutationObserver(atEnd);
+        window.__fgRowWatch = new MutationObserver(show);
         window.__fgRowWatch.observe(document.body, {childList: true, subtree: true});
-        atEnd();
+        show();
     }
     return () => { if (window.__fgTrigger === setTriggerValue) window.__fgTrigger = undefined; };
 }

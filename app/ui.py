@@ -246,7 +246,7 @@ def row_html(row: Iterable[RowCard], *, pick: bool = False, mark: int | None = N
              '<div class="fg-stack empty">&nbsp;</div></div>']
     for card in row:
         cls = "fg-slot marked" if card.position == mark else "fg-slot"
-        tap = f' data-pick="{card.position}" role="button"' if pick else ""
+        tap = f' data-pick="{card.position}" role="button" tabindex="0"' if pick else ""
         cards.append(f'<div class="{cls}" data-position="{card.position}"{tap}>{card_face_html(card)}'
                      f'{_sprint_stack(card)}</div>')
     return '<div class="fg-row" data-testid="fg-row">' + "".join(cards) + "</div>"

@@ -237,3 +237,37 @@ def test_the_export_downloads_the_record_as_it_is_when_tapped(server, page):
     assert download().events == (Place(2),)
     taps.enter(page, Place(1), 2, table)  # his second opening hideout, the section still open
     assert download().events == (Place(2), Place(1))
+
+
+def test_a_long_row_shows_its_newest_card_and_the_card_opened(server, page):
+    """A row longer than the screen scrolls by itself to its ringed card: the newest
+    after an entry, the one opened for correction after a tap on it (not the end of
+    the row, where the redrawn row used to jump)."""
+    events = taps.game_events("notepad-heuristic", 0)  # 16 placements
+    taps.new_game(page, server)
+    table = taps.Table()
+    row = page.locator('[data-testid="fg-row"]')
+
+    def in_view(card) -> bool:
+        r, c = _box(row), _box(card)
+        return c["x"] >= r["x"] - 1 and c["x"] + c["width"] <= r["x"] + r["width"] + 1
+
+    for n, event in enumerate(events, start=1):
+        taps.enter(page, event, n, table)
+        if row.evaluate("r => r.scrollWidth - r.clientWidth > 120"):
+            break
+    else:
+        pytest.fail("no row wider than the screen by two cards in the game")
+    page.wait_for_timeout(100)  # the scroll comes in the next frame
+    cards = row.locator("[data-pick]")
+    assert in_view(cards.last), "the newest card is not in view"
+    assert not in_view(cards.first)
+    cards.first.click()  # Playwright scrolls it into view for the tap; the row is then drawn anew
+    page.locator('[data-testid="fg-row"] .fg-slot.marked[data-position="1"]').wait_for()
+    browser.wait_idle(page)
+    page.wait_for_timeout(100)
+    assert in_view(row.locator('[data-pick="1"]')), "the card opened for correction left the screen"
+    # a card takes the focus (role="button"): Enter opens it as a tap does
+    row.locator('[data-pick="2"]').focus()
+    page.keyboard.press("Enter")
+    page.locator('[data-testid="fg-row"] .fg-slot.marked[data-position="2"]').wait_for()
