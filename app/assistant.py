@@ -598,10 +598,8 @@ def _head_html(text: str, who: str | None) -> str:
     """The head line: the arrow back to the list of games (a tap on it is read by
     app.tappable) and the status."""
     back = html.escape(t("back_to_list"))
-    cls = f"fg-status {who}" if who else "fg-status"
     return (f'<div class="fg-head"><div class="fg-back" data-testid="fg-back" role="button" tabindex="0" '
-            f'aria-label="{back}" title="{back}">←</div>'
-            f'<div class="{cls}" data-testid="fg-status">{html.escape(text)}</div></div>')
+            f'aria-label="{back}" title="{back}">←</div>{ui.status_html(text, who)}</div>')
 
 
 def export_panel(gid: str) -> None:

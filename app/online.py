@@ -288,9 +288,7 @@ def page(m) -> None:
 def _status(m, text: str, who: str | None) -> None:
     """The top line: whose turn it is (and, for the test and the reader of the HTML,
     the match's version and number of events)."""
-    cls = f"fg-status {who}" if who else "fg-status"
-    st.html(f'<div class="{cls}" data-testid="fg-status" data-version="{m.version}" '
-            f'data-events="{len(m.state.events)}">{html.escape(text)}</div>')
+    st.html(ui.status_html(text, who, f' data-version="{m.version}" data-events="{len(m.state.events)}"'))
 
 
 def _over(m, winner: str) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Iterable
 
 import streamlit as st
 
@@ -271,8 +271,14 @@ def card_html(card: RowCard, cls: str = "") -> str:
 
 
 def status(text: str, who: str | None = None) -> None:
+    st.html(status_html(text, who))
+
+
+def status_html(text: str, who: str | None = None, attrs: str = "") -> str:
+    """The status line (whose turn, what to do; coloured by ``who``) as HTML;
+    ``attrs``: more attributes of its element (escaped by the caller)."""
     cls = f"fg-status {who}" if who else "fg-status"
-    st.html(f'<div class="{cls}" data-testid="fg-status">{html.escape(text)}</div>')
+    return f'<div class="{cls}" data-testid="fg-status"{attrs}>{html.escape(text)}</div>'
 
 
 # --------------------------------------------------------------------------- analysis
