@@ -182,7 +182,7 @@ class SolverMarshal:
         while True:
             sugg = advise_guesses(view.record, top=top, lookahead=self.lookahead, order=self.order, validate=False)
             best = [s for s in sugg if _same_figures(s, sugg[0])]
-            if self.ties != "random" or len(best) < top or len(sugg) < top:
+            if self.ties != "random" or len(best) < top:  # fewer than asked for: all of them
                 return best
             top *= 2
 
