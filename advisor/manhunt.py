@@ -50,8 +50,8 @@ from typing import Any
 
 from engine.cards import sprint_value
 from engine.record import ManhuntGuess, Record
-from solver.counting import (CLASS_MEMBERS, CLASS_OF, N_CLASSES, HistoryCounter, OutOfTime, composition,
-                             composition_counts, composition_of, new_counter, planner_sums)
+from solver.counting import (CLASS_MEMBERS, CLASS_OF, N_CLASSES, HistoryCounter, OutOfTime, compiled_search,
+                             composition, composition_counts, composition_of, new_counter, planner_sums)
 from solver.facts import Facts, extract
 from solver.gcpause import no_cycle_collection
 from solver.posterior import Posterior
@@ -60,6 +60,9 @@ from solver.exact import counted, posterior_from_counts, validate_record
 from .cache import record_key, solve_cached
 
 ONE = Fraction(1)
+#: value the guesses of a deriving node with four face-down hideouts in the compiled
+#: core (``_four_by_core``); off, or on the Python core, ``_value_guess`` does
+COMPILED_FOUR = True
 #: value the nodes with two face-down hideouts from their own count (``_pair_node``);
 #: off, they are searched like the others (the tests compare the two)
 PAIR_VALUES = True
@@ -410,6 +413,13 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
         if v is not None:
             return v, v, branches, False
     derive = PAIR_VALUES and not ctx.build_tree and _derives(post)
+    if derive and post.face_down_count == 4 and COMPILED_FOUR:
+        try:
+            got = _four_by_core(hits, facts, post, known, x, beat, ctx)
+        except _OutOfBudget:
+            return lo, hi, branches, True
+        if got is not None:
+            return Fraction(got[0], N), Fraction(got[1], N), branches, False
     # the bounds in histories caught (the node's N of them): an outcome's share of N is
     # its sprint sets times the histories of one (n1), and a child's value times its n1
     # is the histories it catches, an integer (see _catches_of), so the sums are integers
@@ -487,6 +497,40 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
             return lo, hi, branches, True
         return Fraction(lo_c, N), Fraction(hi_c, N), branches, True
     return Fraction(lo_c, N), Fraction(hi_c, N), branches, False
+
+
+def _four_by_core(hits: tuple, facts: Facts, post: Posterior, known: frozenset[int], x: int,
+                  beat: Fraction | None, ctx: _Ctx) -> tuple[int, int] | None:
+    """``_value_guess`` at a deriving node with four face-down hideouts, in the compiled
+    core (``solver/compiled/four.hpp``): bounds on the histories guessing x first
+    catches, its children derived and searched as ``_derive_child`` and ``_node`` (with
+    ``_value_by_tags``) do, in the same order with the same stops. None where
+    the Python reference must do it (the Python core, a count past 64 bits)."""
+    if post.histories >> 64:
+        return None
+    core = compiled_search(ctx.counter(hits, facts))
+    if core is None:
+        return None
+    positions: list[int] = []
+    for q in post.positions:
+        if not q.revealed:
+            if q.position == 1:
+                prev_max = 0
+            else:
+                o = post.positions[q.position - 2]
+                prev_max = o.hideout if o.revealed else max(o.counts)
+            positions += (q.position, q.sprints, prev_max, q.counts.get(x, 0),
+                          sum(1 << y for y, n in q.counts.items() if n))
+    beat_c = None if beat is None else floor(beat * post.histories)
+    try:  # a fixed joint counted there is a solver call of the budget, as in _Ctx.fixed_joint
+        got = core.value_four(x, positions, sum(1 << c for c in known), beat_c, ctx.deadline,
+                              ctx.max_solves - ctx.solves)
+    except OutOfTime:
+        raise _OutOfBudget from None
+    if got is None:
+        return None
+    ctx.solves += got[2]
+    return got[0], got[1]
 
 
 def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[int], x: int,

@@ -157,6 +157,22 @@ class CompiledCounter(TaggedQueries):
                                      self._budget(self._deadline))
         return a, b, tables
 
+    def value_four(self, x: int, positions: list[int], known: int, beat: int | None,
+                   deadline: float | None = None, passes: int = 1 << 62) -> tuple[int, int, int] | None:
+        """The Manhunt planner's valuation of guessing x first at this node (four
+        face-down hideouts, its children derived from its passes):
+        ``solver/compiled/four.hpp``, whose reference is ``advisor.manhunt._value_guess``.
+        ``positions``: (position, sprint cards there, the largest number of the position
+        before it, histories with x there, bit mask of its numbers) for each face-down
+        position, flattened; ``known``: a bit mask of the cards whose place is public;
+        ``beat``: the histories the best guess found catches (the search of x stops once
+        it cannot beat them); ``passes``: the new fixed joints it may count (past them, as
+        past the deadline, ``OutOfTime``). (lower, upper) bounds on the histories x catches
+        and the fixed joints it counted, or None where the Python reference must (a count
+        past 64 bits, a node not of the shape)."""
+        got = self._c.value_four(x, positions, known, beat, self._budget(deadline), passes)
+        return None if got is None else (got[0] << 64 | got[1], got[2] << 64 | got[3], got[4])
+
     def _tagged(self, fd: list[int], fixed: dict[int, int], keep: dict) -> dict[tuple, int]:
         return dict(self._c.tagged(fd, [fixed.get(i, 0) for i in fd],
                                    [int(keep[i][0]) | 2 * int(keep[i][1]) for i in fd],

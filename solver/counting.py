@@ -191,6 +191,15 @@ def planner_sums():
     return _compiled_counter.caught_by_tags if core_in_use() == "compiled" else None
 
 
+def compiled_search(counter: HistoryCounter):
+    """``counter`` when it is compiled (its ``value_four`` runs the Manhunt planner's
+    last levels in the core), else None (the planner then searches in Python, its
+    reference)."""
+    if _compiled_counter is not None and isinstance(counter, _compiled_counter.CompiledCounter):
+        return counter
+    return None
+
+
 def composition(cards: Iterable[int]) -> Composition:
     """The class composition of a set of cards."""
     return sum(CLASS_BIT[c] for c in cards)
@@ -216,6 +225,6 @@ def composition_counts(comp: Composition) -> tuple[int, ...]:
 
 __all__ = [
     "HistoryCounter", "new_counter", "OutOfTime", "CORES", "CoreUnavailable", "use_core", "core_in_use",
-    "core_report", "compiled_available", "announce", "planner_sums", "Composition", "PairCounts",
+    "core_report", "compiled_available", "announce", "planner_sums", "compiled_search", "Composition", "PairCounts",
     "N_CLASSES", "CLASS_OF", "CLASS_MEMBERS", "composition", "composition_of", "composition_counts",
 ]

@@ -1,0 +1,249 @@
+// The Manhunt planner's valuation of one guess at a node with four face-down hideouts
+// whose children are derived from its tagged passes: the port of advisor/manhunt.py,
+// _value_guess for such a node (with _merged_groups, _derive_child and, for each child,
+// the search of three.hpp), which stays the readable reference; tests hold the two
+// equal.
+//
+// A hit of x at position p over a sprint set S leaves a node with three face-down
+// hideouts. Its histories come from the node's fixed joint (histories with x at p, by
+// the class composition of p's sprint cards and the tuple of the other hideouts):
+// every set of S's composition that avoids x and the tuple has an equal share, and S
+// has none of a tuple it meets. Sets that hold the same numbers of the joint lead to
+// the same child and are one group (merged_groups). Every child is first bounded (its
+// value is at most its most likely number's probability), then searched, the most open
+// first, until the guess's upper bound cannot beat `beat`. All in histories caught,
+// integers: a guess is worth its catches over the node's histories.
+#pragma once
+
+#include <array>
+#include <map>
+#include <stdexcept>
+#include <vector>
+
+#include "three.hpp"
+
+namespace fugitive::four {
+
+using catches::add;
+using catches::mul;
+
+// the histories with x at one position, by the class composition of its sprint cards:
+// (the other face-down hideouts in position order, histories)
+using Joint = std::map<u64, std::vector<std::pair<std::array<int, 3>, u64>>>;
+
+// a face-down position of the node
+struct Position {
+    int q;
+    int sprints;
+    int prev_max;  // the largest number the position before it can hold (the gap rule)
+    u64 numbers;   // the numbers with histories at q (bit y)
+    u64 count_x;   // histories with the guess at q
+};
+
+struct Outcome {
+    u64 mult;      // sets of the group
+    u64 S;         // its representative sprint set (bit mask)
+    u64 inc;       // its class composition
+    int at;        // the position's index among the node's face-down positions
+    u64 n1;        // the child's histories
+    u128 clo, chi; // bounds on the histories the child's best play catches
+    std::array<std::array<u64, 43>, 3> counts;  // the child's histories by position and number
+};
+
+struct Choice {
+    u64 cards;
+    u64 mult;
+};
+
+// advisor/manhunt.py, _merged_groups: for each class composition the joint has
+// histories of (and the gap rule allows), a choice per class of the joint's numbers the
+// set holds, filled up with the class's other free cards; in the reference's order
+inline std::vector<Choice> merged_groups(const Joint& joint, int x, int k, int prev_max, u64 known) {
+    if (k == 0) return {{0, 1}};
+    const int gap = x - prev_max - 3;  // the gap rule: x - h(p-1) <= 3 + v(S)
+    const u64* masks = catches::class_masks();
+    std::vector<Choice> out;
+    for (const auto& [inc, rows] : joint) {  // sorted by composition, as the reference
+        bool fits = false;
+        u64 numbers = 0;
+        for (const auto& [hs, n] : rows)
+            if (n) {
+                fits = true;
+                for (int h : hs) numbers |= 1ULL << h;
+            }
+        if (!fits) continue;
+        catches::Needs nd = catches::needs_of(inc);
+        int value = 0;
+        for (int a = 0; a < nd.n_active; ++a) value += nd.need[nd.active[a]] * (nd.active[a] % 2 ? 2 : 1);
+        if (value < gap) continue;
+        std::vector<std::vector<Choice>> per_class;
+        bool empty = false;
+        for (int a = 0; a < nd.n_active; ++a) {
+            int c = nd.active[a], m = nd.need[c];
+            u64 free = masks[c] & ~known & ~(1ULL << x);
+            std::vector<int> nums, rest;
+            for (int y = 1; y <= MAX_CARD; ++y)
+                if (free >> y & 1) (numbers >> y & 1 ? nums : rest).push_back(y);
+            std::vector<Choice> opts;
+            for (int t = 0; t <= std::min(m, (int)nums.size()); ++t) {
+                if (m - t > (int)rest.size()) continue;
+                u64 fill = 0;
+                for (int i = 0; i < m - t; ++i) fill |= 1ULL << rest[i];
+                u64 ways = catches::binom((int)rest.size(), m - t);
+                // every t-subset of nums in lexicographic order (itertools.combinations)
+                std::vector<int> idx(t);
+                for (int i = 0; i < t; ++i) idx[i] = i;
+                while (true) {
+                    u64 T = fill;
+                    for (int i : idx) T |= 1ULL << nums[i];
+                    opts.push_back({T, ways});
+                    int i = t - 1;
+                    while (i >= 0 && idx[i] == (int)nums.size() - t + i) --i;
+                    if (i < 0) break;
+                    ++idx[i];
+                    for (int j = i + 1; j < t; ++j) idx[j] = idx[j - 1] + 1;
+                }
+            }
+            if (opts.empty()) {
+                empty = true;
+                break;
+            }
+            per_class.push_back(std::move(opts));
+        }
+        if (empty) continue;
+        // the product, the last class fastest (itertools.product)
+        std::vector<std::size_t> at(per_class.size(), 0);
+        while (true) {
+            u64 S = 0;
+            u128 mult = 1;
+            for (std::size_t a = 0; a < per_class.size(); ++a) {
+                S |= per_class[a][at[a]].cards;
+                mult = mul(mult, per_class[a][at[a]].mult);
+            }
+            if (mult >> 64) throw catches::Overflow();
+            out.push_back({S, (u64)mult});
+            std::size_t a = per_class.size();
+            while (a > 0 && ++at[a - 1] == per_class[a - 1].size()) at[--a] = 0;
+            if (a == 0) break;
+        }
+    }
+    return out;
+}
+
+struct Bounds {
+    u128 lo, hi;
+};
+
+// advisor/manhunt.py, _value_guess at a deriving node with four face-down hideouts:
+// bounds on the histories guessing x first catches (equal unless `has_beat` and the
+// guess cannot beat `beat`, the histories the best guess found catches). pool: the
+// node's free cards per class; known: the cards whose place is public; joint(q):
+// the fixed joint with x at q (nullptr: not of the shape); tables(q, x, q2, x2): the
+// pair shares for a child's search (three.hpp); check(): the deadline.
+template <class JointOf, class Tables, class Check>
+Bounds value_guess(const int* pool, u64 known, int x, const std::vector<Position>& fd, bool has_beat, u128 beat,
+                   JointOf joint_of, Tables tables, Check check) {
+    std::vector<Outcome> outcomes;
+    for (int at = 0; at < (int)fd.size(); ++at) {
+        const Position& P = fd[at];
+        if (!P.count_x) continue;
+        const Joint* joint = joint_of(P.q);
+        if (!joint) throw three::NotOfShape();
+        // the numbers each other position can still take, on its side of x
+        std::vector<u64> others;
+        for (int j = 0; j < (int)fd.size(); ++j) {
+            if (j == at) continue;
+            u64 side = fd[j].q < P.q ? (1ULL << x) - 1 : ~((1ULL << x) - 1);  // (y < x) == (before p)
+            others.push_back(fd[j].numbers & side);
+        }
+        u128 got = 0;
+        for (const Choice& g : merged_groups(*joint, x, P.sprints, P.prev_max, known)) {
+            check();
+            if (g.cards) {
+                bool dead = false;
+                for (u64 ys : others) dead = dead || !(ys & ~g.cards);
+                if (dead) continue;
+            }
+            u64 inc = 0;
+            for (int y = 1; y <= MAX_CARD; ++y)
+                if (g.cards >> y & 1) inc += 1ULL << (BITS * class_of(y));
+            Outcome out{g.mult, g.cards, inc, at, 0, 0, 0, {}};
+            for (auto& row : out.counts) row.fill(0);
+            auto it = joint->find(inc);
+            if (it != joint->end()) {
+                catches::Needs nd = catches::needs_of(inc);
+                for (const auto& [hs, n] : it->second) {
+                    if (!n || (g.cards >> hs[0] & 1) || (g.cards >> hs[1] & 1) || (g.cards >> hs[2] & 1)) continue;
+                    int h4[4] = {x, hs[0], hs[1], hs[2]};
+                    u64 k = catches::sets_of(pool, nd, h4, 4);
+                    if (!k || n % k) throw std::runtime_error("sprint sets of one class composition must count alike");
+                    u64 share = n / k;
+                    for (int j = 0; j < 3; ++j) out.counts[j][hs[j]] += share;
+                    out.n1 += share;
+                }
+            }
+            u128 n = mul(out.n1, g.mult);
+            if (!n) continue;
+            got = add(got, n);
+            u64 top = 0;  // the child's most likely number (a number stands at one position)
+            for (int y = 1; y <= MAX_CARD; ++y) {
+                u64 c = out.counts[0][y] + out.counts[1][y] + out.counts[2][y];
+                if (c > top) top = c;
+            }
+            out.chi = top;
+            outcomes.push_back(std::move(out));
+            if (got == P.count_x) break;
+        }
+        if (got != P.count_x) throw std::runtime_error("sprint groups of a guess do not cover its histories");
+    }
+    u128 lo = 0, hi = 0;
+    for (const Outcome& o : outcomes) {
+        lo = add(lo, mul(o.mult, o.clo));
+        hi = add(hi, mul(o.mult, o.chi));
+    }
+    if (has_beat && hi <= beat) return {lo, hi};
+    // the outcomes with the most open value first: the bounds close fastest
+    std::vector<std::size_t> order(outcomes.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return mul(outcomes[a].mult, outcomes[a].chi - outcomes[a].clo) >
+               mul(outcomes[b].mult, outcomes[b].chi - outcomes[b].clo);
+    });
+    const int cx = class_of(x);
+    for (std::size_t i : order) {
+        const Outcome& o = outcomes[i];
+        if (o.clo == o.chi) continue;
+        const Position& P = fd[o.at];
+        catches::Needs nd = catches::needs_of(o.inc);
+        int child_pool[catches::NC];
+        for (int c = 0; c < catches::NC; ++c) child_pool[c] = pool[c] - (c == cx) - nd.need[c];
+        std::vector<three::Guess> guesses;
+        std::vector<int> where(43, -1);
+        int j = 0;
+        for (int f = 0; f < (int)fd.size(); ++f) {
+            if (f == o.at) continue;
+            for (int y = 1; y <= MAX_CARD; ++y) {
+                u64 c = o.counts[j][y];
+                if (!c) continue;
+                if (where[y] < 0) {
+                    where[y] = (int)guesses.size();
+                    guesses.push_back(three::Guess{y, {}});
+                }
+                guesses[where[y]].spots.push_back({fd[f].q, fd[f].sprints, c});
+            }
+            ++j;
+        }
+        auto valued = three::value_node(
+            child_pool, o.inc, o.S, known | 1ULL << x | o.S, o.n1, std::move(guesses),
+            [&](int q2, int x2) { return tables(P.q, x, q2, x2); }, check);
+        u128 caught = 0;
+        for (const auto& v : valued) caught = std::max(caught, v.caught);
+        if (caught > o.chi) throw std::runtime_error("a child's value above its most likely number's probability");
+        lo = add(lo, mul(o.mult, caught - o.clo));
+        hi = hi - mul(o.mult, o.chi - caught);
+        if (has_beat && hi <= beat) break;
+    }
+    return {lo, hi};
+}
+
+}  // namespace fugitive::four

@@ -1,0 +1,105 @@
+// The Manhunt planner's search at a node with three face-down hideouts whose guesses
+// are valued from its parent's tagged passes (a "derived" node): the port of
+// advisor/manhunt.py, _node for such a node with _value_by_tags for each guess, which
+// stays the readable reference (tests hold the two equal, node by node).
+//
+// The node's guesses are tried most likely first (certain numbers first, those with
+// the fewest outcomes first); a guess is valued exactly from the parent's pair shares
+// (one table per position it can stand at, catches::caught_by_inc per class
+// composition of its sprint cards); the search stops at the first guess whose count
+// is at most the best catches found (its value is at most its probability), or after
+// the first certain number (guessing a certain number first is optimal). Everything is
+// a count of histories: a value is its catches over the node's histories N.
+#pragma once
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "catches.hpp"
+
+namespace fugitive::three {
+
+using catches::TableRow;
+
+// the parent's pair shares with its hit and one more hideout fixed: (class composition
+// of the hit's sprint cards, of the other fixed position's) -> the rows of both tables
+// (TaggedQueries.pair_shares, the tables of one key concatenated)
+using ShareTables = std::map<std::pair<u64, u64>, std::vector<TableRow>>;
+
+// a number x of the node at one face-down position q where it has histories
+struct Spot {
+    int q;
+    int sprints;  // the sprint cards under q
+    u64 count;    // histories with x at q
+};
+
+struct Guess {
+    int x;
+    std::vector<Spot> spots;
+    u128 total = 0;  // histories with x anywhere
+    int sprint_sum = 0;
+};
+
+struct NotOfShape {};  // the parent's passes do not serve this node: the Python reference does
+
+struct Valued {
+    int x;
+    u128 caught;
+};
+
+// The guesses the search valued, in its order, each with the histories it catches.
+// child_pool: the node's free cards per class; inc0 and gone: its last hit's class
+// composition and sprint cards; known: the cards whose place the Marshal knows;
+// tables(q, x): the parent's pair shares with x at q (nullptr: not of the shape, and
+// the caller takes the Python reference); check(): the deadline.
+template <class Tables, class Check>
+std::vector<Valued> value_node(const int* child_pool, u64 inc0, u64 gone, u64 known, u128 N,
+                               std::vector<Guess> guesses, Tables tables, Check check) {
+    for (Guess& g : guesses) {
+        g.total = 0;
+        g.sprint_sum = 0;
+        for (const Spot& s : g.spots) {
+            g.total += s.count;
+            g.sprint_sum += s.sprints;
+        }
+    }
+    // most likely first; the certain numbers first, the fewest outcomes first
+    std::sort(guesses.begin(), guesses.end(), [N](const Guess& a, const Guess& b) {
+        bool ca = a.total == N, cb = b.total == N;
+        if (ca != cb) return ca;
+        if (ca) {
+            if (a.spots.size() != b.spots.size()) return a.spots.size() < b.spots.size();
+            if (a.sprint_sum != b.sprint_sum) return a.sprint_sum < b.sprint_sum;
+            return a.x < b.x;
+        }
+        if (a.total != b.total) return a.total > b.total;
+        return a.x < b.x;
+    });
+    const u64 all_cards = ((1ULL << 42) - 1) & ~1ULL;  // 1..41
+    std::vector<Valued> out;
+    u128 best = 0;
+    for (const Guess& g : guesses) {
+        if (best > 0 && g.total <= best) break;  // its value is at most its probability
+        check();
+        const u64 free = all_cards & ~known & ~(1ULL << g.x);
+        u128 caught = 0;
+        for (const Spot& s : g.spots) {
+            const ShareTables* t = tables(s.q, g.x);
+            if (!t) throw NotOfShape();
+            for (const auto& [incs, rows] : *t) {
+                if (incs.first != inc0) continue;
+                if (incs.second && !s.sprints) continue;
+                caught = catches::add(caught, catches::caught_by_inc(child_pool, g.x, incs.second, rows, gone, free));
+            }
+        }
+        out.push_back({g.x, caught});
+        if (caught > best) best = caught;
+        if (g.total == N) break;  // a certain number, valued exactly: the node's value
+    }
+    return out;
+}
+
+}  // namespace fugitive::three

@@ -1,0 +1,96 @@
+"""The Manhunt planner's last levels in the compiled core (``solver/compiled/four.hpp``
+and ``three.hpp``) against the Python search they port (``advisor.manhunt._value_guess``
+with ``_merged_groups``, ``_derive_child`` and ``_node`` with ``_value_by_tags``): guess
+by guess on the nodes real plans ask about, and plan by plan."""
+from __future__ import annotations
+
+import time
+from itertools import count
+from pathlib import Path
+
+import pytest
+
+from advisor import manhunt
+from advisor.manhunt import plan_manhunt
+from engine.record import Record
+from solver import counting
+
+HERE = Path(__file__).parent
+
+pytestmark = pytest.mark.skipif(not counting.compiled_available(), reason="the compiled core is not built")
+
+#: a node with four face-down hideouts at the root (its guesses go to the core), and
+#: records of the random Marshal's games with five to seven (the core values the
+#: guesses of the nodes four levels from the end; the fourth in 2 s on this machine)
+RECORDS = ("manhunt_four.json", "manhunt_five.json", "manhunt_six.json", "manhunt_seven.json")
+
+
+def _record(name: str) -> Record:
+    return Record.from_json((HERE / name).read_text())
+
+
+def _checked(monkeypatch, calls: list):
+    """Every guess the core values, valued again by the Python reference on a context of
+    its own (no node known beforehand, so both search the same tree): the same bounds,
+    as integers of histories caught."""
+    core = manhunt._four_by_core
+    fresh = count(-1, -1)  # a prefix of its own for each reference search: no node known
+
+    def run(hits, facts, post, known, x, beat, ctx):
+        got = core(hits, facts, post, known, x, beat, ctx)
+        if got is None:
+            return None
+        ref_ctx = manhunt._Ctx(deadline=time.perf_counter() + 3600, max_solves=10**9, prefix_key=next(fresh))
+        monkeypatch.setattr(manhunt, "COMPILED_FOUR", False)
+        try:
+            lo, hi, _, out_of_budget = manhunt._value_guess(hits, facts, post, known, x, post.probability(x),
+                                                            ref_ctx, beat)
+        finally:
+            monkeypatch.setattr(manhunt, "COMPILED_FOUR", True)
+        assert not out_of_budget
+        n = post.histories
+        assert (lo * n, hi * n) == got, (hits, x, beat)
+        calls.append((x, beat is not None, lo == hi))
+        return got
+
+    monkeypatch.setattr(manhunt, "_four_by_core", run)
+
+
+@pytest.mark.parametrize("name", RECORDS)
+def test_the_core_values_each_guess_as_the_python_search_does(monkeypatch, name):
+    calls: list = []
+    _checked(monkeypatch, calls)
+    manhunt._EXACT.clear()
+    plan = plan_manhunt(_record(name), time_budget=120, all_first_guesses=False)
+    assert plan.exact
+    assert len(calls) >= (3 if name == "manhunt_four.json" else 100), "too few guesses went to the core"
+    if name != "manhunt_four.json":  # deeper records: searches stopped by a better guess, and exact ones
+        assert any(beaten and not exact for _, beaten, exact in calls)
+        assert any(exact for *_, exact in calls)
+
+
+@pytest.mark.parametrize("name", RECORDS[:3])
+def test_plans_are_the_same_with_the_core_and_without(monkeypatch, name):
+    """The value, the best guess and every first guess's value (all valued exactly)."""
+    record = _record(name)
+    plans = []
+    for on in (True, False):
+        monkeypatch.setattr(manhunt, "COMPILED_FOUR", on)
+        manhunt._EXACT.clear()
+        plans.append(plan_manhunt(record, time_budget=120))
+    fast, ref = plans
+    assert fast.exact and ref.exact
+    assert fast.value == ref.value and fast.best_guess == ref.best_guess
+    assert fast.first_guesses == ref.first_guesses
+    assert all(lo == hi for lo, hi in fast.first_guesses.values())
+
+
+def test_the_python_core_plans_without_the_compiled_search():
+    was = counting.core_in_use()
+    counting.use_core("python")
+    try:
+        facts = manhunt.extract(_record("manhunt_four.json"))
+        assert counting.compiled_search(counting.new_counter(facts)) is None
+    finally:
+        counting.use_core(was)
+    assert counting.compiled_search(counting.new_counter(facts)) is not None
