@@ -60,9 +60,9 @@ from solver.exact import counted, posterior_from_counts, validate_record
 from .cache import record_key, solve_cached
 
 ONE = Fraction(1)
-#: value the guesses of a deriving node with four face-down hideouts in the compiled
-#: core (``_four_by_core``); off, or on the Python core, ``_value_guess`` does
-COMPILED_FOUR = True
+#: the deriving nodes (by face-down hideouts) whose guesses the compiled core values
+#: (``_four_by_core``); at the others, or on the Python core, ``_value_guess`` does
+COMPILED_LEVELS: tuple[int, ...] = (4, 5)
 #: value the nodes with two face-down hideouts from their own count (``_pair_node``);
 #: off, they are searched like the others (the tests compare the two)
 PAIR_VALUES = True
@@ -413,7 +413,7 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
         if v is not None:
             return v, v, branches, False
     derive = PAIR_VALUES and not ctx.build_tree and _derives(post)
-    if derive and post.face_down_count == 4 and COMPILED_FOUR:
+    if derive and post.face_down_count in COMPILED_LEVELS:
         try:
             got = _four_by_core(hits, facts, post, known, x, beat, ctx)
         except _OutOfBudget:
@@ -501,11 +501,13 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
 
 def _four_by_core(hits: tuple, facts: Facts, post: Posterior, known: frozenset[int], x: int,
                   beat: Fraction | None, ctx: _Ctx) -> tuple[int, int] | None:
-    """``_value_guess`` at a deriving node with four face-down hideouts, in the compiled
-    core (``solver/compiled/four.hpp``): bounds on the histories guessing x first
-    catches, its children derived and searched as ``_derive_child`` and ``_node`` (with
-    ``_value_by_tags``) do, in the same order with the same stops. None where
-    the Python reference must do it (the Python core, a count past 64 bits)."""
+    """``_value_guess`` at a deriving node with four or five face-down hideouts, in the
+    compiled core (``solver/compiled/planner.hpp``): bounds on the histories guessing x
+    first catches, its children derived and searched as ``_derive_child`` and ``_node``
+    (with ``_value_by_tags`` at three face-down hideouts) do, in the same order with the
+    same stops; a child's value is not looked up in the memo, nor kept there. None
+    where the Python reference must do it (the Python core, a count past 64 bits, a
+    child with four face-down hideouts that does not derive)."""
     if post.histories >> 64:
         return None
     core = compiled_search(ctx.counter(hits, facts))
@@ -524,7 +526,7 @@ def _four_by_core(hits: tuple, facts: Facts, post: Posterior, known: frozenset[i
     beat_c = None if beat is None else floor(beat * post.histories)
     try:  # a fixed joint counted there is a solver call of the budget, as in _Ctx.fixed_joint
         got = core.value_four(x, positions, sum(1 << c for c in known), beat_c, ctx.deadline,
-                              ctx.max_solves - ctx.solves)
+                              ctx.max_solves - ctx.solves, DERIVE_LIMIT)
     except OutOfTime:
         raise _OutOfBudget from None
     if got is None:

@@ -158,19 +158,21 @@ class CompiledCounter(TaggedQueries):
         return a, b, tables
 
     def value_four(self, x: int, positions: list[int], known: int, beat: int | None,
-                   deadline: float | None = None, passes: int = 1 << 62) -> tuple[int, int, int] | None:
-        """The Manhunt planner's valuation of guessing x first at this node (four
-        face-down hideouts, its children derived from its passes):
-        ``solver/compiled/four.hpp``, whose reference is ``advisor.manhunt._value_guess``.
+                   deadline: float | None = None, passes: int = 1 << 62,
+                   derive_limit: int = 20_000) -> tuple[int, int, int] | None:
+        """The Manhunt planner's valuation of guessing x first at this node (four or five
+        face-down hideouts, its children derived from its passes, and theirs while their
+        joint of hideouts holds at most ``derive_limit`` tuples): ``solver/compiled/
+        planner.hpp``, whose reference is ``advisor.manhunt._value_guess``.
         ``positions``: (position, sprint cards there, the largest number of the position
         before it, histories with x there, bit mask of its numbers) for each face-down
         position, flattened; ``known``: a bit mask of the cards whose place is public;
         ``beat``: the histories the best guess found catches (the search of x stops once
-        it cannot beat them); ``passes``: the new fixed joints it may count (past them, as
-        past the deadline, ``OutOfTime``). (lower, upper) bounds on the histories x catches
-        and the fixed joints it counted, or None where the Python reference must (a count
-        past 64 bits, a node not of the shape)."""
-        got = self._c.value_four(x, positions, known, beat, self._budget(deadline), passes)
+        it cannot beat them); ``passes``: the solver calls it may make (new fixed joints,
+        children's counters; past them, as past the deadline, ``OutOfTime``). (lower,
+        upper) bounds on the histories x catches and the solver calls it made, or None
+        where the Python reference must (a count past 64 bits, a node not of the shape)."""
+        got = self._c.value_four(x, positions, known, beat, self._budget(deadline), passes, derive_limit)
         return None if got is None else (got[0] << 64 | got[1], got[2] << 64 | got[3], got[4])
 
     def _tagged(self, fd: list[int], fixed: dict[int, int], keep: dict) -> dict[tuple, int]:

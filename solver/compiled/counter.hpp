@@ -141,6 +141,11 @@ public:
                                                                 std::chrono::duration<double>(seconds));
         }
     }
+    // the deadline of another counter (the Manhunt planner's child nodes share their parent's)
+    void share_deadline(const Counter& o) {
+        has_deadline = o.has_deadline;
+        deadline = o.deadline;
+    }
     void check_time() const {
         if (has_deadline && std::chrono::steady_clock::now() > deadline) throw OutOfTime();
     }

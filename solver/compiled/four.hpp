@@ -1,10 +1,11 @@
-// The Manhunt planner's valuation of one guess at a node with four face-down hideouts
-// whose children are derived from its tagged passes: the port of advisor/manhunt.py,
-// _value_guess for such a node (with _merged_groups, _derive_child and, for each child,
-// the search of three.hpp), which stays the readable reference; tests hold the two
-// equal.
+// The Manhunt planner's valuation of one guess at a node with four or five face-down
+// hideouts whose children are derived from its tagged passes: the port of
+// advisor/manhunt.py, _value_guess for such a node (with _merged_groups, _derive_child
+// and, for each child, its search: three.hpp for three face-down hideouts left, `search`
+// below for four), and of _node for a node that is not the root (`search`). The Python
+// stays the readable reference; tests hold the two equal, guess by guess.
 //
-// A hit of x at position p over a sprint set S leaves a node with three face-down
+// A hit of x at position p over a sprint set S leaves a node with M = 3 or 4 face-down
 // hideouts. Its histories come from the node's fixed joint (histories with x at p, by
 // the class composition of p's sprint cards and the tuple of the other hideouts):
 // every set of S's composition that avoids x and the tuple has an equal share, and S
@@ -28,8 +29,9 @@ using catches::add;
 using catches::mul;
 
 // the histories with x at one position, by the class composition of its sprint cards:
-// (the other face-down hideouts in position order, histories)
-using Joint = std::map<u64, std::vector<std::pair<std::array<int, 3>, u64>>>;
+// (the M other face-down hideouts in position order, histories)
+template <int M>
+using Joint = std::map<u64, std::vector<std::pair<std::array<int, M>, u64>>>;
 
 // a face-down position of the node
 struct Position {
@@ -40,6 +42,7 @@ struct Position {
     u64 count_x;   // histories with the guess at q
 };
 
+template <int M>
 struct Outcome {
     u64 mult;      // sets of the group
     u64 S;         // its representative sprint set (bit mask)
@@ -47,7 +50,7 @@ struct Outcome {
     int at;        // the position's index among the node's face-down positions
     u64 n1;        // the child's histories
     u128 clo, chi; // bounds on the histories the child's best play catches
-    std::array<std::array<u64, 43>, 3> counts;  // the child's histories by position and number
+    std::array<std::array<u64, 43>, M> counts;  // the child's histories by position and number
 };
 
 struct Choice {
@@ -58,7 +61,8 @@ struct Choice {
 // advisor/manhunt.py, _merged_groups: for each class composition the joint has
 // histories of (and the gap rule allows), a choice per class of the joint's numbers the
 // set holds, filled up with the class's other free cards; in the reference's order
-inline std::vector<Choice> merged_groups(const Joint& joint, int x, int k, int prev_max, u64 known) {
+template <int M>
+std::vector<Choice> merged_groups(const Joint<M>& joint, int x, int k, int prev_max, u64 known) {
     if (k == 0) return {{0, 1}};
     const int gap = x - prev_max - 3;  // the gap rule: x - h(p-1) <= 3 + v(S)
     const u64* masks = catches::class_masks();
@@ -134,20 +138,21 @@ struct Bounds {
     u128 lo, hi;
 };
 
-// advisor/manhunt.py, _value_guess at a deriving node with four face-down hideouts:
+// advisor/manhunt.py, _value_guess at a deriving node with M + 1 face-down hideouts:
 // bounds on the histories guessing x first catches (equal unless `has_beat` and the
 // guess cannot beat `beat`, the histories the best guess found catches). pool: the
-// node's free cards per class; known: the cards whose place is public; joint(q):
-// the fixed joint with x at q (nullptr: not of the shape); tables(q, x, q2, x2): the
-// pair shares for a child's search (three.hpp); check(): the deadline.
-template <class JointOf, class Tables, class Check>
+// node's free cards per class; known: the cards whose place is public; joint(q): the
+// fixed joint with x at q (nullptr: not of the shape); child(outcome, position): the
+// histories the best play of a child catches (its exact value times its histories);
+// check(): the deadline.
+template <int M, class JointOf, class Child, class Check>
 Bounds value_guess(const int* pool, u64 known, int x, const std::vector<Position>& fd, bool has_beat, u128 beat,
-                   JointOf joint_of, Tables tables, Check check) {
-    std::vector<Outcome> outcomes;
+                   JointOf joint_of, Child child, Check check) {
+    std::vector<Outcome<M>> outcomes;
     for (int at = 0; at < (int)fd.size(); ++at) {
         const Position& P = fd[at];
         if (!P.count_x) continue;
-        const Joint* joint = joint_of(P.q);
+        const Joint<M>* joint = joint_of(P.q);
         if (!joint) throw three::NotOfShape();
         // the numbers each other position can still take, on its side of x
         std::vector<u64> others;
@@ -157,7 +162,7 @@ Bounds value_guess(const int* pool, u64 known, int x, const std::vector<Position
             others.push_back(fd[j].numbers & side);
         }
         u128 got = 0;
-        for (const Choice& g : merged_groups(*joint, x, P.sprints, P.prev_max, known)) {
+        for (const Choice& g : merged_groups<M>(*joint, x, P.sprints, P.prev_max, known)) {
             check();
             if (g.cards) {
                 bool dead = false;
@@ -167,18 +172,25 @@ Bounds value_guess(const int* pool, u64 known, int x, const std::vector<Position
             u64 inc = 0;
             for (int y = 1; y <= MAX_CARD; ++y)
                 if (g.cards >> y & 1) inc += 1ULL << (BITS * class_of(y));
-            Outcome out{g.mult, g.cards, inc, at, 0, 0, 0, {}};
+            Outcome<M> out{g.mult, g.cards, inc, at, 0, 0, 0, {}};
             for (auto& row : out.counts) row.fill(0);
             auto it = joint->find(inc);
             if (it != joint->end()) {
                 catches::Needs nd = catches::needs_of(inc);
                 for (const auto& [hs, n] : it->second) {
-                    if (!n || (g.cards >> hs[0] & 1) || (g.cards >> hs[1] & 1) || (g.cards >> hs[2] & 1)) continue;
-                    int h4[4] = {x, hs[0], hs[1], hs[2]};
-                    u64 k = catches::sets_of(pool, nd, h4, 4);
+                    if (!n) continue;
+                    bool meets = false;
+                    int h[M + 1];
+                    h[0] = x;
+                    for (int j = 0; j < M; ++j) {
+                        meets = meets || (g.cards >> hs[j] & 1);
+                        h[j + 1] = hs[j];
+                    }
+                    if (meets) continue;
+                    u64 k = catches::sets_of(pool, nd, h, M + 1);
                     if (!k || n % k) throw std::runtime_error("sprint sets of one class composition must count alike");
                     u64 share = n / k;
-                    for (int j = 0; j < 3; ++j) out.counts[j][hs[j]] += share;
+                    for (int j = 0; j < M; ++j) out.counts[j][hs[j]] += share;
                     out.n1 += share;
                 }
             }
@@ -187,7 +199,8 @@ Bounds value_guess(const int* pool, u64 known, int x, const std::vector<Position
             got = add(got, n);
             u64 top = 0;  // the child's most likely number (a number stands at one position)
             for (int y = 1; y <= MAX_CARD; ++y) {
-                u64 c = out.counts[0][y] + out.counts[1][y] + out.counts[2][y];
+                u64 c = 0;
+                for (int j = 0; j < M; ++j) c += out.counts[j][y];
                 if (c > top) top = c;
             }
             out.chi = top;
@@ -197,7 +210,7 @@ Bounds value_guess(const int* pool, u64 known, int x, const std::vector<Position
         if (got != P.count_x) throw std::runtime_error("sprint groups of a guess do not cover its histories");
     }
     u128 lo = 0, hi = 0;
-    for (const Outcome& o : outcomes) {
+    for (const auto& o : outcomes) {
         lo = add(lo, mul(o.mult, o.clo));
         hi = add(hi, mul(o.mult, o.chi));
     }
@@ -209,41 +222,110 @@ Bounds value_guess(const int* pool, u64 known, int x, const std::vector<Position
         return mul(outcomes[a].mult, outcomes[a].chi - outcomes[a].clo) >
                mul(outcomes[b].mult, outcomes[b].chi - outcomes[b].clo);
     });
-    const int cx = class_of(x);
     for (std::size_t i : order) {
-        const Outcome& o = outcomes[i];
+        const auto& o = outcomes[i];
         if (o.clo == o.chi) continue;
-        const Position& P = fd[o.at];
-        catches::Needs nd = catches::needs_of(o.inc);
-        int child_pool[catches::NC];
-        for (int c = 0; c < catches::NC; ++c) child_pool[c] = pool[c] - (c == cx) - nd.need[c];
-        std::vector<three::Guess> guesses;
-        std::vector<int> where(43, -1);
-        int j = 0;
-        for (int f = 0; f < (int)fd.size(); ++f) {
-            if (f == o.at) continue;
-            for (int y = 1; y <= MAX_CARD; ++y) {
-                u64 c = o.counts[j][y];
-                if (!c) continue;
-                if (where[y] < 0) {
-                    where[y] = (int)guesses.size();
-                    guesses.push_back(three::Guess{y, {}});
-                }
-                guesses[where[y]].spots.push_back({fd[f].q, fd[f].sprints, c});
-            }
-            ++j;
-        }
-        auto valued = three::value_node(
-            child_pool, o.inc, o.S, known | 1ULL << x | o.S, o.n1, std::move(guesses),
-            [&](int q2, int x2) { return tables(P.q, x, q2, x2); }, check);
-        u128 caught = 0;
-        for (const auto& v : valued) caught = std::max(caught, v.caught);
+        u128 caught = child(o, fd[o.at]);
         if (caught > o.chi) throw std::runtime_error("a child's value above its most likely number's probability");
         lo = add(lo, mul(o.mult, caught - o.clo));
         hi = hi - mul(o.mult, o.chi - caught);
         if (has_beat && hi <= beat) break;
     }
     return {lo, hi};
+}
+
+// The face-down positions of a child (all but fd[at], revealed as x) with their
+// numbers and the largest number of the position before each (the gap rule).
+template <int M>
+std::vector<Position> child_positions(const std::vector<Position>& fd, const Outcome<M>& o, int x) {
+    std::vector<Position> out;
+    for (int f = 0, j = 0; f < (int)fd.size(); ++f) {
+        if (f == o.at) continue;
+        Position p = fd[f];
+        p.numbers = 0;
+        for (int y = 1; y <= MAX_CARD; ++y)
+            if (o.counts[j][y]) p.numbers |= 1ULL << y;
+        p.count_x = 0;
+        out.push_back(p);
+        ++j;
+    }
+    for (Position& p : out) {
+        if (p.q - 1 == fd[o.at].q) {
+            p.prev_max = x;
+        } else {
+            for (const Position& before : out)
+                if (before.q == p.q - 1) p.prev_max = 63 - __builtin_clzll(before.numbers);
+        }
+    }
+    return out;
+}
+
+// the guesses of the child of an outcome (three.hpp): its numbers with their positions
+template <int M>
+std::vector<three::Guess> child_guesses(const std::vector<Position>& child_fd, const Outcome<M>& o) {
+    std::vector<three::Guess> guesses;
+    std::vector<int> where(43, -1);
+    for (int j = 0; j < M; ++j)
+        for (int y = 1; y <= MAX_CARD; ++y) {
+            u64 c = o.counts[j][y];
+            if (!c) continue;
+            if (where[y] < 0) {
+                where[y] = (int)guesses.size();
+                guesses.push_back(three::Guess{y, {}});
+            }
+            guesses[where[y]].spots.push_back({child_fd[j].q, child_fd[j].sprints, c});
+        }
+    return guesses;
+}
+
+// advisor/manhunt.py, _node at a node that is not the root (no tree, its value only):
+// the histories its best play catches. The guesses most likely first, certain numbers
+// first (the fewest outcomes first); a guess is valued by value(x, positions with x's
+// histories, has_beat, beat); the search stops at the first guess no more likely than
+// the best value found, or after the first certain number. counts[j][y]: histories
+// with y at fd[j].
+template <class ValueGuess>
+u128 search(std::vector<Position> fd, const std::vector<std::array<u64, 43>>& counts, u128 N, ValueGuess value) {
+    struct Number {
+        int x;
+        u128 total;
+        int where, sprints;
+    };
+    std::vector<Number> numbers;
+    for (int y = 1; y <= MAX_CARD; ++y) {
+        Number nb{y, 0, 0, 0};
+        for (std::size_t j = 0; j < fd.size(); ++j)
+            if (counts[j][y]) {
+                nb.total += counts[j][y];
+                nb.where += 1;
+                nb.sprints += fd[j].sprints;
+            }
+        if (nb.total) numbers.push_back(nb);
+    }
+    std::sort(numbers.begin(), numbers.end(), [N](const Number& a, const Number& b) {
+        bool ca = a.total == N, cb = b.total == N;
+        if (ca != cb) return ca;
+        if (ca) {
+            if (a.where != b.where) return a.where < b.where;
+            if (a.sprints != b.sprints) return a.sprints < b.sprints;
+            return a.x < b.x;
+        }
+        if (a.total != b.total) return a.total > b.total;
+        return a.x < b.x;
+    });
+    u128 best = 0;
+    for (const Number& nb : numbers) {
+        if (best > 0 && nb.total <= best) break;  // its value is at most its probability
+        bool certain = nb.total == N;
+        for (std::size_t j = 0; j < fd.size(); ++j) fd[j].count_x = counts[j][nb.x];
+        Bounds b = value(nb.x, fd, best > 0 && !certain, best);
+        if (b.lo > best) best = b.lo;
+        if (certain) {
+            if (b.lo != b.hi) throw std::runtime_error("a certain number's value not exact");
+            break;  // guessing a certain number first is optimal: its value is the node's
+        }
+    }
+    return best;
 }
 
 }  // namespace fugitive::four

@@ -15,8 +15,7 @@
 
 #include "catches.hpp"
 #include "counter.hpp"
-#include "four.hpp"
-#include "three.hpp"
+#include "planner.hpp"
 
 namespace nb = nanobind;
 using namespace fugitive;
@@ -56,14 +55,14 @@ public:
     virtual nb::dict pair_counts(std::vector<int> fd, std::vector<int> fixed, std::vector<int> at, int ia, int ib,
                                  std::vector<int> pool, std::vector<int> hideouts, double budget) = 0;
     virtual nb::object value_four(int x, std::vector<unsigned long long> positions, unsigned long long known,
-                                  nb::object beat, double budget, long long passes) = 0;
+                                  nb::object beat, double budget, long long passes, long long derive_limit) = 0;
     virtual std::size_t stored_states() = 0;
 };
 
 template <int K>
 class CounterK : public AnyCounter {
 public:
-    explicit CounterK(Plan plan) : c(std::move(plan)) {}
+    CounterK(FactsIn f, Plan plan) : node(std::move(f), std::move(plan)) {}
 
     nb::object total(double budget) override {
         Res<K> z = timed(budget, [&] { return c.total(); });
@@ -186,18 +185,20 @@ public:
         return out;
     }
 
-    // The valuation of guessing x first at this node (four face-down hideouts, its
-    // children derived from its passes): four.hpp. positions: (position, sprint cards
-    // there, the largest number of the position before it, histories with x there, bit
-    // mask of its numbers) for each face-down position, flattened; known: the cards whose
-    // place is public; beat: None or the histories the best guess found catches; passes:
-    // the new fixed joints it may count (the planner's budget of solver calls; past it,
-    // out of time). (lower, upper) bounds on the histories x catches, each as (high, low)
-    // 64-bit halves, and the fixed joints it counted; None where the Python reference
-    // must do it.
+    // The valuation of guessing x first at this node (four or five face-down hideouts,
+    // its children derived from its passes): planner.hpp and four.hpp. positions:
+    // (position, sprint cards there, the largest number of the position before it,
+    // histories with x there, bit mask of its numbers) for each face-down position,
+    // flattened; known: the cards whose place is public; beat: None or the histories
+    // the best guess found catches; passes: the solver calls it may make (new fixed
+    // joints and children's counters; past them, out of time); derive_limit:
+    // advisor/manhunt.py's DERIVE_LIMIT. (lower, upper) bounds on the histories x
+    // catches, each as (high, low) 64-bit halves, and the solver calls it made; None
+    // where the Python reference must do it.
     nb::object value_four(int x, std::vector<unsigned long long> positions, unsigned long long known, nb::object beat,
-                          double budget, long long passes) override {
-        if (positions.size() != 20) throw std::invalid_argument("value_four: five numbers for each of four positions");
+                          double budget, long long passes, long long derive_limit) override {
+        if (positions.size() != 20 && positions.size() != 25)
+            throw std::invalid_argument("value_four: five numbers for each of four or five positions");
         std::vector<four::Position> fd;
         for (std::size_t k = 0; k < positions.size(); k += 5)
             fd.push_back({(int)positions[k], (int)positions[k + 1], (int)positions[k + 2], positions[k + 4],
@@ -212,19 +213,11 @@ public:
             }
             beat_c = b;
         }
-        std::vector<int> pool = free_pool();
         four::Bounds got{0, 0};
-        long long counted = 0;
+        PassBudget calls{passes};
         bool served = timed(budget, [&] {
             try {
-                got = four::value_guess(
-                    pool.data(), known, x, fd, has_beat, beat_c,
-                    [&](int q) {
-                        if (!joints.count({q, x}) && counted++ >= passes) throw OutOfTime();
-                        return fixed_joint(q, x);
-                    },
-                    [&](int p0, int x0, int q, int x2) { return share_tables(p0, x0, q, x2, pool); },
-                    [&] { c.check_time(); });
+                got = node.value_guess(x, fd, known, has_beat, beat_c, calls, derive_limit);
                 return true;
             } catch (const catches::Overflow&) {
                 return false;
@@ -234,135 +227,12 @@ public:
         });
         if (!served) return nb::none();
         return nb::make_tuple((unsigned long long)(got.lo >> 64), (unsigned long long)got.lo,
-                              (unsigned long long)(got.hi >> 64), (unsigned long long)got.hi, counted);
+                              (unsigned long long)(got.hi >> 64), (unsigned long long)got.hi, calls.counted);
     }
 
     std::size_t stored_states() override { return c.stored_states(); }
 
 private:
-    // the free cards per class (neither the Marshal's nor public), CompiledCounter.free_cards
-    std::vector<int> free_pool() const { return std::vector<int>(c.P.pool, c.P.pool + catches::NC); }
-
-    // HistoryCounter.fixed_joint(q, x) kept as the core's own table (made once per key)
-    struct JointOf {
-        bool shaped = false;
-        bool fits = true;
-        four::Joint joint;
-    };
-    std::map<std::pair<int, int>, JointOf> joints;
-
-    const four::Joint* fixed_joint(int q, int x) {
-        auto it = joints.find({q, x});
-        if (it == joints.end()) it = joints.emplace(std::make_pair(q, x), make_joint(q, x)).first;
-        if (!it->second.fits) throw catches::Overflow();
-        return it->second.shaped ? &it->second.joint : nullptr;
-    }
-
-    JointOf make_joint(int q, int x) {
-        JointOf out;
-        std::vector<int> fd = c.tag_positions();
-        if (fd.size() != 4) return out;
-        int t = -1;
-        for (int i = 0; i < 4; ++i)
-            if (fd[i] == q) t = i;
-        if (t < 0) return out;
-        std::vector<int> fixed(4, 0), keep(4, 1);
-        fixed[t] = x;
-        keep[t] = 2;
-        auto rows = c.tagged(fd, fixed, keep);
-        std::map<std::pair<u64, std::array<int, 3>>, Res<K>> sums;
-        for (const auto& row : rows) {
-            std::array<int, 3> hs{};
-            int j = 0;
-            for (int i = 0; i < 4; ++i)
-                if (i != t) hs[j++] = (int)(row.first[i] & 63);
-            sums[{row.first[t] >> 6, hs}] += row.second;
-        }
-        out.shaped = true;
-        for (const auto& [k, n] : sums) {
-            u64 limbs[K + 1];
-            crt_limbs(n, limbs);
-            for (int i = 1; i <= K; ++i)
-                if (limbs[i]) {
-                    out.fits = false;
-                    return out;
-                }
-            out.joint[k.first].push_back({k.second, limbs[0]});
-        }
-        return out;
-    }
-
-    // TaggedQueries.pair_shares((p0, x0), (q, x)) kept as the core's own tables for the
-    // search of a child (three.hpp), made once per key: nullptr where the node is not of
-    // the shape; Overflow where a count does not fit 64 bits
-    struct Shares {
-        bool shaped = false;
-        bool fits = true;
-        three::ShareTables tables;
-    };
-    std::map<std::array<int, 4>, Shares> shares;
-
-    const three::ShareTables* share_tables(int p0, int x0, int q, int x, const std::vector<int>& pool) {
-        std::array<int, 4> key{p0, x0, q, x};
-        auto it = shares.find(key);
-        if (it == shares.end()) it = shares.emplace(key, make_shares(p0, x0, q, x, pool)).first;
-        if (!it->second.fits) throw catches::Overflow();
-        return it->second.shaped ? &it->second.tables : nullptr;
-    }
-
-    Shares make_shares(int p0, int x0, int q, int x, const std::vector<int>& pool) {
-        Shares out;
-        std::vector<int> fd = c.tag_positions();
-        if (fd.size() != 4 || p0 == q) return out;
-        int i0 = -1, iq = -1;
-        for (int t = 0; t < 4; ++t) {
-            if (fd[t] == p0) i0 = t;
-            if (fd[t] == q) iq = t;
-        }
-        if (i0 < 0 || iq < 0) return out;
-        int ia = -1, ib = -1;
-        for (int t = 0; t < 4; ++t)
-            if (t != i0 && t != iq) (ia < 0 ? ia : ib) = t;
-        std::vector<int> fixed(4, 0), keep(4, 2);
-        fixed[i0] = x0;
-        fixed[iq] = x;
-        keep[ia] = keep[ib] = 3;
-        auto rows = c.tagged(fd, fixed, keep);
-        // (inc of the hit, inc at q, which table, the row's hideout, its inc, the other hideout)
-        std::map<std::tuple<u64, u64, int, int, u64, int>, Res<K>> sums;
-        for (const auto& row : rows) {
-            u64 inc_hit = row.first[i0] >> 6, inc_q = row.first[iq] >> 6;
-            u64 pa = row.first[ia], pb = row.first[ib];
-            sums[{inc_hit, inc_q, 0, (int)(pa & 63), pa >> 6, (int)(pb & 63)}] += row.second;
-            sums[{inc_hit, inc_q, 1, (int)(pb & 63), pb >> 6, (int)(pa & 63)}] += row.second;
-        }
-        out.shaped = true;
-        catches::TableRow* cur = nullptr;
-        std::tuple<u64, u64, int, int, u64> last{~0ULL, 0, -1, -1, 0};
-        for (const auto& [k, n] : sums) {
-            const auto& [inc_hit, inc_q, which, h, inc, other] = k;
-            u64 limbs[K + 1];
-            crt_limbs(n, limbs);
-            for (int i = 1; i <= K; ++i)
-                if (limbs[i]) {
-                    out.fits = false;
-                    return out;
-                }
-            int hs[4] = {x0, x, h, other};
-            u64 sets = catches::sets_of(pool.data(), catches::needs_of(inc_hit), hs, 4);
-            if (!sets || limbs[0] % sets) throw std::runtime_error("sprint sets of one class composition must count alike");
-            std::tuple<u64, u64, int, int, u64> here{inc_hit, inc_q, which, h, inc};
-            if (!cur || here != last) {
-                auto& list = out.tables[{inc_hit, inc_q}];
-                list.push_back(catches::TableRow{h, inc, {}});
-                cur = &list.back();
-                last = here;
-            }
-            cur->counts.push_back({other, limbs[0] / sets});
-        }
-        return out;
-    }
-
     template <class F>
     auto timed(double budget, F f) -> decltype(f()) {
         c.set_budget(budget);
@@ -376,7 +246,8 @@ private:
         }
     }
 
-    Counter<K> c;
+    PlanNode<K> node;
+    Counter<K>& c = node.c;
 };
 
 // nullptr (None) when the record is beyond the core's limits (see prepare)
@@ -401,12 +272,12 @@ std::unique_ptr<AnyCounter> make(int primes, int n, const std::vector<long long>
     Plan plan;
     if (!prepare(f, plan)) return nullptr;
     switch (primes) {
-        case 1: return std::make_unique<CounterK<1>>(std::move(plan));
-        case 2: return std::make_unique<CounterK<2>>(std::move(plan));
-        case 3: return std::make_unique<CounterK<3>>(std::move(plan));
-        case 4: return std::make_unique<CounterK<4>>(std::move(plan));
-        case 5: return std::make_unique<CounterK<5>>(std::move(plan));
-        case 6: return std::make_unique<CounterK<6>>(std::move(plan));
+        case 1: return std::make_unique<CounterK<1>>(std::move(f), std::move(plan));
+        case 2: return std::make_unique<CounterK<2>>(std::move(f), std::move(plan));
+        case 3: return std::make_unique<CounterK<3>>(std::move(f), std::move(plan));
+        case 4: return std::make_unique<CounterK<4>>(std::move(f), std::move(plan));
+        case 5: return std::make_unique<CounterK<5>>(std::move(f), std::move(plan));
+        case 6: return std::make_unique<CounterK<6>>(std::move(f), std::move(plan));
         default: throw std::invalid_argument("primes: 1 to 6");
     }
 }
@@ -480,7 +351,7 @@ NB_MODULE(_compiled, m) {
         .def("pair_counts", &AnyCounter::pair_counts, nb::arg("fd"), nb::arg("fixed"), nb::arg("at"), nb::arg("ia"),
              nb::arg("ib"), nb::arg("pool"), nb::arg("hideouts"), nb::arg("budget"))
         .def("value_four", &AnyCounter::value_four, nb::arg("x"), nb::arg("positions"), nb::arg("known"),
-             nb::arg("beat").none(), nb::arg("budget"), nb::arg("passes"))
+             nb::arg("beat").none(), nb::arg("budget"), nb::arg("passes"), nb::arg("derive_limit"))
         .def("stored_states", &AnyCounter::stored_states);
     m.def("make", &make, nb::arg("primes"), nb::arg("n"), nb::arg("positions"), nb::arg("slots1"), nb::arg("slots2"),
           nb::arg("slots3"), nb::arg("draws"), nb::arg("marshal"), nb::arg("missed_single"), nb::arg("missed_sets"));

@@ -41,30 +41,38 @@ def _checked(monkeypatch, calls: list):
         if got is None:
             return None
         ref_ctx = manhunt._Ctx(deadline=time.perf_counter() + 3600, max_solves=10**9, prefix_key=next(fresh))
-        monkeypatch.setattr(manhunt, "COMPILED_FOUR", False)
+        levels = manhunt.COMPILED_LEVELS
+        monkeypatch.setattr(manhunt, "COMPILED_LEVELS", ())
         try:
             lo, hi, _, out_of_budget = manhunt._value_guess(hits, facts, post, known, x, post.probability(x),
                                                             ref_ctx, beat)
         finally:
-            monkeypatch.setattr(manhunt, "COMPILED_FOUR", True)
+            monkeypatch.setattr(manhunt, "COMPILED_LEVELS", levels)
         assert not out_of_budget
         n = post.histories
         assert (lo * n, hi * n) == got, (hits, x, beat)
-        calls.append((x, beat is not None, lo == hi))
+        calls.append((post.face_down_count, beat is not None, lo == hi))
         return got
 
     monkeypatch.setattr(manhunt, "_four_by_core", run)
 
 
-@pytest.mark.parametrize("name", RECORDS)
-def test_the_core_values_each_guess_as_the_python_search_does(monkeypatch, name):
+@pytest.mark.parametrize("name, levels, least", [
+    ("manhunt_four.json", (4,), 3), ("manhunt_five.json", (4,), 100), ("manhunt_six.json", (4,), 200),
+    ("manhunt_seven.json", (4,), 500), ("manhunt_five.json", (4, 5), 2), ("manhunt_seven.json", (4, 5), 100),
+])
+def test_the_core_values_each_guess_as_the_python_search_does(monkeypatch, name, levels, least):
+    """With the core at the nodes with four face-down hideouts only, and at those with
+    five too (whose children, with four, it then searches itself)."""
     calls: list = []
+    monkeypatch.setattr(manhunt, "COMPILED_LEVELS", levels)
     _checked(monkeypatch, calls)
     manhunt._EXACT.clear()
     plan = plan_manhunt(_record(name), time_budget=120, all_first_guesses=False)
     assert plan.exact
-    assert len(calls) >= (3 if name == "manhunt_four.json" else 100), "too few guesses went to the core"
-    if name != "manhunt_four.json":  # deeper records: searches stopped by a better guess, and exact ones
+    assert len(calls) >= least, "too few guesses went to the core"
+    assert max(levels) in {m for m, *_ in calls}
+    if least >= 100:  # searches stopped by a better guess, and exact ones
         assert any(beaten and not exact for _, beaten, exact in calls)
         assert any(exact for *_, exact in calls)
 
@@ -74,8 +82,8 @@ def test_plans_are_the_same_with_the_core_and_without(monkeypatch, name):
     """The value, the best guess and every first guess's value (all valued exactly)."""
     record = _record(name)
     plans = []
-    for on in (True, False):
-        monkeypatch.setattr(manhunt, "COMPILED_FOUR", on)
+    for levels in ((4, 5), ()):
+        monkeypatch.setattr(manhunt, "COMPILED_LEVELS", levels)
         manhunt._EXACT.clear()
         plans.append(plan_manhunt(record, time_budget=120))
     fast, ref = plans

@@ -39,7 +39,7 @@ def test_compiled_sums_equal_the_reference_on_planner_nodes(monkeypatch):
     children are derived, so the sums run with numbers gone), compiled and in Python;
     the Python search asks for them (the compiled one, ``_four_by_core``, sums in the
     core: tests/advisor/test_manhunt_core.py)."""
-    monkeypatch.setattr(manhunt, "COMPILED_FOUR", False)
+    monkeypatch.setattr(manhunt, "COMPILED_LEVELS", ())
     calls: list = []
     monkeypatch.setattr(manhunt, "planner_sums", lambda: _both(calls))
     r = Record.from_json((HERE / "manhunt_four.json").read_text())
