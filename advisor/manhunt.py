@@ -419,7 +419,7 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
         except _OutOfBudget:
             return lo, hi, branches, True
         if got is not None:
-            return Fraction(got[0], N), Fraction(got[1], N), branches, False
+            return Fraction(got[0], N), Fraction(got[1], N), branches, got[2]
     # the bounds in histories caught (the node's N of them): an outcome's share of N is
     # its sprint sets times the histories of one (n1), and a child's value times its n1
     # is the histories it catches, an integer (see _catches_of), so the sums are integers
@@ -500,12 +500,13 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
 
 
 def _four_by_core(hits: tuple, facts: Facts, post: Posterior, known: frozenset[int], x: int,
-                  beat: Fraction | None, ctx: _Ctx) -> tuple[int, int] | None:
+                  beat: Fraction | None, ctx: _Ctx) -> tuple[int, int, bool] | None:
     """``_value_guess`` at a deriving node with four or five face-down hideouts, in the
     compiled core (``solver/compiled/planner.hpp``): bounds on the histories guessing x
     first catches, its children derived and searched as ``_derive_child`` and ``_node``
     (with ``_value_by_tags`` at three face-down hideouts) do, in the same order with the
-    same stops; a child's value is not looked up in the memo, nor kept there. None
+    same stops; a child's value is not looked up in the memo, nor kept there. Past the
+    budget, the bounds so far and True (``_OutOfBudget`` before it has any). None
     where the Python reference must do it (the Python core, a count past 64 bits, a
     child with four face-down hideouts that does not derive)."""
     if post.histories >> 64:
@@ -532,7 +533,7 @@ def _four_by_core(hits: tuple, facts: Facts, post: Posterior, known: frozenset[i
     if got is None:
         return None
     ctx.solves += got[2]
-    return got[0], got[1]
+    return got[0], got[1], got[3]
 
 
 def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[int], x: int,

@@ -159,7 +159,7 @@ class CompiledCounter(TaggedQueries):
 
     def value_four(self, x: int, positions: list[int], known: int, beat: int | None,
                    deadline: float | None = None, passes: int = 1 << 62,
-                   derive_limit: int = 20_000) -> tuple[int, int, int] | None:
+                   derive_limit: int = 20_000) -> tuple[int, int, int, bool] | None:
         """The Manhunt planner's valuation of guessing x first at this node (four or five
         face-down hideouts, its children derived from its passes, and theirs while their
         joint of hideouts holds at most ``derive_limit`` tuples): ``solver/compiled/
@@ -169,11 +169,13 @@ class CompiledCounter(TaggedQueries):
         position, flattened; ``known``: a bit mask of the cards whose place is public;
         ``beat``: the histories the best guess found catches (the search of x stops once
         it cannot beat them); ``passes``: the solver calls it may make (new fixed joints,
-        children's counters; past them, as past the deadline, ``OutOfTime``). (lower,
-        upper) bounds on the histories x catches and the solver calls it made, or None
-        where the Python reference must (a count past 64 bits, a node not of the shape)."""
+        children's counters; past them, as past the deadline, the search stops). (lower,
+        upper) bounds on the histories x catches, the solver calls it made and whether it
+        stopped there (the bounds so far; ``OutOfTime`` if it stopped before it had
+        any), or None where the Python reference must (a count past 64 bits, a node not
+        of the shape)."""
         got = self._c.value_four(x, positions, known, beat, self._budget(deadline), passes, derive_limit)
-        return None if got is None else (got[0] << 64 | got[1], got[2] << 64 | got[3], got[4])
+        return None if got is None else (got[0] << 64 | got[1], got[2] << 64 | got[3], got[4], got[5])
 
     def _tagged(self, fd: list[int], fixed: dict[int, int], keep: dict) -> dict[tuple, int]:
         return dict(self._c.tagged(fd, [fixed.get(i, 0) for i in fd],

@@ -21,6 +21,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "counter.hpp"
 #include "three.hpp"
 
 namespace fugitive::four {
@@ -136,6 +137,7 @@ std::vector<Choice> merged_groups(const Joint<M>& joint, int x, int k, int prev_
 
 struct Bounds {
     u128 lo, hi;
+    bool out_of_time = false;  // the search stopped at the deadline: the bounds so far
 };
 
 // advisor/manhunt.py, _value_guess at a deriving node with M + 1 face-down hideouts:
@@ -144,7 +146,9 @@ struct Bounds {
 // node's free cards per class; known: the cards whose place is public; joint(q): the
 // fixed joint with x at q (nullptr: not of the shape); child(outcome, position): the
 // histories the best play of a child catches (its exact value times its histories);
-// check(): the deadline.
+// check(): the deadline. Past the deadline while the children are searched, the
+// bounds so far (each child not yet valued at its own bounds), as the reference; before
+// every child is bounded, OutOfTime.
 template <int M, class JointOf, class Child, class Check>
 Bounds value_guess(const int* pool, u64 known, int x, const std::vector<Position>& fd, bool has_beat, u128 beat,
                    JointOf joint_of, Child child, Check check) {
@@ -225,7 +229,12 @@ Bounds value_guess(const int* pool, u64 known, int x, const std::vector<Position
     for (std::size_t i : order) {
         const auto& o = outcomes[i];
         if (o.clo == o.chi) continue;
-        u128 caught = child(o, fd[o.at]);
+        u128 caught;
+        try {
+            caught = child(o, fd[o.at]);
+        } catch (const OutOfTime&) {
+            return {lo, hi, true};
+        }
         if (caught > o.chi) throw std::runtime_error("a child's value above its most likely number's probability");
         lo = add(lo, mul(o.mult, caught - o.clo));
         hi = hi - mul(o.mult, o.chi - caught);
@@ -319,6 +328,7 @@ u128 search(std::vector<Position> fd, const std::vector<std::array<u64, 43>>& co
         bool certain = nb.total == N;
         for (std::size_t j = 0; j < fd.size(); ++j) fd[j].count_x = counts[j][nb.x];
         Bounds b = value(nb.x, fd, best > 0 && !certain, best);
+        if (b.out_of_time) throw OutOfTime();  // the parent keeps this node's bounds
         if (b.lo > best) best = b.lo;
         if (certain) {
             if (b.lo != b.hi) throw std::runtime_error("a certain number's value not exact");

@@ -193,8 +193,9 @@ public:
     // the best guess found catches; passes: the solver calls it may make (new fixed
     // joints and children's counters; past them, out of time); derive_limit:
     // advisor/manhunt.py's DERIVE_LIMIT. (lower, upper) bounds on the histories x
-    // catches, each as (high, low) 64-bit halves, and the solver calls it made; None
-    // where the Python reference must do it.
+    // catches, each as (high, low) 64-bit halves, the solver calls it made and whether
+    // it stopped at the deadline (the bounds so far); None where the Python reference
+    // must do it.
     nb::object value_four(int x, std::vector<unsigned long long> positions, unsigned long long known, nb::object beat,
                           double budget, long long passes, long long derive_limit) override {
         if (positions.size() != 20 && positions.size() != 25)
@@ -227,7 +228,8 @@ public:
         });
         if (!served) return nb::none();
         return nb::make_tuple((unsigned long long)(got.lo >> 64), (unsigned long long)got.lo,
-                              (unsigned long long)(got.hi >> 64), (unsigned long long)got.hi, calls.counted);
+                              (unsigned long long)(got.hi >> 64), (unsigned long long)got.hi, calls.counted,
+                              got.out_of_time);
     }
 
     std::size_t stored_states() override { return c.stored_states(); }
