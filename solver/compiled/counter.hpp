@@ -1042,43 +1042,40 @@ public:
     std::vector<std::pair<std::vector<u64>, Res<K>>> tagged(const std::vector<int>& fd, const std::vector<int>& fixed,
                                                             const std::vector<int>& keep) {
         const Layer<K>& start = prefix_layer(fd.front());
-        // tags are interned: id -> (parent id, part); (parent id, part) -> id
+        // tags are interned: id -> (parent id, part); (parent id << 38 | part) -> id
         std::vector<std::pair<std::uint32_t, u64>> tag_parts{{0, 0}};
-        std::map<std::pair<std::uint32_t, u64>, std::uint32_t> tag_ids;
+        FlatMap<std::uint32_t> tag_ids;
         auto extend = [&](std::uint32_t tag, u64 part) {
-            auto got = tag_ids.emplace(std::make_pair(tag, part), (std::uint32_t)tag_parts.size());
-            if (got.second) tag_parts.emplace_back(tag, part);
-            return got.first->second;
+            if (tag >> 26 || part >> 38) throw std::length_error("tagged: a tag past its key");
+            std::uint32_t id = tag_ids.at((u64)tag << 38 | part, (std::uint32_t)tag_parts.size());
+            if (id == tag_parts.size()) tag_parts.emplace_back(tag, part);
+            return id;
         };
-        // a state and its tags: state key -> [(tag id, weight)]
-        using Tags = std::vector<std::pair<std::uint32_t, Res<K>>>;
-        FlatMap<std::uint32_t> cur_index;
-        std::vector<Tags> cur;
-        cur_index.at(start.key(0), 0);
-        cur.push_back({{0, start.value(0)}});
-        std::map<std::uint32_t, Res<K>> out;
+        TagLayer cur, nxt;
+        cur.add(start.key(0), 0, start.value(0));
+        FlatMap<std::uint32_t> out_index;  // tag -> its weight in out
+        std::vector<Res<K>> out;
         std::vector<Move> moves;
         for (std::size_t t = 0; t < fd.size(); ++t) {
             int i = fd[t];
             bool last = t + 1 == fd.size();
-            // (state, tag) -> weight of the next layer
-            std::map<std::pair<u64, std::uint32_t>, Res<K>> nxt;
             if (t && i > fd[t - 1] + 1) {  // the face-up positions between
-                for (std::size_t a = 0; a < cur_index.size(); ++a) {
+                nxt.reset();
+                for (std::size_t a = 0; a < cur.size(); ++a) {
                     u64 s2;
                     Res<K> wt, inv;
-                    if (!run_move(fd[t - 1] + 1, i - 1, cur_index.key(a), s2, wt, inv)) continue;
+                    if (!run_move(fd[t - 1] + 1, i - 1, cur.key(a), s2, wt, inv)) continue;
                     Res<K> f = wt * inv;
-                    for (const auto& tw : cur[cur_index.value(a)]) nxt[{s2, tw.first}] += tw.second * f;
+                    for (const auto& tw : cur.group(a)) nxt.add(s2, tw.first, tw.second * f);
                 }
-                regroup(nxt, cur_index, cur);
-                nxt.clear();
+                std::swap(cur, nxt);
             }
             bool keep_h = keep[t] & 1, keep_inc = keep[t] & 2;
             int only = fixed[t];
-            for (std::size_t a = 0; a < cur_index.size(); ++a) {
+            nxt.reset();
+            for (std::size_t a = 0; a < cur.size(); ++a) {
                 if (!(a & 63)) check_time();
-                u64 s = cur_index.key(a);
+                u64 s = cur.key(a);
                 int h = s_h(s);
                 u64 H = s_H(s);
                 moves_from(i, s, only, moves);
@@ -1091,25 +1088,28 @@ public:
                     }
                     if (m.leaves) f = f * closing_inverse(deck_of(h), H);
                     u64 part = (keep_h ? (u64)m.y : 0) | (keep_inc ? m.inc << 6 : 0);
-                    for (const auto& tw : cur[cur_index.value(a)]) {
+                    for (const auto& tw : cur.group(a)) {
                         std::uint32_t tag = extend(tw.first, part);
                         if (last) {
-                            auto got = out.emplace(tag, Res<K>::zero()).first;
-                            got->second += tw.second * f;
+                            std::uint32_t k = out_index.at(tag, (std::uint32_t)out.size());
+                            if (k == out.size()) out.push_back(Res<K>::zero());
+                            out[k] += tw.second * f;
                         } else {
-                            nxt[{m.s2, tag}] += tw.second * f;
+                            nxt.add(m.s2, tag, tw.second * f);
                         }
                     }
                 }
             }
-            if (!last) regroup(nxt, cur_index, cur);
+            if (!last) std::swap(cur, nxt);
         }
         std::vector<std::pair<std::vector<u64>, Res<K>>> result;
-        for (const auto& kv : out) {
+        result.reserve(out.size());
+        for (std::size_t k = 0; k < out.size(); ++k) {
             std::vector<u64> parts;
-            for (std::uint32_t tag = kv.first; tag; tag = tag_parts[tag].first) parts.push_back(tag_parts[tag].second);
+            for (std::uint32_t tag = (std::uint32_t)out_index.key(k); tag; tag = tag_parts[tag].first)
+                parts.push_back(tag_parts[tag].second);
             std::reverse(parts.begin(), parts.end());
-            result.emplace_back(std::move(parts), kv.second * inv_D);
+            result.emplace_back(std::move(parts), out[k] * inv_D);
         }
         return result;
     }
@@ -1123,16 +1123,37 @@ public:
     std::vector<std::array<Res<K>, 43>> counts;  // position -> number -> histories
 
 private:
-    static void regroup(std::map<std::pair<u64, std::uint32_t>, Res<K>>& nxt, FlatMap<std::uint32_t>& index,
-                        std::vector<std::vector<std::pair<std::uint32_t, Res<K>>>>& groups) {
-        index.clear();
-        groups.clear();
-        for (const auto& kv : nxt) {
-            std::uint32_t g = index.at(kv.first.first, (std::uint32_t)groups.size());
-            if (g == groups.size()) groups.emplace_back();
-            groups[g].emplace_back(kv.first.second, kv.second);
+    // a layer of a tagged pass: state -> [(tag id, weight)], states and tags in the
+    // order they were first reached; reset() keeps the memory for the next layer
+    struct TagLayer {
+        FlatMap<std::uint32_t> index;                                   // state -> its group
+        std::vector<std::vector<std::pair<std::uint32_t, Res<K>>>> groups;  // (the first `used`)
+        std::size_t used = 0;
+        FlatMap<std::uint32_t> slots;  // group << 32 | tag -> its place in the group
+
+        std::size_t size() const { return used; }
+        u64 key(std::size_t a) const { return index.key(a); }
+        const std::vector<std::pair<std::uint32_t, Res<K>>>& group(std::size_t a) const { return groups[a]; }
+
+        void reset() {
+            index.clear();
+            slots.clear();
+            for (std::size_t g = 0; g < used; ++g) groups[g].clear();
+            used = 0;
         }
-    }
+
+        void add(u64 state, std::uint32_t tag, const Res<K>& w) {
+            std::uint32_t g = index.at(state, (std::uint32_t)used);
+            if (g == used) {
+                if (used == groups.size()) groups.emplace_back();
+                ++used;
+            }
+            auto& grp = groups[g];
+            std::uint32_t k = slots.at((u64)g << 32 | tag, (std::uint32_t)grp.size());
+            if (k == grp.size()) grp.emplace_back(tag, w);
+            else grp[k].second += w;
+        }
+    };
 
     struct PosCache {
         FlatMap<std::uint32_t> sprint_index;  // usage -> its run of the sprint arena (sprint_refs)
