@@ -61,8 +61,8 @@ from .cache import record_key, solve_cached
 
 ONE = Fraction(1)
 #: the deriving nodes (by face-down hideouts) whose guesses the compiled core values
-#: (``_four_by_core``); at the others, or on the Python core, ``_value_guess`` does
-COMPILED_LEVELS: tuple[int, ...] = (4, 5)
+#: (``_guess_by_core``); at the others, or on the Python core, ``_value_guess`` does
+COMPILED_LEVELS: tuple[int, ...] = (4, 5, 6, 7)
 #: value the nodes with two face-down hideouts from their own count (``_pair_node``);
 #: off, they are searched like the others (the tests compare the two)
 PAIR_VALUES = True
@@ -415,7 +415,7 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
     derive = PAIR_VALUES and not ctx.build_tree and _derives(post)
     if derive and post.face_down_count in COMPILED_LEVELS:
         try:
-            got = _four_by_core(hits, facts, post, known, x, beat, ctx)
+            got = _guess_by_core(hits, facts, post, known, x, beat, ctx)
         except _OutOfBudget:
             return lo, hi, branches, True
         if got is not None:
@@ -499,9 +499,9 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
     return Fraction(lo_c, N), Fraction(hi_c, N), branches, False
 
 
-def _four_by_core(hits: tuple, facts: Facts, post: Posterior, known: frozenset[int], x: int,
+def _guess_by_core(hits: tuple, facts: Facts, post: Posterior, known: frozenset[int], x: int,
                   beat: Fraction | None, ctx: _Ctx) -> tuple[int, int, bool] | None:
-    """``_value_guess`` at a deriving node with four or five face-down hideouts, in the
+    """``_value_guess`` at a deriving node with four to seven face-down hideouts, in the
     compiled core (``solver/compiled/planner.hpp``): bounds on the histories guessing x
     first catches, its children derived and searched as ``_derive_child`` and ``_node``
     (with ``_value_by_tags`` at three face-down hideouts) do, in the same order with the
@@ -526,7 +526,7 @@ def _four_by_core(hits: tuple, facts: Facts, post: Posterior, known: frozenset[i
                           sum(1 << y for y, n in q.counts.items() if n))
     beat_c = None if beat is None else floor(beat * post.histories)
     try:  # a fixed joint counted there is a solver call of the budget, as in _Ctx.fixed_joint
-        got = core.value_four(x, positions, sum(1 << c for c in known), beat_c, ctx.deadline,
+        got = core.value_guess(x, positions, sum(1 << c for c in known), beat_c, ctx.deadline,
                               ctx.max_solves - ctx.solves, DERIVE_LIMIT)
     except OutOfTime:
         raise _OutOfBudget from None

@@ -157,10 +157,10 @@ class CompiledCounter(TaggedQueries):
                                      self._budget(self._deadline))
         return a, b, tables
 
-    def value_four(self, x: int, positions: list[int], known: int, beat: int | None,
+    def value_guess(self, x: int, positions: list[int], known: int, beat: int | None,
                    deadline: float | None = None, passes: int = 1 << 62,
                    derive_limit: int = 20_000) -> tuple[int, int, int, bool] | None:
-        """The Manhunt planner's valuation of guessing x first at this node (four or five
+        """The Manhunt planner's valuation of guessing x first at this node (four to seven
         face-down hideouts, its children derived from its passes, and theirs while their
         joint of hideouts holds at most ``derive_limit`` tuples): ``solver/compiled/
         planner.hpp``, whose reference is ``advisor.manhunt._value_guess``.
@@ -174,7 +174,7 @@ class CompiledCounter(TaggedQueries):
         stopped there (the bounds so far; ``OutOfTime`` if it stopped before it had
         any), or None where the Python reference must (a count past 64 bits, a node not
         of the shape)."""
-        got = self._c.value_four(x, positions, known, beat, self._budget(deadline), passes, derive_limit)
+        got = self._c.value_guess(x, positions, known, beat, self._budget(deadline), passes, derive_limit)
         return None if got is None else (got[0] << 64 | got[1], got[2] << 64 | got[3], got[4], got[5])
 
     def _tagged(self, fd: list[int], fixed: dict[int, int], keep: dict) -> dict[tuple, int]:

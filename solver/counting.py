@@ -192,7 +192,7 @@ def planner_sums():
 
 
 def compiled_search(counter: HistoryCounter):
-    """``counter`` when it is compiled (its ``value_four`` runs the Manhunt planner's
+    """``counter`` when it is compiled (its ``value_guess`` runs the Manhunt planner's
     last levels in the core), else None (the planner then searches in Python, its
     reference)."""
     if _compiled_counter is not None and isinstance(counter, _compiled_counter.CompiledCounter):

@@ -1,11 +1,11 @@
-// The Manhunt planner's valuation of one guess at a node with four or five face-down
+// The Manhunt planner's valuation of one guess at a node with four to seven face-down
 // hideouts whose children are derived from its tagged passes: the port of
 // advisor/manhunt.py, _value_guess for such a node (with _merged_groups, _derive_child
 // and, for each child, its search: three.hpp for three face-down hideouts left, `search`
 // below for four), and of _node for a node that is not the root (`search`). The Python
 // stays the readable reference; tests hold the two equal, guess by guess.
 //
-// A hit of x at position p over a sprint set S leaves a node with M = 3 or 4 face-down
+// A hit of x at position p over a sprint set S leaves a node with M = 3 to 6 face-down
 // hideouts. Its histories come from the node's fixed joint (histories with x at p, by
 // the class composition of p's sprint cards and the tuple of the other hideouts):
 // every set of S's composition that avoids x and the tuple has an equal share, and S

@@ -54,7 +54,7 @@ public:
     virtual nb::list tagged(std::vector<int> fd, std::vector<int> fixed, std::vector<int> keep, double budget) = 0;
     virtual nb::dict pair_counts(std::vector<int> fd, std::vector<int> fixed, std::vector<int> at, int ia, int ib,
                                  std::vector<int> pool, std::vector<int> hideouts, double budget) = 0;
-    virtual nb::object value_four(int x, std::vector<unsigned long long> positions, unsigned long long known,
+    virtual nb::object value_guess(int x, std::vector<unsigned long long> positions, unsigned long long known,
                                   nb::object beat, double budget, long long passes, long long derive_limit) = 0;
     virtual std::size_t stored_states() = 0;
 };
@@ -185,7 +185,7 @@ public:
         return out;
     }
 
-    // The valuation of guessing x first at this node (four or five face-down hideouts,
+    // The valuation of guessing x first at this node (four to seven face-down hideouts,
     // its children derived from its passes): planner.hpp and four.hpp. positions:
     // (position, sprint cards there, the largest number of the position before it,
     // histories with x there, bit mask of its numbers) for each face-down position,
@@ -196,10 +196,10 @@ public:
     // catches, each as (high, low) 64-bit halves, the solver calls it made and whether
     // it stopped at the deadline (the bounds so far); None where the Python reference
     // must do it.
-    nb::object value_four(int x, std::vector<unsigned long long> positions, unsigned long long known, nb::object beat,
+    nb::object value_guess(int x, std::vector<unsigned long long> positions, unsigned long long known, nb::object beat,
                           double budget, long long passes, long long derive_limit) override {
-        if (positions.size() != 20 && positions.size() != 25)
-            throw std::invalid_argument("value_four: five numbers for each of four or five positions");
+        if (positions.size() % 5 || positions.size() < 20 || positions.size() > 35)
+            throw std::invalid_argument("value_guess: five numbers for each of four to seven positions");
         std::vector<four::Position> fd;
         for (std::size_t k = 0; k < positions.size(); k += 5)
             fd.push_back({(int)positions[k], (int)positions[k + 1], (int)positions[k + 2], positions[k + 4],
@@ -352,7 +352,7 @@ NB_MODULE(_compiled, m) {
         .def("tagged", &AnyCounter::tagged, nb::arg("fd"), nb::arg("fixed"), nb::arg("keep"), nb::arg("budget"))
         .def("pair_counts", &AnyCounter::pair_counts, nb::arg("fd"), nb::arg("fixed"), nb::arg("at"), nb::arg("ia"),
              nb::arg("ib"), nb::arg("pool"), nb::arg("hideouts"), nb::arg("budget"))
-        .def("value_four", &AnyCounter::value_four, nb::arg("x"), nb::arg("positions"), nb::arg("known"),
+        .def("value_guess", &AnyCounter::value_guess, nb::arg("x"), nb::arg("positions"), nb::arg("known"),
              nb::arg("beat").none(), nb::arg("budget"), nb::arg("passes"), nb::arg("derive_limit"))
         .def("stored_states", &AnyCounter::stored_states);
     m.def("make", &make, nb::arg("primes"), nb::arg("n"), nb::arg("positions"), nb::arg("slots1"), nb::arg("slots2"),

@@ -2,9 +2,9 @@
 // counter is made from them with one more position revealed), and the tables of its
 // tagged passes the planner asks for, each made once (HistoryCounter.fixed_joint and
 // TaggedQueries.pair_shares of solver/count_planner.py, the readable reference). With
-// them it values a guess at a node with four or five face-down hideouts (four.hpp):
+// them it values a guess at a node with four to seven face-down hideouts (four.hpp):
 // with four, the children are searched by three.hpp from this node's pair shares; with
-// five, each child has a counter of its own and is searched by four::search.
+// more, each child has a counter of its own and is searched by four::search.
 #pragma once
 
 #include <array>
@@ -39,7 +39,7 @@ public:
     Counter<K> c;
 
     // The bounds on the histories guessing x first catches at this node (four.hpp):
-    // fd its face-down positions (four or five), known the cards whose place is public,
+    // fd its face-down positions (four to seven), known the cards whose place is public,
     // derive_limit advisor/manhunt.py's DERIVE_LIMIT (a child with a larger joint is
     // not of the shape: the Python reference values the guess).
     four::Bounds value_guess(int x, const std::vector<four::Position>& fd, u64 known, bool has_beat, u128 beat,
@@ -62,26 +62,36 @@ public:
                 },
                 check);
         }
-        if (fd.size() == 5) {
-            return four::value_guess<4>(
-                c.P.pool, known, x, fd, has_beat, beat, [&](int q) { return fixed_joint<4>(q, x, budget); },
-                [&](const four::Outcome<4>& o, const four::Position& P) {
-                    auto child_fd = four::child_positions(fd, o, x);
-                    long long size = 1;  // advisor/manhunt.py, _derives
-                    for (const auto& p : child_fd) size *= __builtin_popcountll(p.numbers);
-                    if (size > derive_limit) throw three::NotOfShape();
-                    budget.charge();
-                    std::unique_ptr<PlanNode> node = child(P.q, x, o.S);
-                    std::vector<std::array<u64, 43>> counts(o.counts.begin(), o.counts.end());
-                    const u64 child_known = known | 1ULL << x | o.S;
-                    return four::search(child_fd, counts, o.n1,
-                                        [&](int y, const std::vector<four::Position>& f2, bool hb, u128 bt) {
-                                            return node->value_guess(y, f2, child_known, hb, bt, budget, derive_limit);
-                                        });
-                },
-                check);
+        switch (fd.size()) {
+            case 5: return value_deep<4>(x, fd, known, has_beat, beat, budget, derive_limit);
+            case 6: return value_deep<5>(x, fd, known, has_beat, beat, budget, derive_limit);
+            case 7: return value_deep<6>(x, fd, known, has_beat, beat, budget, derive_limit);
         }
         throw three::NotOfShape();
+    }
+
+    // value_guess at a node with M + 1 > 4 face-down hideouts: each child has a counter of
+    // its own (a solver call) and is searched by four::search
+    template <int M>
+    four::Bounds value_deep(int x, const std::vector<four::Position>& fd, u64 known, bool has_beat, u128 beat,
+                            PassBudget& budget, long long derive_limit) {
+        return four::value_guess<M>(
+            c.P.pool, known, x, fd, has_beat, beat, [&](int q) { return fixed_joint<M>(q, x, budget); },
+            [&](const four::Outcome<M>& o, const four::Position& P) {
+                auto child_fd = four::child_positions(fd, o, x);
+                long long size = 1;  // advisor/manhunt.py, _derives
+                for (const auto& p : child_fd) size *= __builtin_popcountll(p.numbers);
+                if (size > derive_limit) throw three::NotOfShape();
+                budget.charge();
+                std::unique_ptr<PlanNode> node = child(P.q, x, o.S);
+                std::vector<std::array<u64, 43>> counts(o.counts.begin(), o.counts.end());
+                const u64 child_known = known | 1ULL << x | o.S;
+                return four::search(child_fd, counts, o.n1,
+                                    [&](int y, const std::vector<four::Position>& f2, bool hb, u128 bt) {
+                                        return node->value_guess(y, f2, child_known, hb, bt, budget, derive_limit);
+                                    });
+            },
+            [&] { c.check_time(); });
     }
 
     // TaggedQueries.pair_shares((p0, x0), (q, x)) for the search of a child (three.hpp):
@@ -138,11 +148,15 @@ private:
     };
     std::map<std::pair<int, int>, JointOf<3>> joints3;
     std::map<std::pair<int, int>, JointOf<4>> joints4;
+    std::map<std::pair<int, int>, JointOf<5>> joints5;
+    std::map<std::pair<int, int>, JointOf<6>> joints6;
 
     template <int M>
     std::map<std::pair<int, int>, JointOf<M>>& joints_of() {
         if constexpr (M == 3) return joints3;
-        else return joints4;
+        else if constexpr (M == 4) return joints4;
+        else if constexpr (M == 5) return joints5;
+        else return joints6;
     }
 
     Shares make_shares(int p0, int x0, int q, int x) {

@@ -34,7 +34,7 @@ def _checked(monkeypatch, calls: list):
     """Every guess the core values, valued again by the Python reference on a context of
     its own (no node known beforehand, so both search the same tree): the same bounds,
     as integers of histories caught."""
-    core = manhunt._four_by_core
+    core = manhunt._guess_by_core
     fresh = count(-1, -1)  # a prefix of its own for each reference search: no node known
 
     def run(hits, facts, post, known, x, beat, ctx):
@@ -55,16 +55,17 @@ def _checked(monkeypatch, calls: list):
         calls.append((post.face_down_count, beat is not None, lo == hi))
         return got
 
-    monkeypatch.setattr(manhunt, "_four_by_core", run)
+    monkeypatch.setattr(manhunt, "_guess_by_core", run)
 
 
 @pytest.mark.parametrize("name, levels, least", [
     ("manhunt_four.json", (4,), 3), ("manhunt_five.json", (4,), 100), ("manhunt_six.json", (4,), 200),
     ("manhunt_seven.json", (4,), 500), ("manhunt_five.json", (4, 5), 2), ("manhunt_seven.json", (4, 5), 100),
+    ("manhunt_seven.json", (4, 5, 6), 5),
 ])
 def test_the_core_values_each_guess_as_the_python_search_does(monkeypatch, name, levels, least):
     """With the core at the nodes with four face-down hideouts only, and at those with
-    five too (whose children, with four, it then searches itself)."""
+    five (six) too, whose children with four (and five) it then searches itself."""
     calls: list = []
     monkeypatch.setattr(manhunt, "COMPILED_LEVELS", levels)
     _checked(monkeypatch, calls)
@@ -73,7 +74,7 @@ def test_the_core_values_each_guess_as_the_python_search_does(monkeypatch, name,
     assert plan.exact
     assert len(calls) >= least, "too few guesses went to the core"
     assert max(levels) in {m for m, *_ in calls}
-    if least >= 100:  # searches stopped by a better guess, and exact ones
+    if least >= 5:  # searches stopped by a better guess, and exact ones
         assert any(beaten and not exact for _, beaten, exact in calls)
         assert any(exact for *_, exact in calls)
 
@@ -83,7 +84,7 @@ def test_plans_are_the_same_with_the_core_and_without(monkeypatch, name):
     """The value, the best guess and every first guess's value (all valued exactly)."""
     record = _record(name)
     plans = []
-    for levels in ((4, 5), ()):
+    for levels in ((4, 5, 6, 7), ()):
         monkeypatch.setattr(manhunt, "COMPILED_LEVELS", levels)
         manhunt._EXACT.clear()
         plans.append(plan_manhunt(record, time_budget=120))

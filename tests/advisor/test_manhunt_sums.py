@@ -37,7 +37,7 @@ def _both(calls: list):
 def test_compiled_sums_equal_the_reference_on_planner_nodes(monkeypatch):
     """Every sum a plan of a node with four face-down hideouts asks for (its guesses'
     children are derived, so the sums run with numbers gone), compiled and in Python;
-    the Python search asks for them (the compiled one, ``_four_by_core``, sums in the
+    the Python search asks for them (the compiled one, ``_guess_by_core``, sums in the
     core: tests/advisor/test_manhunt_core.py)."""
     monkeypatch.setattr(manhunt, "COMPILED_LEVELS", ())
     calls: list = []
