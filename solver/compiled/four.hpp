@@ -140,6 +140,11 @@ struct Bounds {
     bool out_of_time = false;  // the search stopped at the deadline: the bounds so far
 };
 
+// a node's search stopped at the deadline, with the bounds it had (in histories caught)
+struct Partial {
+    u128 lo, hi;
+};
+
 // advisor/manhunt.py, _value_guess at a deriving node with M + 1 face-down hideouts:
 // bounds on the histories guessing x first catches (equal unless `has_beat` and the
 // guess cannot beat `beat`, the histories the best guess found catches). pool: the
@@ -234,6 +239,10 @@ Bounds value_guess(const int* pool, u64 known, int x, const std::vector<Position
             caught = child(o, fd[o.at]);
         } catch (const OutOfTime&) {
             return {lo, hi, true};
+        } catch (const Partial& part) {  // the child's bounds so far, as the reference's _Partial
+            lo = add(lo, mul(o.mult, std::max(part.lo, o.clo) - o.clo));
+            hi = hi - mul(o.mult, o.chi - std::min(part.hi, o.chi));
+            return {lo, hi, true};
         }
         if (caught > o.chi) throw std::runtime_error("a child's value above its most likely number's probability");
         lo = add(lo, mul(o.mult, caught - o.clo));
@@ -292,7 +301,10 @@ std::vector<three::Guess> child_guesses(const std::vector<Position>& child_fd, c
 // first (the fewest outcomes first); a guess is valued by value(x, positions with x's
 // histories, has_beat, beat); the search stops at the first guess no more likely than
 // the best value found, or after the first certain number. counts[j][y]: histories
-// with y at fd[j].
+// with y at fd[j]. Stopped at the deadline while a guess is valued: Partial, the
+// node's bounds so far (the best value found; at most the largest of it, the bound of
+// the guess stopped and the probabilities of the guesses not tried, or the bound of a
+// certain number's guess, which is the node's value); OutOfTime before any.
 template <class ValueGuess>
 u128 search(std::vector<Position> fd, const std::vector<std::array<u64, 43>>& counts, u128 N, ValueGuess value) {
     struct Number {
@@ -323,12 +335,19 @@ u128 search(std::vector<Position> fd, const std::vector<std::array<u64, 43>>& co
         return a.x < b.x;
     });
     u128 best = 0;
-    for (const Number& nb : numbers) {
+    for (std::size_t i = 0; i < numbers.size(); ++i) {
+        const Number& nb = numbers[i];
         if (best > 0 && nb.total <= best) break;  // its value is at most its probability
         bool certain = nb.total == N;
         for (std::size_t j = 0; j < fd.size(); ++j) fd[j].count_x = counts[j][nb.x];
         Bounds b = value(nb.x, fd, best > 0 && !certain, best);
-        if (b.out_of_time) throw OutOfTime();  // the parent keeps this node's bounds
+        if (b.out_of_time) {
+            u128 lo = std::max(best, b.lo);
+            if (certain) throw Partial{lo, b.hi};
+            u128 hi = std::max(lo, b.hi);
+            for (std::size_t k = i + 1; k < numbers.size(); ++k) hi = std::max(hi, numbers[k].total);
+            throw Partial{lo, hi};
+        }
         if (b.lo > best) best = b.lo;
         if (certain) {
             if (b.lo != b.hi) throw std::runtime_error("a certain number's value not exact");
