@@ -34,6 +34,14 @@ with four or more (while the node's joint of hideouts is small, ``DERIVE_LIMIT``
 not counted at all: its posterior and, with three left, its guesses' pair counts come
 from its parent's tagged passes with its hit fixed (``_derive_child``).
 
+Compiled: on the compiled core, a guess at a deriving node with four to seven face-down
+hideouts is valued in the core (``_guess_by_core``, ``solver/compiled/planner.hpp``):
+the same sprint groups, derived children, guess order, bounds and stops as the Python
+here, which stays the reference (``COMPILED_LEVELS`` says where; the tests hold the two
+equal guess by guess). A child with four or more face-down hideouts gets a counter of
+its own in the core, made from its parent's facts with the hit revealed. Nodes valued
+there are not kept in the memo.
+
 Budget: a time limit and a limit on solver calls. When either runs out the planner
 does not guess: it returns rigorous bounds. Lower bounds come from exact values of
 finished branches (and a fixed guess set's exact chance), upper bounds from the bounds

@@ -133,6 +133,16 @@ private:
         return out;
     }
 
+    // the integer a count stands for, when it fits 64 bits
+    static bool fits_64(const Res<K>& n, u64& out) {
+        u64 limbs[K + 1];
+        crt_limbs(n, limbs);
+        for (int i = 1; i <= K; ++i)
+            if (limbs[i]) return false;
+        out = limbs[0];
+        return true;
+    }
+
     struct Shares {
         bool shaped = false;
         bool fits = true;
@@ -190,16 +200,14 @@ private:
         std::tuple<u64, u64, int, int, u64> last{~0ULL, 0, -1, -1, 0};
         for (const auto& [k, n] : sums) {
             const auto& [inc_hit, inc_q, which, h, inc, other] = k;
-            u64 limbs[K + 1];
-            crt_limbs(n, limbs);
-            for (int i = 1; i <= K; ++i)
-                if (limbs[i]) {
-                    out.fits = false;
-                    return out;
-                }
+            u64 count;
+            if (!fits_64(n, count)) {
+                out.fits = false;
+                return out;
+            }
             int hs[4] = {x0, x, h, other};
             u64 sets = catches::sets_of(c.P.pool, catches::needs_of(inc_hit), hs, 4);
-            if (!sets || limbs[0] % sets) throw std::runtime_error("sprint sets of one class composition must count alike");
+            if (!sets || count % sets) throw std::runtime_error("sprint sets of one class composition must count alike");
             std::tuple<u64, u64, int, int, u64> here{inc_hit, inc_q, which, h, inc};
             if (!cur || here != last) {
                 auto& list = out.tables[{inc_hit, inc_q}];
@@ -207,7 +215,7 @@ private:
                 cur = &list.back();
                 last = here;
             }
-            cur->counts.push_back({other, limbs[0] / sets});
+            cur->counts.push_back({other, count / sets});
         }
         return out;
     }
@@ -235,14 +243,12 @@ private:
         }
         out.shaped = true;
         for (const auto& [k, n] : sums) {
-            u64 limbs[K + 1];
-            crt_limbs(n, limbs);
-            for (int i = 1; i <= K; ++i)
-                if (limbs[i]) {
-                    out.fits = false;
-                    return out;
-                }
-            out.joint[k.first].push_back({k.second, limbs[0]});
+            u64 count;
+            if (!fits_64(n, count)) {
+                out.fits = false;
+                return out;
+            }
+            out.joint[k.first].push_back({k.second, count});
         }
         return out;
     }
