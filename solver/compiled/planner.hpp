@@ -7,6 +7,7 @@
 // more, each child has a counter of its own and is searched by four::search.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <memory>
@@ -49,6 +50,9 @@ public:
             return four::value_guess<3>(
                 c.P.pool, known, x, fd, has_beat, beat, [&](int q) { return fixed_joint<3>(q, x, budget); },
                 [&](const four::Outcome<3>& o, const four::Position& P) {
+                    std::vector<u64> key = child_path(P.q, x, o.S);
+                    auto known_value = memo->find(key);
+                    if (known_value != memo->end()) return known_value->second;
                     auto child_fd = four::child_positions(fd, o, x);
                     int child_pool[catches::NC];
                     catches::Needs nd = catches::needs_of(o.inc);
@@ -58,6 +62,7 @@ public:
                         [&](int q2, int x2) { return share_tables(P.q, x, q2, x2); }, check);
                     u128 caught = 0;
                     for (const auto& v : valued) caught = std::max(caught, v.caught);
+                    memo->emplace(std::move(key), caught);
                     return caught;
                 },
                 check);
@@ -78,18 +83,25 @@ public:
         return four::value_guess<M>(
             c.P.pool, known, x, fd, has_beat, beat, [&](int q) { return fixed_joint<M>(q, x, budget); },
             [&](const four::Outcome<M>& o, const four::Position& P) {
+                std::vector<u64> key = child_path(P.q, x, o.S);
+                auto known_value = memo->find(key);
+                if (known_value != memo->end()) return known_value->second;
                 auto child_fd = four::child_positions(fd, o, x);
                 long long size = 1;  // advisor/manhunt.py, _derives
                 for (const auto& p : child_fd) size *= __builtin_popcountll(p.numbers);
                 if (size > derive_limit) throw three::NotOfShape();
                 budget.charge();
                 std::unique_ptr<PlanNode> node = child(P.q, x, o.S);
+                node->path = key;
                 std::vector<std::array<u64, 43>> counts(o.counts.begin(), o.counts.end());
                 const u64 child_known = known | 1ULL << x | o.S;
-                return four::search(child_fd, counts, o.n1,
-                                    [&](int y, const std::vector<four::Position>& f2, bool hb, u128 bt) {
-                                        return node->value_guess(y, f2, child_known, hb, bt, budget, derive_limit);
-                                    });
+                u128 caught = four::search(child_fd, counts, o.n1,
+                                           [&](int y, const std::vector<four::Position>& f2, bool hb, u128 bt) {
+                                               return node->value_guess(y, f2, child_known, hb, bt, budget,
+                                                                        derive_limit);
+                                           });
+                memo->emplace(std::move(key), caught);
+                return caught;
             },
             [&] { c.check_time(); });
     }
@@ -120,8 +132,24 @@ public:
     }
 
 private:
+    // The exact values found below the node the planner asked about, by the hits that
+    // lead there from it (a node reached by the same hits in another order is the same
+    // node, as advisor/manhunt.py's memo): the histories its best play catches. Only
+    // looked up when a child is to be searched, so the bounds are those of a search
+    // without it; shared by every node below, kept while this counter lives.
+    using Memo = std::map<std::vector<u64>, u128>;
+    std::shared_ptr<Memo> memo = std::make_shared<Memo>();
+    std::vector<u64> path;  // this node's hits from there (position | number << 6 | sprint cards << 12), sorted
+
+    std::vector<u64> child_path(int q, int x, u64 S) const {
+        std::vector<u64> out = path;
+        u64 code = (u64)q | (u64)x << 6 | S << 12;
+        out.insert(std::upper_bound(out.begin(), out.end(), code), code);
+        return out;
+    }
+
     // the node after a hit of x at q over the sprint cards S: its counter from these
-    // facts with q revealed (the deadline shared)
+    // facts with q revealed (the deadline shared, and the memo)
     std::unique_ptr<PlanNode> child(int q, int x, u64 S) {
         FactsIn f = facts;
         f.positions[4 * (q - 1) + 1] = x;
@@ -130,6 +158,7 @@ private:
         if (!prepare(f, plan)) throw three::NotOfShape();
         auto out = std::make_unique<PlanNode>(std::move(f), std::move(plan));
         out->c.share_deadline(c);
+        out->memo = memo;
         return out;
     }
 
