@@ -533,14 +533,17 @@ def _guess_by_core(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
             positions += (q.position, q.sprints, prev_max, q.counts.get(x, 0),
                           sum(1 << y for y, n in q.counts.items() if n))
     beat_c = None if beat is None else floor(beat * post.histories)
-    try:  # a fixed joint counted there is a solver call of the budget, as in _Ctx.fixed_joint
-        got = core.value_guess(x, positions, sum(1 << c for c in known), beat_c, ctx.deadline,
-                              ctx.max_solves - ctx.solves, DERIVE_LIMIT)
-    except OutOfTime:
+    # the core's fixed joints and children's counters are solver calls of the budget, as
+    # in _Ctx.fixed_joint and _Ctx.counter, charged however the call ends
+    try:
+        got, calls = core.value_guess(x, positions, sum(1 << c for c in known), beat_c, ctx.deadline,
+                                      ctx.max_solves - ctx.solves, DERIVE_LIMIT)
+    except OutOfTime as stop:
+        ctx.solves += stop.args[0] if stop.args else 0
         raise _OutOfBudget from None
+    ctx.solves += calls
     if got is None:
         return None
-    ctx.solves += got[2]
     return got[0], got[1], got[3]
 
 

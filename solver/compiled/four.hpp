@@ -62,13 +62,14 @@ struct Choice {
 // advisor/manhunt.py, _merged_groups: for each class composition the joint has
 // histories of (and the gap rule allows), a choice per class of the joint's numbers the
 // set holds, filled up with the class's other free cards; in the reference's order
-template <int M>
-std::vector<Choice> merged_groups(const Joint<M>& joint, int x, int k, int prev_max, u64 known) {
+template <int M, class Check>
+std::vector<Choice> merged_groups(const Joint<M>& joint, int x, int k, int prev_max, u64 known, Check check) {
     if (k == 0) return {{0, 1}};
     const int gap = x - prev_max - 3;  // the gap rule: x - h(p-1) <= 3 + v(S)
     const u64* masks = catches::class_masks();
     std::vector<Choice> out;
     for (const auto& [inc, rows] : joint) {  // sorted by composition, as the reference
+        check();
         bool fits = false;
         u64 numbers = 0;
         for (const auto& [hs, n] : rows)
@@ -127,6 +128,7 @@ std::vector<Choice> merged_groups(const Joint<M>& joint, int x, int k, int prev_
             }
             if (mult >> 64) throw catches::Overflow();
             out.push_back({S, (u64)mult});
+            if (!(out.size() & 255)) check();
             std::size_t a = per_class.size();
             while (a > 0 && ++at[a - 1] == per_class[a - 1].size()) at[--a] = 0;
             if (a == 0) break;
@@ -140,10 +142,7 @@ struct Bounds {
     bool out_of_time = false;  // the search stopped at the deadline: the bounds so far
 };
 
-// a node's search stopped at the deadline, with the bounds it had (in histories caught)
-struct Partial {
-    u128 lo, hi;
-};
+using three::Partial;
 
 // advisor/manhunt.py, _value_guess at a deriving node with M + 1 face-down hideouts:
 // bounds on the histories guessing x first catches (equal unless `has_beat` and the
@@ -171,7 +170,7 @@ Bounds value_guess(const int* pool, u64 known, int x, const std::vector<Position
             others.push_back(fd[j].numbers & side);
         }
         u128 got = 0;
-        for (const Choice& g : merged_groups<M>(*joint, x, P.sprints, P.prev_max, known)) {
+        for (const Choice& g : merged_groups<M>(*joint, x, P.sprints, P.prev_max, known, check)) {
             check();
             if (g.cards) {
                 bool dead = false;
@@ -304,7 +303,7 @@ std::vector<three::Guess> child_guesses(const std::vector<Position>& child_fd, c
 // with y at fd[j]. Stopped at the deadline while a guess is valued: Partial, the
 // node's bounds so far (the best value found; at most the largest of it, the bound of
 // the guess stopped and the probabilities of the guesses not tried, or the bound of a
-// certain number's guess, which is the node's value); OutOfTime before any.
+// certain number's guess, which is the node's value), as the reference's _Partial.
 template <class ValueGuess>
 u128 search(std::vector<Position> fd, const std::vector<std::array<u64, 43>>& counts, u128 N, ValueGuess value) {
     struct Number {
@@ -340,7 +339,12 @@ u128 search(std::vector<Position> fd, const std::vector<std::array<u64, 43>>& co
         if (best > 0 && nb.total <= best) break;  // its value is at most its probability
         bool certain = nb.total == N;
         for (std::size_t j = 0; j < fd.size(); ++j) fd[j].count_x = counts[j][nb.x];
-        Bounds b = value(nb.x, fd, best > 0 && !certain, best);
+        Bounds b;
+        try {
+            b = value(nb.x, fd, best > 0 && !certain, best);
+        } catch (const OutOfTime&) {  // stopped before it had bounds: at most its probability
+            b = {0, nb.total, true};
+        }
         if (b.out_of_time) {
             u128 lo = std::max(best, b.lo);
             if (certain) throw Partial{lo, b.hi};

@@ -194,40 +194,46 @@ public:
     // joints and children's counters; past them, out of time); derive_limit:
     // advisor/manhunt.py's DERIVE_LIMIT. (lower, upper) bounds on the histories x
     // catches, each as (high, low) 64-bit halves, the solver calls it made and whether
-    // it stopped at the deadline (the bounds so far); None where the Python reference
-    // must do it.
+    // it stopped at the deadline (the bounds so far), after a status: 0 served, 1 the
+    // Python reference must do it, 2 stopped before it had bounds.
     nb::object value_guess(int x, std::vector<unsigned long long> positions, unsigned long long known, nb::object beat,
                           double budget, long long passes, long long derive_limit) override {
         if (positions.size() % 5 || positions.size() < 20 || positions.size() > 35)
             throw std::invalid_argument("value_guess: five numbers for each of four to seven positions");
+        if (x < 1 || x > MAX_CARD) throw std::invalid_argument("value_guess: a number out of 1..41");
         std::vector<four::Position> fd;
-        for (std::size_t k = 0; k < positions.size(); k += 5)
+        for (std::size_t k = 0; k < positions.size(); k += 5) {
+            if (positions[k] < 1 || positions[k] > (unsigned long long)c.n || positions[k + 2] > ESCAPE)
+                throw std::invalid_argument("value_guess: a position out of the row");
             fd.push_back({(int)positions[k], (int)positions[k + 1], (int)positions[k + 2], positions[k + 4],
                           positions[k + 3]});
+        }
         bool has_beat = !beat.is_none();
         u128 beat_c = 0;
         if (has_beat) {
             unsigned long long b = PyLong_AsUnsignedLongLong(beat.ptr());
             if (b == (unsigned long long)-1 && PyErr_Occurred()) {
                 PyErr_Clear();
-                return nb::none();
+                return nb::make_tuple(1, 0, 0, 0, 0, 0, false);
             }
             beat_c = b;
         }
         four::Bounds got{0, 0};
         PassBudget calls{passes};
-        bool served = timed(budget, [&] {
+        // 0: served; 1: the Python reference must do it; 2: stopped before it had bounds
+        int status = timed(budget, [&] {
             try {
                 got = node.value_guess(x, fd, known, has_beat, beat_c, calls, derive_limit);
-                return true;
+                return 0;
             } catch (const catches::Overflow&) {
-                return false;
+                return 1;
             } catch (const three::NotOfShape&) {
-                return false;
+                return 1;
+            } catch (const OutOfTime&) {
+                return 2;
             }
         });
-        if (!served) return nb::none();
-        return nb::make_tuple((unsigned long long)(got.lo >> 64), (unsigned long long)got.lo,
+        return nb::make_tuple(status, (unsigned long long)(got.lo >> 64), (unsigned long long)got.lo,
                               (unsigned long long)(got.hi >> 64), (unsigned long long)got.hi, calls.counted,
                               got.out_of_time);
     }
@@ -237,13 +243,14 @@ public:
 private:
     template <class F>
     auto timed(double budget, F f) -> decltype(f()) {
+        struct Reset {  // no deadline left behind, whatever leaves f
+            Counter<K>& c;
+            ~Reset() { c.set_budget(-1); }
+        } reset{c};
         c.set_budget(budget);
         try {
-            auto out = f();
-            c.set_budget(-1);
-            return out;
+            return f();
         } catch (const OutOfTime&) {
-            c.set_budget(-1);
             throw OutOfTimeError();
         }
     }

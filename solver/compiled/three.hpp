@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "catches.hpp"
+#include "counter.hpp"
 
 namespace fugitive::three {
 
@@ -45,6 +46,12 @@ struct Guess {
 
 struct NotOfShape {};  // the parent's passes do not serve this node: the Python reference does
 
+// a node's search stopped at the deadline (or the budget of solver calls), with the
+// bounds it had, in histories caught (advisor/manhunt.py's _Partial)
+struct Partial {
+    u128 lo, hi;
+};
+
 struct Valued {
     int x;
     u128 caught;
@@ -54,7 +61,10 @@ struct Valued {
 // child_pool: the node's free cards per class; inc0 and gone: its last hit's class
 // composition and sprint cards; known: the cards whose place the Marshal knows;
 // tables(q, x): the parent's pair shares with x at q (nullptr: not of the shape, and
-// the caller takes the Python reference); check(): the deadline.
+// the caller takes the Python reference); check(): the deadline. Stopped there while a
+// guess is valued: Partial (the best found, and at most the largest of it and the
+// guess's probability; for a certain number's guess, which is the node's value, that
+// probability).
 template <class Tables, class Check>
 std::vector<Valued> value_node(const int* child_pool, u64 inc0, u64 gone, u64 known, u128 N,
                                std::vector<Guess> guesses, Tables tables, Check check) {
@@ -83,17 +93,21 @@ std::vector<Valued> value_node(const int* child_pool, u64 inc0, u64 gone, u64 kn
     u128 best = 0;
     for (const Guess& g : guesses) {
         if (best > 0 && g.total <= best) break;  // its value is at most its probability
-        check();
         const u64 free = all_cards & ~known & ~(1ULL << g.x);
         u128 caught = 0;
-        for (const Spot& s : g.spots) {
-            const ShareTables* t = tables(s.q, g.x);
-            if (!t) throw NotOfShape();
-            for (const auto& [incs, rows] : *t) {
-                if (incs.first != inc0) continue;
-                if (incs.second && !s.sprints) continue;
-                caught = catches::add(caught, catches::caught_by_inc(child_pool, g.x, incs.second, rows, gone, free));
+        try {
+            check();
+            for (const Spot& s : g.spots) {
+                const ShareTables* t = tables(s.q, g.x);
+                if (!t) throw NotOfShape();
+                for (const auto& [incs, rows] : *t) {
+                    if (incs.first != inc0) continue;
+                    if (incs.second && !s.sprints) continue;
+                    caught = catches::add(caught, catches::caught_by_inc(child_pool, g.x, incs.second, rows, gone, free));
+                }
             }
+        } catch (const OutOfTime&) {  // the guesses after it are no more likely (or valued with a certain one)
+            throw Partial{best, std::max(best, g.total)};
         }
         out.push_back({g.x, caught});
         if (caught > best) best = caught;
