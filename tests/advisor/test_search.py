@@ -301,7 +301,9 @@ def test_the_search_opens_differently_on_different_deals():
     sets = Counter()
     for seed in range(8):
         state = new_game(seed)
-        bot = SearchFugitive(seed=seed, samples=1, time_budget=0.5)
+        # one round of samples decides (0.3 s in all): a budget that is never reached, so
+        # the outcome does not depend on the machine's load
+        bot = SearchFugitive(seed=seed, samples=1, time_budget=60)
         placed = []
         while state.phase.name == "FUGITIVE_OPENING":
             move = bot.choose(fugitive_view(state))
