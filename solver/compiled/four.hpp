@@ -50,7 +50,7 @@ struct Outcome {
     u64 inc;       // its class composition
     int at;        // the position's index among the node's face-down positions
     u64 n1;        // the child's histories
-    u128 clo, chi; // bounds on the histories the child's best play catches
+    u64 top;       // its most likely number's histories: at most what its best play catches
     std::array<std::array<u64, 43>, M> counts;  // the child's histories by position and number
 };
 
@@ -180,7 +180,7 @@ Bounds value_guess(const int* pool, u64 known, int x, const std::vector<Position
             u64 inc = 0;
             for (int y = 1; y <= MAX_CARD; ++y)
                 if (g.cards >> y & 1) inc += 1ULL << (BITS * class_of(y));
-            Outcome<M> out{g.mult, g.cards, inc, at, 0, 0, 0, {}};
+            Outcome<M> out{g.mult, g.cards, inc, at, 0, 0, {}};
             for (auto& row : out.counts) row.fill(0);
             auto it = joint->find(inc);
             if (it != joint->end()) {
@@ -205,47 +205,42 @@ Bounds value_guess(const int* pool, u64 known, int x, const std::vector<Position
             u128 n = mul(out.n1, g.mult);
             if (!n) continue;
             got = add(got, n);
-            u64 top = 0;  // the child's most likely number (a number stands at one position)
-            for (int y = 1; y <= MAX_CARD; ++y) {
+            for (int y = 1; y <= MAX_CARD; ++y) {  // a number stands at one position
                 u64 c = 0;
                 for (int j = 0; j < M; ++j) c += out.counts[j][y];
-                if (c > top) top = c;
+                out.top = std::max(out.top, c);
             }
-            out.chi = top;
             outcomes.push_back(std::move(out));
             if (got == P.count_x) break;
         }
         if (got != P.count_x) throw std::runtime_error("sprint groups of a guess do not cover its histories");
     }
+    // a child catches at least none of its histories and at most its most likely
+    // number's (its first guess must hit)
     u128 lo = 0, hi = 0;
-    for (const auto& o : outcomes) {
-        lo = add(lo, mul(o.mult, o.clo));
-        hi = add(hi, mul(o.mult, o.chi));
-    }
+    for (const auto& o : outcomes) hi = add(hi, mul(o.mult, o.top));
     if (has_beat && hi <= beat) return {lo, hi};
     // the outcomes with the most open value first: the bounds close fastest
     std::vector<std::size_t> order(outcomes.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return mul(outcomes[a].mult, outcomes[a].chi - outcomes[a].clo) >
-               mul(outcomes[b].mult, outcomes[b].chi - outcomes[b].clo);
+        return mul(outcomes[a].mult, outcomes[a].top) > mul(outcomes[b].mult, outcomes[b].top);
     });
     for (std::size_t i : order) {
         const auto& o = outcomes[i];
-        if (o.clo == o.chi) continue;
         u128 caught;
         try {
             caught = child(o, fd[o.at]);
         } catch (const OutOfTime&) {
             return {lo, hi, true};
         } catch (const Partial& part) {  // the child's bounds so far, as the reference's _Partial
-            lo = add(lo, mul(o.mult, std::max(part.lo, o.clo) - o.clo));
-            hi = hi - mul(o.mult, o.chi - std::min(part.hi, o.chi));
+            lo = add(lo, mul(o.mult, part.lo));
+            hi = hi - mul(o.mult, o.top - std::min(part.hi, (u128)o.top));
             return {lo, hi, true};
         }
-        if (caught > o.chi) throw std::runtime_error("a child's value above its most likely number's probability");
-        lo = add(lo, mul(o.mult, caught - o.clo));
-        hi = hi - mul(o.mult, o.chi - caught);
+        if (caught > o.top) throw std::runtime_error("a child's value above its most likely number's probability");
+        lo = add(lo, mul(o.mult, caught));
+        hi = hi - mul(o.mult, o.top - caught);
         if (has_beat && hi <= beat) break;
     }
     return {lo, hi};
@@ -306,14 +301,9 @@ std::vector<three::Guess> child_guesses(const std::vector<Position>& child_fd, c
 // certain number's guess, which is the node's value), as the reference's _Partial.
 template <class ValueGuess>
 u128 search(std::vector<Position> fd, const std::vector<std::array<u64, 43>>& counts, u128 N, ValueGuess value) {
-    struct Number {
-        int x;
-        u128 total;
-        int where, sprints;
-    };
-    std::vector<Number> numbers;
+    std::vector<three::Rank> numbers;
     for (int y = 1; y <= MAX_CARD; ++y) {
-        Number nb{y, 0, 0, 0};
+        three::Rank nb{y, 0, 0, 0};
         for (std::size_t j = 0; j < fd.size(); ++j)
             if (counts[j][y]) {
                 nb.total += counts[j][y];
@@ -322,20 +312,11 @@ u128 search(std::vector<Position> fd, const std::vector<std::array<u64, 43>>& co
             }
         if (nb.total) numbers.push_back(nb);
     }
-    std::sort(numbers.begin(), numbers.end(), [N](const Number& a, const Number& b) {
-        bool ca = a.total == N, cb = b.total == N;
-        if (ca != cb) return ca;
-        if (ca) {
-            if (a.where != b.where) return a.where < b.where;
-            if (a.sprints != b.sprints) return a.sprints < b.sprints;
-            return a.x < b.x;
-        }
-        if (a.total != b.total) return a.total > b.total;
-        return a.x < b.x;
-    });
+    std::sort(numbers.begin(), numbers.end(),
+              [N](const three::Rank& a, const three::Rank& b) { return three::tried_before(a, b, N); });
     u128 best = 0;
     for (std::size_t i = 0; i < numbers.size(); ++i) {
-        const Number& nb = numbers[i];
+        const three::Rank& nb = numbers[i];
         if (best > 0 && nb.total <= best) break;  // its value is at most its probability
         bool certain = nb.total == N;
         for (std::size_t j = 0; j < fd.size(); ++j) fd[j].count_x = counts[j][nb.x];

@@ -45,65 +45,59 @@ public:
     // not of the shape: the Python reference values the guess).
     four::Bounds value_guess(int x, const std::vector<four::Position>& fd, u64 known, bool has_beat, u128 beat,
                              PassBudget& budget, long long derive_limit) {
-        auto check = [&] { c.check_time(); };
-        if (fd.size() == 4) {
-            return four::value_guess<3>(
-                c.P.pool, known, x, fd, has_beat, beat, [&](int q) { return fixed_joint<3>(q, x, budget); },
-                [&](const four::Outcome<3>& o, const four::Position& P) {
-                    std::vector<u64> key = child_path(P.q, x, o.S);
-                    auto known_value = memo->find(key);
-                    if (known_value != memo->end()) return known_value->second;
-                    auto child_fd = four::child_positions(fd, o, x);
-                    int child_pool[catches::NC];
-                    catches::Needs nd = catches::needs_of(o.inc);
-                    for (int k = 0; k < catches::NC; ++k) child_pool[k] = c.P.pool[k] - (k == class_of(x)) - nd.need[k];
-                    auto valued = three::value_node(
-                        child_pool, o.inc, o.S, known | 1ULL << x | o.S, o.n1, four::child_guesses(child_fd, o),
-                        [&](int q2, int x2) { return share_tables(P.q, x, q2, x2); }, check);
-                    u128 caught = 0;
-                    for (const auto& v : valued) caught = std::max(caught, v.caught);
-                    memo->emplace(std::move(key), caught);
-                    return caught;
-                },
-                check);
-        }
         switch (fd.size()) {
-            case 5: return value_deep<4>(x, fd, known, has_beat, beat, budget, derive_limit);
-            case 6: return value_deep<5>(x, fd, known, has_beat, beat, budget, derive_limit);
-            case 7: return value_deep<6>(x, fd, known, has_beat, beat, budget, derive_limit);
+            case 4: return value_at<3>(x, fd, known, has_beat, beat, budget, derive_limit);
+            case 5: return value_at<4>(x, fd, known, has_beat, beat, budget, derive_limit);
+            case 6: return value_at<5>(x, fd, known, has_beat, beat, budget, derive_limit);
+            case 7: return value_at<6>(x, fd, known, has_beat, beat, budget, derive_limit);
         }
         throw three::NotOfShape();
     }
 
-    // value_guess at a node with M + 1 > 4 face-down hideouts: each child has a counter of
-    // its own (a solver call) and is searched by four::search
+    // value_guess at a node with M + 1 face-down hideouts. A child (M left) is searched
+    // once (the memo): with three, by three.hpp from this node's pair shares; with more,
+    // with a counter of its own (a solver call), by four::search.
     template <int M>
-    four::Bounds value_deep(int x, const std::vector<four::Position>& fd, u64 known, bool has_beat, u128 beat,
-                            PassBudget& budget, long long derive_limit) {
+    four::Bounds value_at(int x, const std::vector<four::Position>& fd, u64 known, bool has_beat, u128 beat,
+                          PassBudget& budget, long long derive_limit) {
+        auto check = [&] { c.check_time(); };
+        auto search_child = [&](const four::Outcome<M>& o, const four::Position& P) -> u128 {
+            auto child_fd = four::child_positions(fd, o, x);
+            const u64 child_known = known | 1ULL << x | o.S;
+            if constexpr (M == 3) {
+                int child_pool[catches::NC];
+                catches::Needs nd = catches::needs_of(o.inc);
+                for (int k = 0; k < catches::NC; ++k) child_pool[k] = c.P.pool[k] - (k == class_of(x)) - nd.need[k];
+                auto valued = three::value_node(
+                    child_pool, o.inc, o.S, child_known, o.n1, four::child_guesses(child_fd, o),
+                    [&](int q2, int x2) { return share_tables(P.q, x, q2, x2); }, check);
+                u128 caught = 0;
+                for (const auto& v : valued) caught = std::max(caught, v.caught);
+                return caught;
+            } else {
+                long long size = 1;  // advisor/manhunt.py, _derives
+                for (const auto& p : child_fd) size *= __builtin_popcountll(p.numbers);
+                if (size > derive_limit) throw three::NotOfShape();
+                budget.charge();
+                std::unique_ptr<PlanNode> node = child(P.q, x, o.S);
+                std::vector<std::array<u64, 43>> counts(o.counts.begin(), o.counts.end());
+                return four::search(child_fd, counts, o.n1,
+                                    [&](int y, const std::vector<four::Position>& f2, bool hb, u128 bt) {
+                                        return node->value_guess(y, f2, child_known, hb, bt, budget, derive_limit);
+                                    });
+            }
+        };
         return four::value_guess<M>(
             c.P.pool, known, x, fd, has_beat, beat, [&](int q) { return fixed_joint<M>(q, x, budget); },
             [&](const four::Outcome<M>& o, const four::Position& P) {
                 std::vector<u64> key = child_path(P.q, x, o.S);
                 auto known_value = memo->find(key);
                 if (known_value != memo->end()) return known_value->second;
-                auto child_fd = four::child_positions(fd, o, x);
-                long long size = 1;  // advisor/manhunt.py, _derives
-                for (const auto& p : child_fd) size *= __builtin_popcountll(p.numbers);
-                if (size > derive_limit) throw three::NotOfShape();
-                budget.charge();
-                std::unique_ptr<PlanNode> node = child(P.q, x, o.S);
-                node->path = key;
-                std::vector<std::array<u64, 43>> counts(o.counts.begin(), o.counts.end());
-                const u64 child_known = known | 1ULL << x | o.S;
-                u128 caught = four::search(child_fd, counts, o.n1,
-                                           [&](int y, const std::vector<four::Position>& f2, bool hb, u128 bt) {
-                                               return node->value_guess(y, f2, child_known, hb, bt, budget,
-                                                                        derive_limit);
-                                           });
+                u128 caught = search_child(o, P);
                 memo->emplace(std::move(key), caught);
                 return caught;
             },
-            [&] { c.check_time(); });
+            check);
     }
 
     // TaggedQueries.pair_shares((p0, x0), (q, x)) for the search of a child (three.hpp):
@@ -159,6 +153,7 @@ private:
         auto out = std::make_unique<PlanNode>(std::move(f), std::move(plan));
         out->c.share_deadline(c);
         out->memo = memo;
+        out->path = child_path(q, x, S);
         return out;
     }
 

@@ -44,6 +44,28 @@ struct Guess {
     int sprint_sum = 0;
 };
 
+// advisor/manhunt.py, _node's order of a node's guesses (N histories): the most likely
+// first; the certain numbers before all, those with the fewest outcomes (positions, then
+// sprint cards under them) first
+struct Rank {
+    int x;
+    u128 total;   // histories with x anywhere
+    int where;    // the positions x can stand at
+    int sprints;  // the sprint cards under them
+};
+
+inline bool tried_before(const Rank& a, const Rank& b, u128 N) {
+    bool ca = a.total == N, cb = b.total == N;
+    if (ca != cb) return ca;
+    if (ca) {
+        if (a.where != b.where) return a.where < b.where;
+        if (a.sprints != b.sprints) return a.sprints < b.sprints;
+        return a.x < b.x;
+    }
+    if (a.total != b.total) return a.total > b.total;
+    return a.x < b.x;
+}
+
 struct NotOfShape {};  // the parent's passes do not serve this node: the Python reference does
 
 // a node's search stopped at the deadline (or the budget of solver calls), with the
@@ -76,17 +98,9 @@ std::vector<Valued> value_node(const int* child_pool, u64 inc0, u64 gone, u64 kn
             g.sprint_sum += s.sprints;
         }
     }
-    // most likely first; the certain numbers first, the fewest outcomes first
     std::sort(guesses.begin(), guesses.end(), [N](const Guess& a, const Guess& b) {
-        bool ca = a.total == N, cb = b.total == N;
-        if (ca != cb) return ca;
-        if (ca) {
-            if (a.spots.size() != b.spots.size()) return a.spots.size() < b.spots.size();
-            if (a.sprint_sum != b.sprint_sum) return a.sprint_sum < b.sprint_sum;
-            return a.x < b.x;
-        }
-        if (a.total != b.total) return a.total > b.total;
-        return a.x < b.x;
+        return tried_before({a.x, a.total, (int)a.spots.size(), a.sprint_sum},
+                            {b.x, b.total, (int)b.spots.size(), b.sprint_sum}, N);
     });
     const u64 all_cards = ((1ULL << 42) - 1) & ~1ULL;  // 1..41
     std::vector<Valued> out;
