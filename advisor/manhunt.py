@@ -40,7 +40,7 @@ the same sprint groups, derived children, guess order, bounds and stops as the P
 here, which stays the reference (``COMPILED_LEVELS`` says where; the tests hold the two
 equal guess by guess). A child with four or more face-down hideouts gets a counter of
 its own in the core, made from its parent's facts with the hit revealed. Nodes valued
-there are not kept in the memo.
+there are not kept in this module's memo (the core keeps its own).
 
 Budget: a time limit and a limit on solver calls. When either runs out the planner
 does not guess: it returns rigorous bounds. Lower bounds come from exact values of
@@ -310,13 +310,7 @@ def sprint_groups(
     for q in post.positions:
         if not q.revealed and q.position != p:
             cand.update(c for c, n in q.counts.items() if n)
-    # the gap rule: x - h(p-1) <= 3 + v(S); h(p-1) is at most its largest candidate
-    if p == 1:
-        prev_max = 0
-    else:
-        q = post.positions[p - 2]
-        prev_max = q.hideout if q.revealed else max(q.counts)
-    need = x - prev_max - 3
+    need = x - _prev_max(post, p) - 3  # the gap rule: x - h(p-1) <= 3 + v(S)
     cand_free = [c for c in free if c in cand]
     plain = [[c for c in CLASS_MEMBERS[k_] if c in free and c not in cand] for k_ in range(N_CLASSES)]
     if fits is None:  # every class composition of k of these cards
@@ -362,6 +356,15 @@ def _fitting_groups(cand_free: list[int], plain: list[list[int]], fits: set[int]
                 if sum(sprint_value(s) for s in S) >= need:
                     out.append((tuple(sorted(S)), mult))
     return out
+
+
+def _prev_max(post: Posterior, p: int) -> int:
+    """The largest number the position before p can hold (its hideout, or its largest
+    candidate; 0 before the first): the gap rule bounds the hideout at p by it."""
+    if p == 1:
+        return 0
+    q = post.positions[p - 2]
+    return q.hideout if q.revealed else max(q.counts)
 
 
 def _compositions(n: int, caps: list[int], start: int = 0):
@@ -513,8 +516,9 @@ def _guess_by_core(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
     compiled core (``solver/compiled/planner.hpp``): bounds on the histories guessing x
     first catches, its children derived and searched as ``_derive_child`` and ``_node``
     (with ``_value_by_tags`` at three face-down hideouts) do, in the same order with the
-    same stops; a child's value is not looked up in the memo, nor kept there. Past the
-    budget, the bounds so far and True (``_OutOfBudget`` before it has any). None
+    same stops. The nodes below are not looked up in this module's memo, nor kept there
+    (the core keeps its own while the node's counter lives). Past the budget, the bounds
+    so far and True (``_OutOfBudget`` before it has any). None
     where the Python reference must do it (the Python core, a count past 64 bits, a
     child with four face-down hideouts that does not derive)."""
     if post.histories >> 64:
@@ -525,12 +529,7 @@ def _guess_by_core(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
     positions: list[int] = []
     for q in post.positions:
         if not q.revealed:
-            if q.position == 1:
-                prev_max = 0
-            else:
-                o = post.positions[q.position - 2]
-                prev_max = o.hideout if o.revealed else max(o.counts)
-            positions += (q.position, q.sprints, prev_max, q.counts.get(x, 0),
+            positions += (q.position, q.sprints, _prev_max(post, q.position), q.counts.get(x, 0),
                           sum(1 << y for y, n in q.counts.items() if n))
     beat_c = None if beat is None else floor(beat * post.histories)
     # the core's fixed joints and children's counters are solver calls of the budget, as
@@ -542,9 +541,7 @@ def _guess_by_core(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
         ctx.solves += stop.args[0] if stop.args else 0
         raise _OutOfBudget from None
     ctx.solves += calls
-    if got is None:
-        return None
-    return got[0], got[1], got[3]
+    return got
 
 
 def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[int], x: int,
@@ -689,12 +686,7 @@ def _merged_groups(post: Posterior, x: int, p: int, known: set[int] | frozenset[
     k = post.positions[p - 1].sprints
     if k == 0:
         return [((), 1)]
-    if p == 1:
-        prev_max = 0
-    else:
-        q = post.positions[p - 2]
-        prev_max = q.hideout if q.revealed else max(q.counts)
-    gap = x - prev_max - 3  # the gap rule: x - h(p-1) <= 3 + v(S)
+    gap = x - _prev_max(post, p) - 3  # the gap rule: x - h(p-1) <= 3 + v(S)
     free = [[c for c in CLASS_MEMBERS[k_] if c not in known and c != x] for k_ in range(N_CLASSES)]
     out = []
     for inc in sorted(fits):

@@ -159,7 +159,7 @@ class CompiledCounter(TaggedQueries):
 
     def value_guess(self, x: int, positions: list[int], known: int, beat: int | None,
                    deadline: float | None = None, passes: int = 1 << 62,
-                   derive_limit: int = 20_000) -> tuple[tuple[int, int, int, bool] | None, int]:
+                   derive_limit: int = 20_000) -> tuple[tuple[int, int, bool] | None, int]:
         """The Manhunt planner's valuation of guessing x first at this node (four to seven
         face-down hideouts, its children derived from its passes, and theirs while their
         joint of hideouts holds at most ``derive_limit`` tuples): ``solver/compiled/
@@ -170,17 +170,16 @@ class CompiledCounter(TaggedQueries):
         ``beat``: the histories the best guess found catches (the search of x stops once
         it cannot beat them); ``passes``: the solver calls it may make (new fixed joints,
         children's counters; past them, as past the deadline, the search stops).
-        ((lower, upper) bounds on the histories x catches, the solver calls it made,
-        whether it stopped there (the bounds so far)), or None where the Python reference
-        must (a count past 64 bits, a node not of the shape); and the solver calls made
-        either way. ``OutOfTime(calls)`` if it stopped before it had bounds."""
+        ((lower, upper) bounds on the histories x catches, whether it stopped there (the
+        bounds so far)), or None where the Python reference must (a count past 64 bits, a
+        node not of the shape); and the solver calls it made either way. ``OutOfTime(calls)`` if it stopped before it had bounds."""
         status, lo_high, lo_low, hi_high, hi_low, calls, stopped = self._c.value_guess(
             x, positions, known, beat, self._budget(deadline), min(passes, 1 << 62), derive_limit)
         if status == 2:
             raise OutOfTime(calls)
         if status == 1:
             return None, calls
-        return (lo_high << 64 | lo_low, hi_high << 64 | hi_low, calls, stopped), calls
+        return (lo_high << 64 | lo_low, hi_high << 64 | hi_low, stopped), calls
 
     def _tagged(self, fd: list[int], fixed: dict[int, int], keep: dict) -> dict[tuple, int]:
         return dict(self._c.tagged(fd, [fixed.get(i, 0) for i in fd],
