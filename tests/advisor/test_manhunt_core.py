@@ -1,5 +1,5 @@
-"""The Manhunt planner's last levels in the compiled core (``solver/compiled/four.hpp``
-and ``three.hpp``) against the Python search they port (``advisor.manhunt._value_guess``
+"""The Manhunt planner's last levels in the compiled core (``solver/compiled/planner.hpp``,
+``four.hpp`` and ``three.hpp``) against the Python search they port (``advisor.manhunt._value_guess``
 with ``_merged_groups``, ``_derive_child`` and ``_node`` with ``_value_by_tags``): guess
 by guess on the nodes real plans ask about, and plan by plan."""
 from __future__ import annotations
@@ -21,8 +21,7 @@ HERE = Path(__file__).parent
 pytestmark = pytest.mark.skipif(not counting.compiled_available(), reason="the compiled core is not built")
 
 #: a node with four face-down hideouts at the root (its guesses go to the core), and
-#: records of the random Marshal's games with five to seven (the core values the
-#: guesses of the nodes four levels from the end; the fourth in 2 s on this machine)
+#: records of the random Marshal's games with five to seven face-down hideouts
 RECORDS = ("manhunt_four.json", "manhunt_five.json", "manhunt_six.json", "manhunt_seven.json")
 
 
@@ -61,11 +60,12 @@ def _checked(monkeypatch, calls: list):
 @pytest.mark.parametrize("name, levels, least", [
     ("manhunt_four.json", (4,), 3), ("manhunt_five.json", (4,), 100), ("manhunt_six.json", (4,), 200),
     ("manhunt_seven.json", (4,), 500), ("manhunt_five.json", (4, 5), 2), ("manhunt_seven.json", (4, 5), 100),
-    ("manhunt_seven.json", (4, 5, 6), 5),
+    ("manhunt_seven.json", (4, 5, 6), 5), ("manhunt_seven.json", (4, 5, 6, 7), 1),
 ])
 def test_the_core_values_each_guess_as_the_python_search_does(monkeypatch, name, levels, least):
     """With the core at the nodes with four face-down hideouts only, and at those with
-    five (six) too, whose children with four (and five) it then searches itself."""
+    five (six, seven) too, whose children with four (five, six) it then searches
+    itself."""
     calls: list = []
     monkeypatch.setattr(manhunt, "COMPILED_LEVELS", levels)
     _checked(monkeypatch, calls)
