@@ -31,10 +31,19 @@ struct PassBudget {
     }
 };
 
+// a hit below the node the planner asked about: x revealed at position q over the
+// sprint cards S (bit mask), of class composition inc
+struct Hit {
+    int q;
+    int x;
+    u64 S;
+    u64 inc;
+};
+
 template <int K>
 class PlanNode {
 public:
-    PlanNode(FactsIn f, Plan plan) : facts(std::move(f)), c(std::move(plan)) {}
+    PlanNode(FactsIn f, Plan plan) : facts(std::move(f)), c(std::move(plan)), root(*this) {}
 
     FactsIn facts;
     Counter<K> c;
@@ -45,237 +54,445 @@ public:
     // not of the shape: the Python reference values the guess).
     four::Bounds value_guess(int x, const std::vector<four::Position>& fd, u64 known, bool has_beat, u128 beat,
                              PassBudget& budget, long long derive_limit) {
-        switch (fd.size()) {
-            case 4: return value_at<3>(x, fd, known, has_beat, beat, budget, derive_limit);
-            case 5: return value_at<4>(x, fd, known, has_beat, beat, budget, derive_limit);
-            case 6: return value_at<5>(x, fd, known, has_beat, beat, budget, derive_limit);
-            case 7: return value_at<6>(x, fd, known, has_beat, beat, budget, derive_limit);
-        }
-        throw three::NotOfShape();
-    }
-
-    // value_guess at a node with M + 1 face-down hideouts. A child (M left) is searched
-    // once (the memo): with three, by three.hpp from this node's pair shares; with more,
-    // with a counter of its own (a solver call), by four::search.
-    template <int M>
-    four::Bounds value_at(int x, const std::vector<four::Position>& fd, u64 known, bool has_beat, u128 beat,
-                          PassBudget& budget, long long derive_limit) {
-        auto check = [&] { c.check_time(); };
-        auto search_child = [&](const four::Outcome<M>& o, const four::Position& P) -> u128 {
-            auto child_fd = four::child_positions(fd, o, x);
-            const u64 child_known = known | 1ULL << x | o.S;
-            if constexpr (M == 3) {
-                int child_pool[catches::NC];
-                catches::Needs nd = catches::needs_of(o.inc);
-                for (int k = 0; k < catches::NC; ++k) child_pool[k] = c.P.pool[k] - (k == class_of(x)) - nd.need[k];
-                auto valued = three::value_node(
-                    child_pool, o.inc, o.S, child_known, o.n1, four::child_guesses(child_fd, o),
-                    [&](int q2, int x2) { return share_tables(P.q, x, q2, x2); }, check);
-                u128 caught = 0;
-                for (const auto& v : valued) caught = std::max(caught, v.caught);
-                return caught;
-            } else {
-                long long size = 1;  // advisor/manhunt.py, _derives
-                for (const auto& p : child_fd) size *= __builtin_popcountll(p.numbers);
-                if (size > derive_limit) throw three::NotOfShape();
-                budget.charge();
-                std::unique_ptr<PlanNode> node = child(P.q, x, o.S);
-                std::vector<std::array<u64, 43>> counts(o.counts.begin(), o.counts.end());
-                return four::search(child_fd, counts, o.n1,
-                                    [&](int y, const std::vector<four::Position>& f2, bool hb, u128 bt) {
-                                        return node->value_guess(y, f2, child_known, hb, bt, budget, derive_limit);
-                                    });
-            }
-        };
-        return four::value_guess<M>(
-            c.P.pool, known, x, fd, has_beat, beat, [&](int q) { return fixed_joint<M>(q, x, budget); },
-            [&](const four::Outcome<M>& o, const four::Position& P) {
-                std::vector<u64> key = child_path(P.q, x, o.S);
-                auto known_value = memo->find(key);
-                if (known_value != memo->end()) return known_value->second;
-                u128 caught = search_child(o, P);
-                memo->emplace(std::move(key), caught);
-                return caught;
-            },
-            check);
-    }
-
-    // TaggedQueries.pair_shares((p0, x0), (q, x)) for the search of a child (three.hpp):
-    // nullptr where the node is not of the shape; Overflow where a count does not fit
-    // 64 bits
-    const three::ShareTables* share_tables(int p0, int x0, int q, int x) {
-        std::array<int, 4> key{p0, x0, q, x};
-        auto it = shares.find(key);
-        if (it == shares.end()) it = shares.emplace(key, make_shares(p0, x0, q, x)).first;
-        if (!it->second.fits) throw catches::Overflow();
-        return it->second.shaped ? &it->second.tables : nullptr;
-    }
-
-    // HistoryCounter.fixed_joint(q, x) with the M other face-down hideouts (a new one is a
-    // solver call of the budget)
-    template <int M>
-    const four::Joint<M>* fixed_joint(int q, int x, PassBudget& budget) {
-        auto& joints = joints_of<M>();
-        auto it = joints.find({q, x});
-        if (it == joints.end()) {
-            budget.charge();
-            it = joints.emplace(std::make_pair(q, x), make_joint<M>(q, x)).first;
-        }
-        if (!it->second.fits) throw catches::Overflow();
-        return it->second.shaped ? &it->second.joint : nullptr;
+        return root.value_guess(x, fd, known, has_beat, beat, budget, derive_limit);
     }
 
 private:
-    // The exact values found below the node the planner asked about, by the hits that
-    // lead there from it (a node reached by the same hits in another order is the same
-    // node, as advisor/manhunt.py's memo): the histories its best play catches. Only
-    // looked up when a child is to be searched, so the bounds are those of a search
-    // without it; shared by every node below, kept while this counter lives.
-    using Memo = std::map<std::vector<u64>, u128>;
-    std::shared_ptr<Memo> memo = std::make_shared<Memo>();
-    std::vector<u64> path;  // this node's hits from there (position | number << 6 | sprint cards << 12), sorted
-
-    std::vector<u64> child_path(int q, int x, u64 S) const {
-        std::vector<u64> out = path;
-        u64 code = (u64)q | (u64)x << 6 | S << 12;
-        out.insert(std::upper_bound(out.begin(), out.end(), code), code);
-        return out;
-    }
-
-    // the node after a hit of x at q over the sprint cards S: its counter from these
-    // facts with q revealed (the deadline shared, and the memo)
-    std::unique_ptr<PlanNode> child(int q, int x, u64 S) {
-        FactsIn f = facts;
-        f.positions[4 * (q - 1) + 1] = x;
-        f.positions[4 * (q - 1) + 2] = (long long)S;
-        Plan plan;
-        if (!prepare(f, plan)) throw three::NotOfShape();
-        auto out = std::make_unique<PlanNode>(std::move(f), std::move(plan));
-        out->c.share_deadline(c);
-        out->memo = memo;
-        out->path = child_path(q, x, S);
-        return out;
-    }
-
-    // the integer a count stands for, when it fits 64 bits
-    static bool fits_64(const Res<K>& n, u64& out) {
-        u64 limbs[K + 1];
-        crt_limbs(n, limbs);
-        for (int i = 1; i <= K; ++i)
-            if (limbs[i]) return false;
-        out = limbs[0];
-        return true;
-    }
-
+    // a view's pair shares (View::share_tables)
     struct Shares {
         bool shaped = false;
         bool fits = true;
         three::ShareTables tables;
     };
-    std::map<std::array<int, 4>, Shares> shares;
 
-    template <int M>
-    struct JointOf {
-        bool shaped = false;
-        bool fits = true;
-        four::Joint<M> joint;
-    };
-    std::map<std::pair<int, int>, JointOf<3>> joints3;
-    std::map<std::pair<int, int>, JointOf<4>> joints4;
-    std::map<std::pair<int, int>, JointOf<5>> joints5;
-    std::map<std::pair<int, int>, JointOf<6>> joints6;
-
-    template <int M>
-    std::map<std::pair<int, int>, JointOf<M>>& joints_of() {
-        if constexpr (M == 3) return joints3;
-        else if constexpr (M == 4) return joints4;
-        else if constexpr (M == 5) return joints5;
-        else return joints6;
-    }
-
-    Shares make_shares(int p0, int x0, int q, int x) {
-        Shares out;
-        std::vector<int> fd = c.tag_positions();
-        if (fd.size() != 4 || p0 == q) return out;
-        int i0 = -1, iq = -1;
-        for (int t = 0; t < 4; ++t) {
-            if (fd[t] == p0) i0 = t;
-            if (fd[t] == q) iq = t;
+    // A node below this one, after hits: its counts are this node's, with the hits'
+    // positions fixed to their numbers (every node below is one of these; none is
+    // counted itself). Once the hideouts are fixed, sprint cards of one class are
+    // interchangeable, so every tuple of sprint sets of the hits' compositions that
+    // avoids the hideouts (disjoint, from the free cards) has the same share of this
+    // node's histories with those hideouts and compositions, and a tuple that holds a
+    // hideout has none: the view's tables are this node's, filtered and divided. One
+    // pass of this node serves every view whose hits have the same numbers at the same
+    // positions, whatever their sprint cards.
+    class View {
+    public:
+        explicit View(PlanNode& b) : base(b) {
+            for (int k = 0; k < catches::NC; ++k) pool[k] = b.c.P.pool[k];
         }
-        if (i0 < 0 || iq < 0) return out;
-        int ia = -1, ib = -1;
-        for (int t = 0; t < 4; ++t)
-            if (t != i0 && t != iq) (ia < 0 ? ia : ib) = t;
-        std::vector<int> fixed(4, 0), keep(4, 2);
-        fixed[i0] = x0;
-        fixed[iq] = x;
-        keep[ia] = keep[ib] = 3;
-        auto rows = c.tagged(fd, fixed, keep);
-        // (inc of the hit, inc at q, which table, the row's hideout, its inc, the other hideout)
-        std::map<std::tuple<u64, u64, int, int, u64, int>, Res<K>> sums;
-        for (const auto& row : rows) {
-            u64 inc_hit = row.first[i0] >> 6, inc_q = row.first[iq] >> 6;
-            u64 pa = row.first[ia], pb = row.first[ib];
-            sums[{inc_hit, inc_q, 0, (int)(pa & 63), pa >> 6, (int)(pb & 63)}] += row.second;
-            sums[{inc_hit, inc_q, 1, (int)(pb & 63), pb >> 6, (int)(pa & 63)}] += row.second;
+        View(PlanNode& b, const View& parent, Hit hit) : base(b), hits(parent.hits) {
+            catches::Needs nd = catches::needs_of(hit.inc);
+            for (int k = 0; k < catches::NC; ++k) pool[k] = parent.pool[k] - (k == class_of(hit.x)) - nd.need[k];
+            hits.push_back(hit);
+            path = parent.child_path(hit.q, hit.x, hit.S);
         }
-        out.shaped = true;
-        catches::TableRow* cur = nullptr;
-        std::tuple<u64, u64, int, int, u64> last{~0ULL, 0, -1, -1, 0};
-        for (const auto& [k, n] : sums) {
-            const auto& [inc_hit, inc_q, which, h, inc, other] = k;
-            u64 count;
-            if (!fits_64(n, count)) {
+
+        four::Bounds value_guess(int x, const std::vector<four::Position>& fd, u64 known, bool has_beat, u128 beat,
+                                 PassBudget& budget, long long derive_limit) {
+            switch (fd.size()) {
+                case 4: return value_at<3>(x, fd, known, has_beat, beat, budget, derive_limit);
+                case 5: return value_at<4>(x, fd, known, has_beat, beat, budget, derive_limit);
+                case 6: return value_at<5>(x, fd, known, has_beat, beat, budget, derive_limit);
+                case 7: return value_at<6>(x, fd, known, has_beat, beat, budget, derive_limit);
+            }
+            throw three::NotOfShape();
+        }
+
+    private:
+        // value_guess at a node with M + 1 face-down hideouts. A child (M left) is
+        // searched once (the memo): with three, by three.hpp from this node's pair
+        // shares; with more, as a view of its own (a solver call of the budget), by
+        // four::search.
+        template <int M>
+        four::Bounds value_at(int x, const std::vector<four::Position>& fd, u64 known, bool has_beat, u128 beat,
+                              PassBudget& budget, long long derive_limit) {
+            auto check = [&] { base.c.check_time(); };
+            auto search_child = [&](const four::Outcome<M>& o, const four::Position& P) -> u128 {
+                auto child_fd = four::child_positions(fd, o, x);
+                const u64 child_known = known | 1ULL << x | o.S;
+                if constexpr (M == 3) {
+                    int child_pool[catches::NC];
+                    catches::Needs nd = catches::needs_of(o.inc);
+                    for (int k = 0; k < catches::NC; ++k) child_pool[k] = pool[k] - (k == class_of(x)) - nd.need[k];
+                    auto valued = three::value_node(
+                        child_pool, o.inc, o.S | gone(), child_known, o.n1, four::child_guesses(child_fd, o),
+                        [&](int q2, int x2) { return share_tables(P.q, x, q2, x2); }, check);
+                    u128 caught = 0;
+                    for (const auto& v : valued) caught = std::max(caught, v.caught);
+                    return caught;
+                } else {
+                    long long size = 1;  // advisor/manhunt.py, _derives
+                    for (const auto& p : child_fd) size *= __builtin_popcountll(p.numbers);
+                    if (size > derive_limit) throw three::NotOfShape();
+                    budget.charge();
+                    View node(base, *this, Hit{P.q, x, o.S, o.inc});
+                    std::vector<std::array<u64, 43>> counts(o.counts.begin(), o.counts.end());
+                    return four::search(child_fd, counts, o.n1,
+                                        [&](int y, const std::vector<four::Position>& f2, bool hb, u128 bt) {
+                                            return node.value_guess(y, f2, child_known, hb, bt, budget, derive_limit);
+                                        });
+                }
+            };
+            return four::value_guess<M>(
+                pool, known, x, fd, has_beat, beat, [&](int q) { return fixed_joint<M>(q, x, budget); },
+                [&](const four::Outcome<M>& o, const four::Position& P) {
+                    std::vector<u64> key = child_path(P.q, x, o.S);
+                    auto known_value = base.memo.find(key);
+                    if (known_value != base.memo.end()) return known_value->second;
+                    u128 caught = search_child(o, P);
+                    base.memo.emplace(std::move(key), caught);
+                    return caught;
+                },
+                check);
+        }
+
+        // TaggedQueries.pair_shares((p0, x0), (q, x)) for the search of a child
+        // (three.hpp): nullptr where the node is not of the shape; Overflow where a
+        // count does not fit 64 bits
+        const three::ShareTables* share_tables(int p0, int x0, int q, int x) {
+            // the same for every view whose hits have these numbers and compositions (the
+            // rows a hit's sprint cards meet are left out later, as `gone`)
+            std::vector<u64> key = signature();
+            key.insert(key.end(), {(u64)p0, (u64)x0, (u64)q, (u64)x});
+            auto it = base.shares.find(key);
+            if (it == base.shares.end()) it = base.shares.emplace(std::move(key), make_shares(p0, x0, q, x)).first;
+            if (!it->second.fits) throw catches::Overflow();
+            return it->second.shaped ? &it->second.tables : nullptr;
+        }
+
+        // the hits' positions, numbers and compositions, in position order
+        std::vector<u64> signature() const {
+            std::vector<u64> out;
+            for (const Hit& h : hits) out.insert(out.end(), {(u64)h.q, (u64)h.x, h.inc});
+            for (std::size_t i = 3; i < out.size(); i += 3)  // a few hits: insertion sort by position
+                for (std::size_t j = i; j >= 3 && out[j - 3] > out[j]; j -= 3)
+                    for (int k = 0; k < 3; ++k) std::swap(out[j - 3 + k], out[j + k]);
+            return out;
+        }
+
+    public:
+        // the numbers the hits' sprint cards hold (no longer possible here)
+        u64 gone() const {
+            u64 out = 0;
+            for (const Hit& h : hits) out |= h.S;
+            return out;
+        }
+
+    private:
+
+        // HistoryCounter.fixed_joint(q, x) with the M other face-down hideouts (a new
+        // one is a solver call of the budget)
+        template <int M>
+        const four::Joint<M>* fixed_joint(int q, int x, PassBudget& budget) {
+            auto& joints = joints_of<M>();
+            auto it = joints.find({q, x});
+            if (it == joints.end()) {
+                budget.charge();
+                it = joints.emplace(std::make_pair(q, x), make_joint<M>(q, x)).first;
+            }
+            if (!it->second.fits) throw catches::Overflow();
+            return it->second.shaped ? &it->second.joint : nullptr;
+        }
+
+        // the hits that lead here from the node the planner asked about, with one more
+        // (position | number << 6 | sprint cards << 12, sorted): the memo's key
+        std::vector<u64> child_path(int q, int x, u64 S) const {
+            std::vector<u64> out = path;
+            u64 code = (u64)q | (u64)x << 6 | S << 12;
+            out.insert(std::upper_bound(out.begin(), out.end(), code), code);
+            return out;
+        }
+
+        // Counter::tagged for this view's face-down positions fd (fixed and keep as
+        // there), as 64-bit counts: the base node's pass with the hits' positions fixed
+        // too, keeping their compositions, and of its rows those of the hits'
+        // compositions that no hit's sprint cards meet, each divided by the tuples of
+        // sprint sets it stands for (see View). False where a count does not fit.
+        using Rows = std::vector<std::pair<std::vector<u64>, u64>>;
+        bool tagged(std::vector<int>& fd, const std::vector<int>& fixed, const std::vector<int>& keep, Rows& out,
+                    bool drop_met = true) {
+            const std::vector<int> all = base.c.tag_positions();
+            fd.clear();
+            if (all.empty()) return true;
+            std::vector<int> fixed_all, keep_all;
+            std::vector<int> hit_at;  // index of each base position's hit, -1 for a position of fd
+            for (int q : all) {
+                int h = -1;
+                for (std::size_t i = 0; i < hits.size(); ++i)
+                    if (hits[i].q == q) h = (int)i;
+                hit_at.push_back(h);
+                if (h < 0) fd.push_back(q);
+            }
+            if (fd.size() != fixed.size()) {  // not of the shape the caller asks for
+                fd.clear();
+                return true;
+            }
+            for (std::size_t t = 0, j = 0; t < all.size(); ++t) {
+                if (hit_at[t] >= 0) {
+                    fixed_all.push_back(hits[hit_at[t]].x);
+                    keep_all.push_back(2);
+                } else {
+                    fixed_all.push_back(fixed[j]);
+                    keep_all.push_back(keep[j]);
+                    ++j;
+                }
+            }
+            if (hits.empty()) {  // the node itself
+                for (auto& row : base.c.tagged(all, fixed_all, keep_all)) {
+                    u128 n;
+                    if (!to_u128(row.second, n) || n >> 64) return false;
+                    out.emplace_back(std::move(row.first), (u64)n);
+                }
+                return true;
+            }
+            const BaseRows& rows = base.base_rows(all, fixed_all, keep_all, hit_at);
+            std::vector<u64> incs;
+            for (std::size_t t = 0; t < all.size(); ++t)
+                if (hit_at[t] >= 0) incs.push_back(hits[hit_at[t]].inc);
+            auto group = rows.find(incs);
+            if (group == rows.end()) return true;
+            u64 gone = 0;
+            for (const Hit& h : hits) gone |= h.S;
+            const std::size_t width = fd.size();
+            const auto& [parts, counts] = group->second;
+            for (std::size_t r = 0; r < counts.size(); ++r) {
+                const u64* row = &parts[r * width];
+                int hideouts[catches::NC * 8];
+                int nh = 0;
+                bool meets = false;
+                for (const Hit& h : hits) hideouts[nh++] = h.x;
+                for (std::size_t j = 0; j < width; ++j) {
+                    int y = keep[j] & 1 ? (int)(row[j] & 63) : fixed[j];
+                    if (!y) throw std::logic_error("a view's row without a hideout at a position");
+                    meets = meets || (gone >> y & 1);
+                    hideouts[nh++] = y;
+                }
+                if (meets && drop_met) continue;
+                u128 n;
+                if (!to_u128(counts[r], n)) return false;
+                if (!n) continue;
+                u64 tuples = hit_tuples(hideouts, nh);
+                if (!tuples || n % tuples) throw std::runtime_error("sprint sets of one class composition must count alike");
+                n /= tuples;
+                if (n >> 64) return false;
+                out.emplace_back(std::vector<u64>(row, row + width), (u64)n);
+            }
+            return true;
+        }
+
+        // the tuples of sprint sets, one of each hit's composition, disjoint, from the
+        // base node's free cards less the hideouts
+        u64 hit_tuples(const int* hideouts, int nh) const {
+            u128 t = 1;
+            for (int k = 0; k < catches::NC; ++k) {
+                int free = base.c.P.pool[k];
+                for (int i = 0; i < nh; ++i)
+                    if (class_of(hideouts[i]) == k) --free;
+                for (const Hit& h : hits) {
+                    int m = (int)g_get(h.inc, k);
+                    if (!m) continue;
+                    if (free < m) return 0;
+                    t = catches::mul(t, catches::binom(free, m));
+                    free -= m;
+                }
+            }
+            if (t >> 64) throw catches::Overflow();
+            return (u64)t;
+        }
+
+        Shares make_shares(int p0, int x0, int q, int x) {
+            Shares out;
+            std::vector<int> fd;
+            std::vector<int> fixed(4, 0), keep(4, 3);
+            // the positions are known only once fd is: ask with placeholders, then set
+            Rows rows;
+            {
+                std::vector<int> probe;
+                fd_of(probe);
+                if (probe.size() != 4 || p0 == q) return out;
+                int i0 = -1, iq = -1;
+                for (int t = 0; t < 4; ++t) {
+                    if (probe[t] == p0) i0 = t;
+                    if (probe[t] == q) iq = t;
+                }
+                if (i0 < 0 || iq < 0) return out;
+                fixed[i0] = x0;
+                fixed[iq] = x;
+                keep[i0] = keep[iq] = 2;
+            }
+            if (!tagged(fd, fixed, keep, rows, false)) {
                 out.fits = false;
                 return out;
             }
-            int hs[4] = {x0, x, h, other};
-            u64 sets = catches::sets_of(c.P.pool, catches::needs_of(inc_hit), hs, 4);
-            if (!sets || count % sets) throw std::runtime_error("sprint sets of one class composition must count alike");
-            std::tuple<u64, u64, int, int, u64> here{inc_hit, inc_q, which, h, inc};
-            if (!cur || here != last) {
-                auto& list = out.tables[{inc_hit, inc_q}];
-                list.push_back(catches::TableRow{h, inc, {}});
-                cur = &list.back();
-                last = here;
+            if (fd.size() != 4) return out;
+            int i0 = -1, iq = -1;
+            for (int t = 0; t < 4; ++t) {
+                if (fd[t] == p0) i0 = t;
+                if (fd[t] == q) iq = t;
             }
-            cur->counts.push_back({other, count / sets});
+            int ia = -1, ib = -1;
+            for (int t = 0; t < 4; ++t)
+                if (t != i0 && t != iq) (ia < 0 ? ia : ib) = t;
+            // (inc of the hit, inc at q, which table, the row's hideout, its inc, the other hideout)
+            std::vector<std::pair<std::tuple<u64, u64, int, int, u64, int>, u64>> sums;
+            sums.reserve(2 * rows.size());
+            for (const auto& row : rows) {
+                u64 inc_hit = row.first[i0] >> 6, inc_q = row.first[iq] >> 6;
+                u64 pa = row.first[ia], pb = row.first[ib];
+                sums.push_back({{inc_hit, inc_q, 0, (int)(pa & 63), pa >> 6, (int)(pb & 63)}, row.second});
+                sums.push_back({{inc_hit, inc_q, 1, (int)(pb & 63), pb >> 6, (int)(pa & 63)}, row.second});
+            }
+            // a table's row drops the other position's composition: its rows are summed
+            std::sort(sums.begin(), sums.end());
+            std::size_t kept = 0;
+            for (std::size_t i = 0; i < sums.size(); ++i) {
+                if (kept && sums[kept - 1].first == sums[i].first) {
+                    u128 n = (u128)sums[kept - 1].second + sums[i].second;
+                    if (n >> 64) {
+                        out.fits = false;
+                        return out;
+                    }
+                    sums[kept - 1].second = (u64)n;
+                } else {
+                    sums[kept++] = sums[i];
+                }
+            }
+            sums.resize(kept);
+            out.shaped = true;
+            catches::TableRow* cur = nullptr;
+            std::tuple<u64, u64, int, int, u64> last{~0ULL, 0, -1, -1, 0};
+            for (const auto& [k, count] : sums) {
+                const auto& [inc_hit, inc_q, which, h, inc, other] = k;
+                int hs[4] = {x0, x, h, other};
+                u64 sets = catches::sets_of(pool, catches::needs_of(inc_hit), hs, 4);
+                if (!sets || count % sets) throw std::runtime_error("sprint sets of one class composition must count alike");
+                std::tuple<u64, u64, int, int, u64> here{inc_hit, inc_q, which, h, inc};
+                if (!cur || here != last) {
+                    auto& list = out.tables[{inc_hit, inc_q}];
+                    list.push_back(catches::TableRow{h, inc, {}});
+                    cur = &list.back();
+                    last = here;
+                }
+                cur->counts.push_back({other, count / sets});
+            }
+            return out;
         }
-        return out;
-    }
 
-    template <int M>
-    JointOf<M> make_joint(int q, int x) {
-        JointOf<M> out;
-        std::vector<int> fd = c.tag_positions();
-        if ((int)fd.size() != M + 1) return out;
-        int t = -1;
-        for (int i = 0; i <= M; ++i)
-            if (fd[i] == q) t = i;
-        if (t < 0) return out;
-        std::vector<int> fixed(M + 1, 0), keep(M + 1, 1);
-        fixed[t] = x;
-        keep[t] = 2;
-        auto rows = c.tagged(fd, fixed, keep);
-        std::map<std::pair<u64, std::array<int, M>>, Res<K>> sums;
-        for (const auto& row : rows) {
-            std::array<int, M> hs{};
-            int j = 0;
+        // this view's face-down positions (the base node's less the hits')
+        void fd_of(std::vector<int>& fd) const {
+            fd.clear();
+            for (int q : base.c.tag_positions()) {
+                bool hit = false;
+                for (const Hit& h : hits) hit = hit || h.q == q;
+                if (!hit) fd.push_back(q);
+            }
+        }
+
+        template <int M>
+        struct JointOf {
+            bool shaped = false;
+            bool fits = true;
+            four::Joint<M> joint;
+        };
+
+        template <int M>
+        JointOf<M> make_joint(int q, int x) {
+            JointOf<M> out;
+            std::vector<int> probe;
+            fd_of(probe);
+            if ((int)probe.size() != M + 1) return out;
+            int t = -1;
             for (int i = 0; i <= M; ++i)
-                if (i != t) hs[j++] = (int)(row.first[i] & 63);
-            sums[{row.first[t] >> 6, hs}] += row.second;
-        }
-        out.shaped = true;
-        for (const auto& [k, n] : sums) {
-            u64 count;
-            if (!fits_64(n, count)) {
+                if (probe[i] == q) t = i;
+            if (t < 0) return out;
+            std::vector<int> fixed(M + 1, 0), keep(M + 1, 1);
+            fixed[t] = x;
+            keep[t] = 2;
+            std::vector<int> fd;
+            Rows rows;
+            if (!tagged(fd, fixed, keep, rows)) {
                 out.fits = false;
                 return out;
             }
-            out.joint[k.first].push_back({k.second, count});
+            if ((int)fd.size() != M + 1) return out;
+            std::vector<std::pair<std::pair<u64, std::array<int, M>>, u64>> sums;
+            sums.reserve(rows.size());
+            for (const auto& row : rows) {
+                std::array<int, M> hs{};
+                int j = 0;
+                for (int i = 0; i <= M; ++i)
+                    if (i != t) hs[j++] = (int)(row.first[i] & 63);
+                sums.push_back({{row.first[t] >> 6, hs}, row.second});
+            }
+            std::sort(sums.begin(), sums.end());
+            out.shaped = true;
+            for (const auto& [k, count] : sums) out.joint[k.first].push_back({k.second, count});
+            return out;
         }
-        return out;
+
+        template <int M>
+        std::map<std::pair<int, int>, JointOf<M>>& joints_of() {
+            if constexpr (M == 3) return joints3;
+            else if constexpr (M == 4) return joints4;
+            else if constexpr (M == 5) return joints5;
+            else return joints6;
+        }
+
+        PlanNode& base;
+        std::vector<Hit> hits;  // in the order they were made
+        int pool[catches::NC];  // the free cards per class: the base node's less the hits'
+        std::vector<u64> path;  // the memo's key of this view
+        std::map<std::pair<int, int>, JointOf<3>> joints3;
+        std::map<std::pair<int, int>, JointOf<4>> joints4;
+        std::map<std::pair<int, int>, JointOf<5>> joints5;
+        std::map<std::pair<int, int>, JointOf<6>> joints6;
+    };
+
+    // the integer a count stands for, when it fits 128 bits
+    static bool to_u128(const Res<K>& n, u128& out) {
+        u64 limbs[K + 1];
+        crt_limbs(n, limbs);
+        for (int i = 2; i <= K; ++i)
+            if (limbs[i]) return false;
+        out = (u128)limbs[1] << 64 | limbs[0];
+        return true;
     }
+
+    // A pass of this node for views (Counter::tagged over all its face-down positions,
+    // the hits' fixed and their compositions kept), made once: its rows grouped by the
+    // hits' compositions (in position order), each group flat: the parts of the other
+    // positions, row after row, and the counts.
+    using BaseRows = std::map<std::vector<u64>, std::pair<std::vector<u64>, std::vector<Res<K>>>>;
+    const BaseRows& base_rows(const std::vector<int>& all, const std::vector<int>& fixed, const std::vector<int>& keep,
+                              const std::vector<int>& hit_at) {
+        std::vector<int> key = fixed;
+        key.insert(key.end(), keep.begin(), keep.end());
+        for (int h : hit_at) key.push_back(h >= 0);
+        auto it = passes.find(key);
+        if (it != passes.end()) return it->second;
+        BaseRows grouped;
+        for (const auto& row : c.tagged(all, fixed, keep)) {
+            std::vector<u64> incs;
+            for (std::size_t t = 0; t < all.size(); ++t)
+                if (hit_at[t] >= 0) incs.push_back(row.first[t] >> 6);
+            auto& [parts, counts] = grouped[incs];
+            for (std::size_t t = 0; t < all.size(); ++t)
+                if (hit_at[t] < 0) parts.push_back(row.first[t]);
+            counts.push_back(row.second);
+        }
+        return passes.emplace(std::move(key), std::move(grouped)).first->second;
+    }
+
+    // The exact values found below this node, by the hits that lead there from it (a
+    // node reached by the same hits in another order is the same node, as
+    // advisor/manhunt.py's memo): the histories its best play catches. Only looked up
+    // when a child is to be searched, so the bounds are those of a search without it;
+    // kept while this counter lives.
+    std::map<std::vector<u64>, u128> memo;
+    std::map<std::vector<int>, BaseRows> passes;
+    // the pair shares of the views (View::share_tables), by the hits' numbers and
+    // compositions and the two fixed positions
+    std::map<std::vector<u64>, Shares> shares;
+    View root;
 };
 
 }  // namespace fugitive
