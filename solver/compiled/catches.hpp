@@ -162,25 +162,21 @@ inline u128 catches_of(const int* pool, const Row& row, u64 held) {
     return total;
 }
 
-// advisor/manhunt.py, _caught_by_inc: the histories caught over every sprint set of
-// composition inc under x (at the position the tables are of). pool: the node's free
-// cards per class; gone: the numbers no longer possible (a derived node's last sprint
-// set); free: the cards a sprint set under x can hold (bit masks over 1..41).
-inline u128 caught_by_inc(const int* pool, int x, u64 inc, const std::vector<TableRow>& table, u64 gone, u64 free) {
-    const int cx = class_of(x);
-    const Needs nd = needs_of(inc);
-    int child_pool[NC];
-    for (int c = 0; c < NC; ++c) child_pool[c] = pool[c] - (c == cx) - nd.need[c];
-
+// The rows of caught_by_inc before any number is gone: for each second guess x' (in
+// the table's order) its parts, each with its next guesses ranked by one sprint set's
+// share, and its catches when the set holds none of the numbers. They depend on the
+// table, x, inc and the child's pool only, so a table's are made once (three.hpp).
+inline std::vector<Row> ranked_rows(const int* child_pool, const int* pool, int x, const Needs& nd,
+                                    const std::vector<TableRow>& table) {
     std::vector<Row> rows;
     std::vector<int> row_of(43, -1);
     for (const TableRow& tr : table) {
-        if (gone >> tr.x2 & 1) continue;
         Part part;
         part.inc2 = tr.inc2;
         part.nd = needs_of(tr.inc2);
+        part.ranked.reserve(tr.counts.size());
         for (const auto& [y, n] : tr.counts) {
-            if (!n || (gone >> y & 1)) continue;
+            if (!n) continue;
             int hs[3] = {x, tr.x2, y};
             u64 k = sets_of(pool, nd, hs, 3);
             if (!k || n % k) throw std::runtime_error("sprint sets of one class composition must count alike");
@@ -201,12 +197,34 @@ inline u128 caught_by_inc(const int* pool, int x, u64 inc, const std::vector<Tab
         for (const Entry& e : part.ranked) rows[r].ys |= 1ULL << e.y;
         rows[r].parts.push_back(std::move(part));
     }
-    u64 numbers = 0;
-    for (Row& row : rows) {
-        row.full = catches_of(child_pool, row, 0);
-        numbers |= row.ys | 1ULL << row.x2;
+    for (Row& row : rows) row.full = catches_of(child_pool, row, 0);
+    return rows;
+}
+
+// The child's pool: the node's free cards less x and a sprint set of composition inc.
+struct ChildPool {
+    int pool[NC];
+    ChildPool(const int* node_pool, int x, const Needs& nd) {
+        for (int c = 0; c < NC; ++c) pool[c] = node_pool[c] - (c == class_of(x)) - nd.need[c];
     }
-    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.full > b.full; });
+};
+
+// caught_by_inc from its ranked rows (ranked_rows): the numbers in `gone` left out.
+inline u128 caught_by_ranked(const int* child_pool, const Needs& nd, const std::vector<Row>& all_rows, u64 gone,
+                             u64 free) {
+    struct Kept {
+        const Row* row;
+        u128 full;
+    };
+    std::vector<Kept> rows;
+    rows.reserve(all_rows.size());
+    u64 numbers = 0;
+    for (const Row& row : all_rows) {
+        if (gone >> row.x2 & 1) continue;
+        rows.push_back({&row, (row.ys & gone) ? catches_of(child_pool, row, gone) : row.full});
+        numbers |= (row.ys & ~gone) | 1ULL << row.x2;
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const Kept& a, const Kept& b) { return a.full > b.full; });
 
     // the sprint sets grouped by the numbers they hold (advisor/manhunt.py, _held_sets):
     // per class, a choice of numbers and any choice of the other free cards
@@ -244,10 +262,11 @@ inline u128 caught_by_inc(const int* pool, int x, u64 inc, const std::vector<Tab
         }
         if (empty) break;
         u128 top = 0;
-        for (const Row& row : rows) {
-            if (row.full <= top) break;
-            if (held >> row.x2 & 1) continue;
-            u128 v = (row.ys & held) ? catches_of(child_pool, row, held) : row.full;
+        for (const Kept& k : rows) {
+            if (k.full <= top) break;
+            if (held >> k.row->x2 & 1) continue;
+            // held and gone are apart (held numbers are free, gone ones known)
+            u128 v = (k.row->ys & held) ? catches_of(child_pool, *k.row, held | gone) : k.full;
             if (v > top) top = v;
         }
         caught = add(caught, mul(mult, top));
@@ -261,6 +280,16 @@ inline u128 caught_by_inc(const int* pool, int x, u64 inc, const std::vector<Tab
         }
     }
     return caught;
+}
+
+// advisor/manhunt.py, _caught_by_inc: the histories caught over every sprint set of
+// composition inc under x (at the position the tables are of). pool: the node's free
+// cards per class; gone: the numbers no longer possible (held by the sprint cards of
+// the hits before); free: the cards a sprint set under x can hold (bit masks over 1..41).
+inline u128 caught_by_inc(const int* pool, int x, u64 inc, const std::vector<TableRow>& table, u64 gone, u64 free) {
+    const Needs nd = needs_of(inc);
+    const ChildPool child(pool, x, nd);
+    return caught_by_ranked(child.pool, nd, ranked_rows(child.pool, pool, x, nd, table), gone, free);
 }
 
 }  // namespace fugitive::catches

@@ -367,7 +367,7 @@ private:
                 if (!sets || count % sets) throw std::runtime_error("sprint sets of one class composition must count alike");
                 std::tuple<u64, u64, int, int, u64> here{inc_hit, inc_q, which, h, inc};
                 if (!cur || here != last) {
-                    auto& list = out.tables[{inc_hit, inc_q}];
+                    auto& list = out.tables[{inc_hit, inc_q}].rows;
                     list.push_back(catches::TableRow{h, inc, {}});
                     cur = &list.back();
                     last = here;

@@ -28,7 +28,14 @@ using catches::TableRow;
 // the parent's pair shares with its hit and one more hideout fixed: (class composition
 // of the hit's sprint cards, of the other fixed position's) -> the rows of both tables
 // (TaggedQueries.pair_shares, the tables of one key concatenated)
-using ShareTables = std::map<std::pair<u64, u64>, std::vector<TableRow>>;
+struct ShareTable {
+    std::vector<TableRow> rows;
+    // catches::ranked_rows of the rows (made at the first guess that needs them: they
+    // depend on the table alone)
+    mutable std::vector<catches::Row> ranked;
+    mutable bool ready = false;
+};
+using ShareTables = std::map<std::pair<u64, u64>, ShareTable>;
 
 // a number x of the node at one face-down position q where it has histories
 struct Spot {
@@ -114,10 +121,16 @@ std::vector<Valued> value_node(const int* child_pool, u64 inc0, u64 gone, u64 kn
             for (const Spot& s : g.spots) {
                 const ShareTables* t = tables(s.q, g.x);
                 if (!t) throw NotOfShape();
-                for (const auto& [incs, rows] : *t) {
+                for (const auto& [incs, table] : *t) {
                     if (incs.first != inc0) continue;
                     if (incs.second && !s.sprints) continue;
-                    caught = catches::add(caught, catches::caught_by_inc(child_pool, g.x, incs.second, rows, gone, free));
+                    const catches::Needs nd = catches::needs_of(incs.second);
+                    const catches::ChildPool next(child_pool, g.x, nd);
+                    if (!table.ready) {
+                        table.ranked = catches::ranked_rows(next.pool, child_pool, g.x, nd, table.rows);
+                        table.ready = true;
+                    }
+                    caught = catches::add(caught, catches::caught_by_ranked(next.pool, nd, table.ranked, gone, free));
                 }
             }
         } catch (const OutOfTime&) {  // the guesses after it are no more likely (or valued with a certain one)
