@@ -1106,6 +1106,7 @@ public:
         result.reserve(out.size());
         for (std::size_t k = 0; k < out.size(); ++k) {
             std::vector<u64> parts;
+            parts.reserve(fd.size());
             for (std::uint32_t tag = (std::uint32_t)out_index.key(k); tag; tag = tag_parts[tag].first)
                 parts.push_back(tag_parts[tag].second);
             std::reverse(parts.begin(), parts.end());

@@ -209,7 +209,7 @@ private:
         // sprint sets it stands for (see View). False where a count does not fit.
         using Rows = std::vector<std::pair<std::vector<u64>, u64>>;
         bool tagged(std::vector<int>& fd, const std::vector<int>& fixed, const std::vector<int>& keep, Rows& out,
-                    bool drop_met = true) {
+                    bool drop_met = true, int only_q = 0, int only_x = 0) {
             const std::vector<int> all = base.c.tag_positions();
             fd.clear();
             if (all.empty()) return true;
@@ -236,8 +236,12 @@ private:
                     ++j;
                 }
             }
+            std::size_t only_at = fd.size();  // a position whose rows of only_x alone are asked for
+            for (std::size_t j = 0; j < fd.size(); ++j)
+                if (fd[j] == only_q) only_at = j;
             if (hits.empty()) {  // the node itself
                 for (auto& row : base.c.tagged(all, fixed_all, keep_all)) {
+                    if (only_at < fd.size() && (int)(row.first[only_at] & 63) != only_x) continue;
                     u128 n;
                     if (!to_u128(row.second, n) || n >> 64) return false;
                     out.emplace_back(std::move(row.first), (u64)n);
@@ -253,9 +257,12 @@ private:
             u64 gone = 0;
             for (const Hit& h : hits) gone |= h.S;
             const std::size_t width = fd.size();
-            const auto& [parts, counts] = group->second;
+            if (!group->second.fits) return false;
+            const auto& parts = group->second.parts;
+            const auto& counts = group->second.counts;
             for (std::size_t r = 0; r < counts.size(); ++r) {
                 const u64* row = &parts[r * width];
+                if (only_at < width && (int)(row[only_at] & 63) != only_x) continue;
                 int hideouts[catches::NC * 8];
                 int nh = 0;
                 bool meets = false;
@@ -267,8 +274,7 @@ private:
                     hideouts[nh++] = y;
                 }
                 if (meets && drop_met) continue;
-                u128 n;
-                if (!to_u128(counts[r], n)) return false;
+                u128 n = counts[r];
                 if (!n) continue;
                 u64 tuples = hit_tuples(hideouts, nh);
                 if (!tuples || n % tuples) throw std::runtime_error("sprint sets of one class composition must count alike");
@@ -316,10 +322,10 @@ private:
                 }
                 if (i0 < 0 || iq < 0) return out;
                 fixed[i0] = x0;
-                fixed[iq] = x;
-                keep[i0] = keep[iq] = 2;
+                keep[i0] = 2;
+                keep[iq] = 3;  // one pass for every number at q: the rows of x kept below
             }
-            if (!tagged(fd, fixed, keep, rows, false)) {
+            if (!tagged(fd, fixed, keep, rows, false, q, x)) {
                 out.fits = false;
                 return out;
             }
@@ -461,7 +467,12 @@ private:
     // the hits' fixed and their compositions kept), made once: its rows grouped by the
     // hits' compositions (in position order), each group flat: the parts of the other
     // positions, row after row, and the counts.
-    using BaseRows = std::map<std::vector<u64>, std::pair<std::vector<u64>, std::vector<Res<K>>>>;
+    struct BaseGroup {
+        std::vector<u64> parts;
+        std::vector<u128> counts;
+        bool fits = true;  // every count below 2^128
+    };
+    using BaseRows = std::map<std::vector<u64>, BaseGroup>;
     const BaseRows& base_rows(const std::vector<int>& all, const std::vector<int>& fixed, const std::vector<int>& keep,
                               const std::vector<int>& hit_at) {
         std::vector<int> key = fixed;
@@ -470,14 +481,21 @@ private:
         auto it = passes.find(key);
         if (it != passes.end()) return it->second;
         BaseRows grouped;
+        std::vector<u64> incs, last;
+        BaseGroup* group = nullptr;
         for (const auto& row : c.tagged(all, fixed, keep)) {
-            std::vector<u64> incs;
+            incs.clear();
             for (std::size_t t = 0; t < all.size(); ++t)
                 if (hit_at[t] >= 0) incs.push_back(row.first[t] >> 6);
-            auto& [parts, counts] = grouped[incs];
+            if (!group || incs != last) {
+                group = &grouped[incs];
+                last = incs;
+            }
             for (std::size_t t = 0; t < all.size(); ++t)
-                if (hit_at[t] < 0) parts.push_back(row.first[t]);
-            counts.push_back(row.second);
+                if (hit_at[t] < 0) group->parts.push_back(row.first[t]);
+            u128 n = 0;
+            if (!to_u128(row.second, n)) group->fits = false;
+            group->counts.push_back(n);
         }
         return passes.emplace(std::move(key), std::move(grouped)).first->second;
     }
