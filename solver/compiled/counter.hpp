@@ -1039,8 +1039,11 @@ public:
     // -> hideout, 0 = free) by tag: for each face-down position of fd the part keep asks
     // for (bit 0: its hideout, bit 1: the class increment of its sprint cards). A tag
     // is returned as its parts, one 64-bit word per position: inc << 6 | hideout.
+    // `incs`, when given: the only class increment each position's sprint cards may
+    // have (~0: any).
     std::vector<std::pair<std::vector<u64>, Res<K>>> tagged(const std::vector<int>& fd, const std::vector<int>& fixed,
-                                                            const std::vector<int>& keep) {
+                                                            const std::vector<int>& keep,
+                                                            const std::vector<u64>* incs = nullptr) {
         const Layer<K>& start = prefix_layer(fd.front());
         // tags are interned: id -> (parent id, part); (parent id << 38 | part) -> id
         std::vector<std::pair<std::uint32_t, u64>> tag_parts{{0, 0}};
@@ -1072,6 +1075,7 @@ public:
             }
             bool keep_h = keep[t] & 1, keep_inc = keep[t] & 2;
             int only = fixed[t];
+            const u64 inc_only = incs ? (*incs)[t] : ~0ULL;
             nxt.reset();
             for (std::size_t a = 0; a < cur.size(); ++a) {
                 if (!(a & 63)) check_time();
@@ -1080,6 +1084,7 @@ public:
                 u64 H = s_H(s);
                 moves_from(i, s, only, moves);
                 for (const Move& m : moves) {
+                    if (inc_only != ~0ULL && m.inc != inc_only) continue;
                     Res<K> f = m.w;
                     if (last) {
                         Res<K> bv = suffix_beta(i, m.s2);

@@ -31,6 +31,12 @@ struct PassBudget {
     }
 };
 
+// views with this many hits or more have passes of their own compositions (fewer: one
+// pass serves every composition of their hits)
+#ifndef RESTRICT_FROM
+#define RESTRICT_FROM 3
+#endif
+
 // a hit below the node the planner asked about: x revealed at position q over the
 // sprint cards S (bit mask), of class composition inc
 struct Hit {
@@ -248,18 +254,30 @@ private:
                 }
                 return true;
             }
-            const BaseRows& rows = base.base_rows(all, fixed_all, keep_all, hit_at);
-            std::vector<u64> incs;
-            for (std::size_t t = 0; t < all.size(); ++t)
-                if (hit_at[t] >= 0) incs.push_back(hits[hit_at[t]].inc);
-            auto group = rows.find(incs);
-            if (group == rows.end()) return true;
+            const BaseGroup* group;
+            if (hits.size() < RESTRICT_FROM) {  // one pass for every composition of the hits
+                const BaseRows& rows = base.base_rows(all, fixed_all, keep_all, hit_at);
+                std::vector<u64> incs;
+                for (std::size_t t = 0; t < all.size(); ++t)
+                    if (hit_at[t] >= 0) incs.push_back(hits[hit_at[t]].inc);
+                auto it = rows.find(incs);
+                if (it == rows.end()) return true;
+                group = &it->second;
+            } else {  // a pass for these compositions alone
+                std::vector<u64> incs(all.size(), ~0ULL);
+                for (std::size_t t = 0; t < all.size(); ++t)
+                    if (hit_at[t] >= 0) {
+                        incs[t] = hits[hit_at[t]].inc;
+                        keep_all[t] = 0;
+                    }
+                group = &base.restricted_rows(all, fixed_all, keep_all, incs);
+            }
+            if (!group->fits) return false;
             u64 gone = 0;
             for (const Hit& h : hits) gone |= h.S;
             const std::size_t width = fd.size();
-            if (!group->second.fits) return false;
-            const auto& parts = group->second.parts;
-            const auto& counts = group->second.counts;
+            const auto& parts = group->parts;
+            const auto& counts = group->counts;
             for (std::size_t r = 0; r < counts.size(); ++r) {
                 const u64* row = &parts[r * width];
                 if (only_at < width && (int)(row[only_at] & 63) != only_x) continue;
@@ -499,6 +517,28 @@ private:
         }
         return passes.emplace(std::move(key), std::move(grouped)).first->second;
     }
+
+    // A pass of this node for one view's hits: their positions fixed to their numbers
+    // and their sprint cards to their compositions (incs, ~0 elsewhere; keep 0 there),
+    // made once: the parts of the other positions, row after row, and the counts.
+    const BaseGroup& restricted_rows(const std::vector<int>& all, const std::vector<int>& fixed,
+                                     const std::vector<int>& keep, const std::vector<u64>& incs) {
+        std::vector<u64> key(fixed.begin(), fixed.end());
+        key.insert(key.end(), keep.begin(), keep.end());
+        key.insert(key.end(), incs.begin(), incs.end());
+        auto it = restricted.find(key);
+        if (it != restricted.end()) return it->second;
+        BaseGroup group;
+        for (const auto& row : c.tagged(all, fixed, keep, &incs)) {
+            for (std::size_t t = 0; t < all.size(); ++t)
+                if (incs[t] == ~0ULL) group.parts.push_back(row.first[t]);
+            u128 n = 0;
+            if (!to_u128(row.second, n)) group.fits = false;
+            group.counts.push_back(n);
+        }
+        return restricted.emplace(std::move(key), std::move(group)).first->second;
+    }
+    std::map<std::vector<u64>, BaseGroup> restricted;
 
     // The exact values found below this node, by the hits that lead there from it (a
     // node reached by the same hits in another order is the same node, as
