@@ -278,6 +278,8 @@ private:
             const std::size_t width = fd.size();
             const auto& parts = group->parts;
             const auto& counts = group->counts;
+            std::uint32_t last_classes = ~0U;  // hit_tuples of the row before (rows of one class count run together)
+            u64 last_tuples = 0;
             for (std::size_t r = 0; r < counts.size(); ++r) {
                 const u64* row = &parts[r * width];
                 if (only_at < width && (int)(row[only_at] & 63) != only_x) continue;
@@ -294,7 +296,15 @@ private:
                 if (meets && drop_met) continue;
                 u128 n = counts[r];
                 if (!n) continue;
-                u64 tuples = hit_tuples(hideouts, nh);
+                std::uint32_t classes = 0;  // the hideouts' count per class, 4 bits each
+                for (int i = 0; i < nh; ++i) classes += 1U << (4 * class_of(hideouts[i]));
+                u64 tuples;
+                if (classes == last_classes) {
+                    tuples = last_tuples;
+                } else {
+                    tuples = last_tuples = hit_tuples(hideouts, nh);
+                    last_classes = classes;
+                }
                 if (!tuples || n % tuples) throw std::runtime_error("sprint sets of one class composition must count alike");
                 n /= tuples;
                 if (n >> 64) return false;
@@ -357,16 +367,22 @@ private:
             for (int t = 0; t < 4; ++t)
                 if (t != i0 && t != iq) (ia < 0 ? ia : ib) = t;
             // (inc of the hit, inc at q, which table, the row's hideout, its inc, the other hideout)
-            std::vector<std::pair<std::tuple<u64, u64, int, int, u64, int>, u64>> sums;
+            // (inc of the hit, inc at q, which table, the row's hideout, its inc, the other
+            // hideout), packed in that order of significance into 128 bits
+            auto pack = [](u64 inc_hit, u64 inc_q, u64 which, u64 h, u64 inc, u64 other) {
+                return (u128)(inc_hit << 32 | inc_q) << 64 | (which << 63 | h << 57 | inc << 25 | other);
+            };
+            std::vector<std::pair<u128, u64>> sums;
             sums.reserve(2 * rows.size());
             for (const auto& row : rows) {
                 u64 inc_hit = row.first[i0] >> 6, inc_q = row.first[iq] >> 6;
                 u64 pa = row.first[ia], pb = row.first[ib];
-                sums.push_back({{inc_hit, inc_q, 0, (int)(pa & 63), pa >> 6, (int)(pb & 63)}, row.second});
-                sums.push_back({{inc_hit, inc_q, 1, (int)(pb & 63), pb >> 6, (int)(pa & 63)}, row.second});
+                if ((inc_hit | inc_q | pa >> 6 | pb >> 6) >> 32) throw std::length_error("make_shares: a composition past 32 bits");
+                sums.push_back({pack(inc_hit, inc_q, 0, pa & 63, pa >> 6, pb & 63), row.second});
+                sums.push_back({pack(inc_hit, inc_q, 1, pb & 63, pb >> 6, pa & 63), row.second});
             }
             // a table's row drops the other position's composition: its rows are summed
-            std::sort(sums.begin(), sums.end());
+            std::sort(sums.begin(), sums.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
             std::size_t kept = 0;
             for (std::size_t i = 0; i < sums.size(); ++i) {
                 if (kept && sums[kept - 1].first == sums[i].first) {
@@ -383,13 +399,22 @@ private:
             sums.resize(kept);
             out.shaped = true;
             catches::TableRow* cur = nullptr;
-            std::tuple<u64, u64, int, int, u64> last{~0ULL, 0, -1, -1, 0};
+            u128 last = ~(u128)0;
+            u64 last_inc_hit = ~0ULL;
+            catches::Needs nd_hit{};
             for (const auto& [k, count] : sums) {
-                const auto& [inc_hit, inc_q, which, h, inc, other] = k;
+                const u64 hi = (u64)(k >> 64), lo = (u64)k;
+                const u64 inc_hit = hi >> 32, inc_q = hi & 0xFFFFFFFFULL;
+                const int h = (int)(lo >> 57 & 63), other = (int)(lo & 63);
+                const u64 inc = lo >> 25 & 0xFFFFFFFFULL;
+                if (inc_hit != last_inc_hit) {
+                    nd_hit = catches::needs_of(inc_hit);
+                    last_inc_hit = inc_hit;
+                }
                 int hs[4] = {x0, x, h, other};
-                u64 sets = catches::sets_of(pool, catches::needs_of(inc_hit), hs, 4);
+                u64 sets = catches::sets_of(pool, nd_hit, hs, 4);
                 if (!sets || count % sets) throw std::runtime_error("sprint sets of one class composition must count alike");
-                std::tuple<u64, u64, int, int, u64> here{inc_hit, inc_q, which, h, inc};
+                const u128 here = k >> 6;  // all but the other hideout
                 if (!cur || here != last) {
                     auto& list = out.tables[{inc_hit, inc_q}].rows;
                     list.push_back(catches::TableRow{h, inc, {}});

@@ -121,8 +121,8 @@ std::vector<Valued> value_node(const int* child_pool, u64 inc0, u64 gone, u64 kn
             for (const Spot& s : g.spots) {
                 const ShareTables* t = tables(s.q, g.x);
                 if (!t) throw NotOfShape();
-                for (const auto& [incs, table] : *t) {
-                    if (incs.first != inc0) continue;
+                for (auto it = t->lower_bound({inc0, 0}); it != t->end() && it->first.first == inc0; ++it) {
+                    const auto& [incs, table] = *it;
                     if (incs.second && !s.sprints) continue;
                     const catches::Needs nd = catches::needs_of(incs.second);
                     const catches::ChildPool next(child_pool, g.x, nd);
