@@ -400,7 +400,8 @@ private:
             out.shaped = true;
             catches::TableRow* cur = nullptr;
             u128 last = ~(u128)0;
-            u64 last_inc_hit = ~0ULL;
+            u64 last_inc_hit = ~0ULL, last_hi = 0;
+            std::vector<catches::TableRow>* list = nullptr;
             catches::Needs nd_hit{};
             for (const auto& [k, count] : sums) {
                 const u64 hi = (u64)(k >> 64), lo = (u64)k;
@@ -416,9 +417,12 @@ private:
                 if (!sets || count % sets) throw std::runtime_error("sprint sets of one class composition must count alike");
                 const u128 here = k >> 6;  // all but the other hideout
                 if (!cur || here != last) {
-                    auto& list = out.tables[{inc_hit, inc_q}].rows;
-                    list.push_back(catches::TableRow{h, inc, {}});
-                    cur = &list.back();
+                    if (!list || hi != last_hi) {  // the rows of one table run together
+                        list = &out.tables[{inc_hit, inc_q}].rows;
+                        last_hi = hi;
+                    }
+                    list->push_back(catches::TableRow{h, inc, {}});
+                    cur = &list->back();
                     last = here;
                 }
                 cur->counts.push_back({other, count / sets});
