@@ -13,6 +13,7 @@
 #include <memory>
 #include <stdexcept>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "counter.hpp"
@@ -36,6 +37,19 @@ struct PassBudget {
 #ifndef RESTRICT_FROM
 #define RESTRICT_FROM 3
 #endif
+
+// a hash of a vector of numbers (the keys of the planner's tables)
+struct KeyHash {
+    template <class T>
+    std::size_t operator()(const std::vector<T>& v) const {
+        u64 h = 0x9E3779B97F4A7C15ULL ^ v.size();
+        for (T x : v) {
+            h ^= (u64)x + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+            h *= 0xBF58476D1CE4E5B9ULL;
+        }
+        return (std::size_t)(h ^ h >> 31);
+    }
+};
 
 // a hit below the node the planner asked about: x revealed at position q over the
 // sprint cards S (bit mask), of class composition inc
@@ -567,18 +581,18 @@ private:
         }
         return restricted.emplace(std::move(key), std::move(group)).first->second;
     }
-    std::map<std::vector<u64>, BaseGroup> restricted;
+    std::unordered_map<std::vector<u64>, BaseGroup, KeyHash> restricted;
 
     // The exact values found below this node, by the hits that lead there from it (a
     // node reached by the same hits in another order is the same node, as
     // advisor/manhunt.py's memo): the histories its best play catches. Only looked up
     // when a child is to be searched, so the bounds are those of a search without it;
     // kept while this counter lives.
-    std::map<std::vector<u64>, u128> memo;
-    std::map<std::vector<int>, BaseRows> passes;
+    std::unordered_map<std::vector<u64>, u128, KeyHash> memo;
+    std::unordered_map<std::vector<int>, BaseRows, KeyHash> passes;
     // the pair shares of the views (View::share_tables), by the hits' numbers and
     // compositions and the two fixed positions
-    std::map<std::vector<u64>, Shares> shares;
+    std::unordered_map<std::vector<u64>, Shares, KeyHash> shares;
     View root;
 };
 
