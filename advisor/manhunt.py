@@ -532,8 +532,8 @@ def _guess_by_core(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
             positions += (q.position, q.sprints, _prev_max(post, q.position), q.counts.get(x, 0),
                           sum(1 << y for y, n in q.counts.items() if n))
     beat_c = None if beat is None else floor(beat * post.histories)
-    # the core's fixed joints and children's counters are solver calls of the budget, as
-    # in _Ctx.fixed_joint and _Ctx.counter, charged however the call ends
+    # the core's fixed joints are solver calls of the budget, as in _Ctx.fixed_joint,
+    # charged however the call ends
     try:
         got, calls = core.value_guess(x, positions, sum(1 << c for c in known), beat_c, ctx.deadline,
                                       ctx.max_solves - ctx.solves, DERIVE_LIMIT)

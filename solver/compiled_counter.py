@@ -168,8 +168,8 @@ class CompiledCounter(TaggedQueries):
         before it, histories with x there, bit mask of its numbers) for each face-down
         position, flattened; ``known``: a bit mask of the cards whose place is public;
         ``beat``: the histories the best guess found catches (the search of x stops once
-        it cannot beat them); ``passes``: the solver calls it may make (new fixed joints,
-        children's counters; past them, as past the deadline, the search stops).
+        it cannot beat them); ``passes``: the solver calls it may make (new fixed joints;
+        past them, as past the deadline, the search stops).
         ((lower, upper) bounds on the histories x catches, whether it stopped there (the
         bounds so far)), or None where the Python reference must (a count past 64 bits, a
         node not of the shape); and the solver calls it made either way. ``OutOfTime(calls)`` if it stopped before it had bounds."""

@@ -191,7 +191,7 @@ public:
     // histories with x there, bit mask of its numbers) for each face-down position,
     // flattened; known: the cards whose place is public; beat: None or the histories
     // the best guess found catches; passes: the solver calls it may make (new fixed
-    // joints and children's counters; past them, out of time); derive_limit:
+    // joints; past them, out of time); derive_limit:
     // advisor/manhunt.py's DERIVE_LIMIT. (lower, upper) bounds on the histories x
     // catches, each as (high, low) 64-bit halves, the solver calls it made and whether
     // it stopped at the deadline (the bounds so far), after a status: 0 served, 1 the

@@ -1,10 +1,10 @@
-// The Manhunt planner's view of a node in the core: its counter, its facts (a child's
-// counter is made from them with one more position revealed), and the tables of its
-// tagged passes the planner asks for, each made once (HistoryCounter.fixed_joint and
+// The Manhunt planner's node in the core: its counter, and the tables of its tagged
+// passes the planner asks for, each made once (HistoryCounter.fixed_joint and
 // TaggedQueries.pair_shares of solver/count_planner.py, the readable reference). With
 // them it values a guess at a node with four to seven face-down hideouts (four.hpp):
 // with four, the children are searched by three.hpp from this node's pair shares; with
-// more, each child has a counter of its own and is searched by four::search.
+// more, each child is searched by four::search as a View: this node's passes with the
+// hits' positions fixed, divided among the sprint sets (no child is counted itself).
 #pragma once
 
 #include <algorithm>
@@ -21,8 +21,9 @@
 
 namespace fugitive {
 
-// the planner's budget of solver calls: a child's counter and a new fixed joint are one
-// each (as advisor/manhunt.py's _Ctx.charge); past it, as past the deadline, OutOfTime
+// the planner's budget of solver calls: a new fixed joint is one (as advisor/manhunt.py's
+// _Ctx.charge; a child is a view of passes, not counted itself); past it, as past the
+// deadline, OutOfTime
 struct PassBudget {
     long long left;
     long long counted = 0;
@@ -143,7 +144,6 @@ private:
                     long long size = 1;  // advisor/manhunt.py, _derives
                     for (const auto& p : child_fd) size *= __builtin_popcountll(p.numbers);
                     if (size > derive_limit) throw three::NotOfShape();
-                    budget.charge();
                     View node(base, *this, Hit{P.q, x, o.S, o.inc});
                     std::vector<std::array<u64, 43>> counts(o.counts.begin(), o.counts.end());
                     return four::search(child_fd, counts, o.n1,
