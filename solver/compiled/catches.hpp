@@ -71,16 +71,16 @@ inline const u64* class_masks() {
     return masks.data();
 }
 
-struct Needs {
-    int need[NC];
-    int active[NC];
-    int n_active = 0;
+struct Needs {  // small: every ranked part of a pair-share table keeps one
+    std::int8_t need[NC];
+    std::int8_t active[NC];
+    std::int8_t n_active = 0;
 };
 
 inline Needs needs_of(u64 inc) {
     Needs n;
     for (int c = 0; c < NC; ++c) {
-        n.need[c] = g_get(inc, c);
+        n.need[c] = (std::int8_t)g_get(inc, c);
         if (n.need[c]) n.active[n.n_active++] = c;
     }
     return n;

@@ -52,6 +52,49 @@ struct KeyHash {
     }
 };
 
+// the rows of passes and pair-share tables the planner keeps for views (about 70 bytes
+// each), at most: past them it lets the least recently asked for go (Kept)
+#ifndef KEEP_ROWS
+#define KEEP_ROWS 12000000
+#endif
+
+// Tables kept in two generations of at most `limit` / 2 rows each: a table found in the
+// older one moves to the newer (the same object: its address stays), and when the newer
+// is full the older is let go and the newer becomes the older. The tables in use stay;
+// the rest are made again if asked for. put() may let tables go: it is called only
+// while none of them is held.
+template <class Key, class Value>
+class Kept {
+public:
+    explicit Kept(std::size_t limit) : half(limit / 2) {}
+
+    Value* find(const Key& key) {
+        auto it = now.find(key);
+        if (it != now.end()) return &it->second.first;
+        auto old = before.find(key);
+        if (old == before.end()) return nullptr;
+        auto node = before.extract(old);
+        Value* value = &node.mapped().first;
+        size_now += node.mapped().second;
+        now.insert(std::move(node));
+        return value;
+    }
+
+    Value& put(Key key, Value value, std::size_t size) {
+        if (size_now + size > half && !now.empty()) {
+            before = std::move(now);
+            now.clear();
+            size_now = 0;
+        }
+        size_now += size;
+        return now.emplace(std::move(key), std::make_pair(std::move(value), size)).first->second.first;
+    }
+
+private:
+    std::size_t half, size_now = 0;
+    std::unordered_map<Key, std::pair<Value, std::size_t>, KeyHash> now, before;
+};
+
 // a hit below the node the planner asked about: x revealed at position q over the
 // sprint cards S (bit mask), of class composition inc
 struct Hit {
@@ -173,10 +216,16 @@ private:
             // rows a hit's sprint cards meet are left out later, as `gone`)
             std::vector<u64> key = signature();
             key.insert(key.end(), {(u64)p0, (u64)x0, (u64)q, (u64)x});
-            auto it = base.shares.find(key);
-            if (it == base.shares.end()) it = base.shares.emplace(std::move(key), make_shares(p0, x0, q, x)).first;
-            if (!it->second.fits) throw catches::Overflow();
-            return it->second.shaped ? &it->second.tables : nullptr;
+            Shares* got = base.shares.find(key);
+            if (!got) {
+                Shares made = make_shares(p0, x0, q, x);
+                std::size_t size = made.tables.size();
+                for (const auto& [incs, table] : made.tables)
+                    for (const auto& row : table.rows) size += 1 + 2 * row.counts.size();  // with their ranked rows
+                got = &base.shares.put(std::move(key), std::move(made), size);
+            }
+            if (!got->fits) throw catches::Overflow();
+            return got->shaped ? &got->tables : nullptr;
         }
 
         // the hits' positions, numbers and compositions, in position order
@@ -539,8 +588,7 @@ private:
         std::vector<int> key = fixed;
         key.insert(key.end(), keep.begin(), keep.end());
         for (int h : hit_at) key.push_back(h >= 0);
-        auto it = passes.find(key);
-        if (it != passes.end()) return it->second;
+        if (const BaseRows* got = passes.find(key)) return *got;
         BaseRows grouped;
         std::vector<u64> incs, last;
         BaseGroup* group = nullptr;
@@ -558,7 +606,9 @@ private:
             if (!to_u128(row.second, n)) group->fits = false;
             group->counts.push_back(n);
         }
-        return passes.emplace(std::move(key), std::move(grouped)).first->second;
+        std::size_t size = 0;
+        for (const auto& [incs, group] : grouped) size += group.counts.size();
+        return passes.put(std::move(key), std::move(grouped), size);
     }
 
     // A pass of this node for one view's hits: their positions fixed to their numbers
@@ -569,8 +619,7 @@ private:
         std::vector<u64> key(fixed.begin(), fixed.end());
         key.insert(key.end(), keep.begin(), keep.end());
         key.insert(key.end(), incs.begin(), incs.end());
-        auto it = restricted.find(key);
-        if (it != restricted.end()) return it->second;
+        if (const BaseGroup* got = restricted.find(key)) return *got;
         BaseGroup group;
         for (const auto& row : c.tagged(all, fixed, keep, &incs)) {
             for (std::size_t t = 0; t < all.size(); ++t)
@@ -579,9 +628,10 @@ private:
             if (!to_u128(row.second, n)) group.fits = false;
             group.counts.push_back(n);
         }
-        return restricted.emplace(std::move(key), std::move(group)).first->second;
+        std::size_t size = group.counts.size();
+        return restricted.put(std::move(key), std::move(group), size);
     }
-    std::unordered_map<std::vector<u64>, BaseGroup, KeyHash> restricted;
+    Kept<std::vector<u64>, BaseGroup> restricted{KEEP_ROWS / 4};
 
     // The exact values found below this node, by the hits that lead there from it (a
     // node reached by the same hits in another order is the same node, as
@@ -589,10 +639,10 @@ private:
     // when a child is to be searched, so the bounds are those of a search without it;
     // kept while this counter lives.
     std::unordered_map<std::vector<u64>, u128, KeyHash> memo;
-    std::unordered_map<std::vector<int>, BaseRows, KeyHash> passes;
+    Kept<std::vector<int>, BaseRows> passes{KEEP_ROWS / 4};
     // the pair shares of the views (View::share_tables), by the hits' numbers and
     // compositions and the two fixed positions
-    std::unordered_map<std::vector<u64>, Shares, KeyHash> shares;
+    Kept<std::vector<u64>, Shares> shares{KEEP_ROWS / 2};
     View root;
 };
 
