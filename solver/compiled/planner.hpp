@@ -8,6 +8,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdlib>
 #include <array>
 #include <map>
 #include <memory>
@@ -53,7 +54,8 @@ struct KeyHash {
 };
 
 // the rows of passes and pair-share tables the planner keeps for views (about 70 bytes
-// each), at most: past them it lets the least recently asked for go (Kept)
+// each), at most: past them it lets the least recently asked for go (Kept;
+// FUGITIVE_PLANNER_KEEP_ROWS in the environment sets it)
 #ifndef KEEP_ROWS
 #define KEEP_ROWS 12000000
 #endif
@@ -108,6 +110,13 @@ template <int K>
 class PlanNode {
 public:
     PlanNode(FactsIn f, Plan plan) : facts(std::move(f)), c(std::move(plan)), root(*this) {}
+
+    // the rows kept (KEEP_ROWS), or FUGITIVE_PLANNER_KEEP_ROWS from the environment (the
+    // tests let tables go often with a small one)
+    static std::size_t keep_rows() {
+        const char* v = std::getenv("FUGITIVE_PLANNER_KEEP_ROWS");
+        return v && *v ? (std::size_t)std::strtoull(v, nullptr, 10) : (std::size_t)KEEP_ROWS;
+    }
 
     FactsIn facts;
     Counter<K> c;
@@ -631,7 +640,7 @@ private:
         std::size_t size = group.counts.size();
         return restricted.put(std::move(key), std::move(group), size);
     }
-    Kept<std::vector<u64>, BaseGroup> restricted{KEEP_ROWS / 4};
+    Kept<std::vector<u64>, BaseGroup> restricted{keep_rows() / 4};
 
     // The exact values found below this node, by the hits that lead there from it (a
     // node reached by the same hits in another order is the same node, as
@@ -639,10 +648,10 @@ private:
     // when a child is to be searched, so the bounds are those of a search without it;
     // kept while this counter lives.
     std::unordered_map<std::vector<u64>, u128, KeyHash> memo;
-    Kept<std::vector<int>, BaseRows> passes{KEEP_ROWS / 4};
+    Kept<std::vector<int>, BaseRows> passes{keep_rows() / 4};
     // the pair shares of the views (View::share_tables), by the hits' numbers and
     // compositions and the two fixed positions
-    Kept<std::vector<u64>, Shares> shares{KEEP_ROWS / 2};
+    Kept<std::vector<u64>, Shares> shares{keep_rows() / 2};
     View root;
 };
 

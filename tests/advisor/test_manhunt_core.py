@@ -79,6 +79,20 @@ def test_the_core_values_each_guess_as_the_python_search_does(monkeypatch, name,
         assert any(exact for *_, exact in calls)
 
 
+@pytest.mark.parametrize("name, levels", [("manhunt_five.json", (4, 5)), ("manhunt_seven.json", (4, 5, 6, 7))])
+def test_tables_let_go_and_made_again_value_each_guess_the_same(monkeypatch, name, levels):
+    """With room for a few hundred rows only, the core lets its passes and pair-share
+    tables go again and again while it searches (planner.hpp, Kept) and makes them
+    again when asked: every guess still equals the Python reference's."""
+    monkeypatch.setenv("FUGITIVE_PLANNER_KEEP_ROWS", "800")
+    calls: list = []
+    monkeypatch.setattr(manhunt, "COMPILED_LEVELS", levels)
+    _checked(monkeypatch, calls)
+    manhunt._EXACT.clear()
+    plan = plan_manhunt(_record(name), time_budget=120, all_first_guesses=False)
+    assert plan.exact and max(levels) in {m for m, *_ in calls}
+
+
 @pytest.mark.parametrize("name", RECORDS[:3])
 def test_plans_are_the_same_with_the_core_and_without(monkeypatch, name):
     """The value, the best guess and every first guess's value (all valued exactly)."""
