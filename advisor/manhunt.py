@@ -38,9 +38,10 @@ Compiled: on the compiled core, a guess at a deriving node with four to seven fa
 hideouts is valued in the core (``_guess_by_core``, ``solver/compiled/planner.hpp``):
 the same sprint groups, derived children, guess order, bounds and stops as the Python
 here, which stays the reference (``COMPILED_LEVELS`` says where; the tests hold the two
-equal guess by guess). A child with four or more face-down hideouts gets a counter of
-its own in the core, made from its parent's facts with the hit revealed. Nodes valued
-there are not kept in this module's memo (the core keeps its own).
+equal guess by guess). No node below is counted there: each is a view of the node's
+own tagged passes with its hits' positions fixed, divided among the sprint sets as
+``_derive_child`` divides one hit's (one pass serves every sprint set of the hits).
+Nodes valued there are not kept in this module's memo (the core keeps its own).
 
 Budget: a time limit and a limit on solver calls. When either runs out the planner
 does not guess: it returns rigorous bounds. Lower bounds come from exact values of
