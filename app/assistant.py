@@ -59,6 +59,7 @@ PICKED = "assistant_picked"  # session_state: the tap on the row, the list or th
 DRAWN_FOR = "assistant_drawn_for"  # session_state: control key -> (game id, entry count) it was last drawn for
 #: how often a page looks whether its game was changed elsewhere (another window or phone)
 WATCH_SECONDS = 2.0
+UNDRAWN = "assistant_undrawn"  # session_state: the game whose entries a callback saved, until the page draws them
 #: SEEN's mark of this session's own write: the run after it takes the store's version as seen
 OWN_WRITE = ""
 
@@ -162,7 +163,15 @@ def _follow_store(gid: str) -> None:
 @st.fragment(run_every=WATCH_SECONDS)
 def _watch(gid: str) -> None:
     """Every few seconds: rerun the page when the stored game changed elsewhere (one
-    cheap read of its version; nothing is drawn). Not in the run that just read it."""
+    cheap read of its version; nothing is drawn). Not in the run that just read it.
+
+    Also when this session saved an entry that the page has not drawn: a control's
+    callback runs in whichever run carries its new value, and when that is this
+    fragment's own timed run (the tap and the timer at the same moment), the game's
+    fragment is not rerun after it; without this the page would show the game before
+    the tap until the next one."""
+    if st.session_state.pop(UNDRAWN, None) == gid and gid in _pads():
+        st.rerun(scope="app")
     if time.monotonic() - st.session_state.get(CHECKED, 0.0) < WATCH_SECONDS / 2:
         return
     st.session_state[CHECKED] = time.monotonic()
@@ -194,6 +203,7 @@ def _save(gid: str, pad: Notepad, before) -> bool:
     try:
         store.save(gid, pad.record, expected=before)
         _seen()[gid] = OWN_WRITE  # the page's run reads the new version (one read instead of two)
+        st.session_state[UNDRAWN] = gid  # drawn by the game's part of this run, else _watch reruns
     except StoreError as exc:
         _pads().pop(gid, None)
         _flash(Message("error", t("refused", reason=error_text(exc)), gid))
@@ -535,6 +545,7 @@ def _game(gid: str) -> None:
 
 def _game_body(gid: str) -> None:
     picked = st.session_state.pop(PICKED, None)  # only in the run the tap started
+    st.session_state.pop(UNDRAWN, None)  # what a callback saved is drawn now
     _follow_store(gid)
     pad, why = _opened(gid)
     if pad is None:
