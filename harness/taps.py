@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import time
+import warnings
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
@@ -189,7 +190,7 @@ def enter(page, event: Event, n: int, table: Table, look: Callable[[Tap, int], N
         page.evaluate(ARM, heat_selector(n))
         start = time.perf_counter()
         tap.target.click()
-        page.wait_for_selector(heat_selector(n), state="attached", timeout=120_000)
+        _wait_for_entry(page, event, n, tap)
         wall = time.perf_counter() - start
         # the animation frame after it may still be to come (the page still busy with
         # the rest of the rerun): read the clock once it has run, never before (NaN)
@@ -197,6 +198,54 @@ def enter(page, event: Event, n: int, table: Table, look: Callable[[Tap, int], N
         in_page, spin = page.evaluate("() => [(window.__fgSeen - window.__fgTap) / 1000, window.__fgSpin]")
     browser.wait_idle(page)  # let the rest of the page (suggestions, candidates) finish
     return Timing(in_page, wall, spin, solver_ms(page))
+
+
+def _wait_for_entry(page, event: Event, n: int, tap: Tap, wait_ms: int = 60_000) -> None:
+    """Wait for the heat map of ``n`` entries after the final tap. A tap the page has
+    not taken after ``wait_ms`` (the page still at ``n - 1`` entries, no error) is a
+    tap lost between the browser and the server: said in a warning with what the page
+    shows, and tapped once more (a person would); anything else is a failure that says
+    what the page shows."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_selector(heat_selector(n), state="attached", timeout=wait_ms)
+        return
+    except PlaywrightTimeout:
+        shown = _what_page_shows(page)
+    if shown["heat_events"] != str(n - 1) or shown["errors"]:
+        raise AssertionError(f"entry {n} ({event!r}): after the tap on {tap.what}, no heat map of {n} entries "
+                             f"in {wait_ms / 1000:.0f} s; the page shows {shown}")
+    warnings.warn(f"entry {n} ({event!r}): the tap on {tap.what} was not taken in {wait_ms / 1000:.0f} s "
+                  f"(the page shows {shown}); tapped again", stacklevel=3)
+    tap.target.click()
+    try:
+        page.wait_for_selector(heat_selector(n), state="attached", timeout=wait_ms)
+    except PlaywrightTimeout:
+        raise AssertionError(f"entry {n} ({event!r}): tapped {tap.what} twice, no heat map of {n} entries; "
+                             f"the page shows {_what_page_shows(page)}") from None
+
+
+def _what_page_shows(page) -> dict:
+    """What a failed entry left on the page, for the message: the heat map's entry
+    count, the status, the messages and errors, the controls shown selected and the
+    expanders."""
+    return page.evaluate(
+        """() => {
+            const heat = document.querySelector('[data-testid="fg-heatmap"]');
+            const status = document.querySelector('[data-testid="fg-status"]');
+            const alerts = [...document.querySelectorAll('[data-testid="stAlert"], [data-testid="stException"]')]
+                .map(e => e.innerText.slice(0, 200));
+            const expanders = [...document.querySelectorAll('details')].map(
+                d => (d.querySelector('summary') || d).innerText.slice(0, 40) + (d.open ? ' (open)' : ' (closed)'));
+            const pressed = [...document.querySelectorAll('button[aria-pressed="true"], button[aria-checked="true"]')]
+                .map(b => b.innerText.trim());
+            const errors = [...document.querySelectorAll('[data-testid="stAlertContentError"], [data-testid="stException"]')]
+                .map(e => e.innerText.slice(0, 200));
+            return {heat_events: heat && heat.getAttribute('data-events'), status: status && status.innerText,
+                    alerts, errors, expanders, selected: pressed,
+                    busy: !!document.querySelector('[data-testid="stStatusWidgetRunningIcon"]')};
+        }""")
 
 
 def solver_ms(page) -> int:
