@@ -59,7 +59,7 @@ PICKED = "assistant_picked"  # session_state: the tap on the row, the list or th
 DRAWN_FOR = "assistant_drawn_for"  # session_state: control key -> (game id, entry count) it was last drawn for
 #: how often a page looks whether its game was changed elsewhere (another window or phone)
 WATCH_SECONDS = 2.0
-UNDRAWN = "assistant_undrawn"  # session_state: the game whose entries a callback saved, until the page draws them
+UNDRAWN = "assistant_undrawn"  # session_state: (game id, watch's looks) of a callback's save, until the page draws it
 #: SEEN's mark of this session's own write: the run after it takes the store's version as seen
 OWN_WRITE = ""
 
@@ -169,9 +169,16 @@ def _watch(gid: str) -> None:
     callback runs in whichever run carries its new value, and when that is this
     fragment's own timed run (the tap and the timer at the same moment), the game's
     fragment is not rerun after it; without this the page would show the game before
-    the tap until the next one."""
-    if st.session_state.pop(UNDRAWN, None) == gid and gid in _pads():
-        st.rerun(scope="app")
+    the tap until the next one. At the second look, not the first: when the two runs
+    are folded into one, this fragment runs before the game's, which draws the entry."""
+    undrawn = st.session_state.get(UNDRAWN)
+    if undrawn is not None and undrawn[0] == gid:
+        if undrawn[1]:
+            del st.session_state[UNDRAWN]
+            if gid in _pads():
+                st.rerun(scope="app")
+        else:
+            st.session_state[UNDRAWN] = (gid, 1)
     if time.monotonic() - st.session_state.get(CHECKED, 0.0) < WATCH_SECONDS / 2:
         return
     st.session_state[CHECKED] = time.monotonic()
@@ -203,7 +210,7 @@ def _save(gid: str, pad: Notepad, before) -> bool:
     try:
         store.save(gid, pad.record, expected=before)
         _seen()[gid] = OWN_WRITE  # the page's run reads the new version (one read instead of two)
-        st.session_state[UNDRAWN] = gid  # drawn by the game's part of this run, else _watch reruns
+        st.session_state[UNDRAWN] = (gid, 0)  # drawn by the game's part of this run, else _watch reruns
     except StoreError as exc:
         _pads().pop(gid, None)
         _flash(Message("error", t("refused", reason=error_text(exc)), gid))
@@ -627,6 +634,7 @@ def export_panel(gid: str) -> None:
         st.download_button(
             t("download_json"), lambda: services.store().open(gid).record.to_json(), file_name=f"fugitive-{gid}.json",
             mime="application/json", key="download", use_container_width=True,
+            on_click="ignore",  # a download changes nothing: no rerun racing the file request
         )
 
 

@@ -1,6 +1,6 @@
 """The assistant's watch (``app.assistant._watch``, a fragment rerun every two
 seconds): it redraws the page when the game changed elsewhere, and when this session
-saved an entry that the page has not drawn.
+saved an entry that the page has not drawn (at its second look).
 
 The second case is a tap whose new value reached the server in the watch's own timed
 run (the tap and the timer at the same moment): its callback saves the entry there,
@@ -39,7 +39,9 @@ def test_a_save_the_page_has_not_drawn_reruns_the_page_once(watch):
     assistant, gid, reruns = watch
     assistant._follow_store(gid)  # the page drew the game just now
     _enter_by_callback(assistant, gid)
-    assistant._watch.__wrapped__(gid)  # the watch's timed run carried the tap
+    assistant._watch.__wrapped__(gid)  # the watch's timed run carried the tap ...
+    assert reruns == []  # (... or the game's part runs after it in the same run)
+    assistant._watch.__wrapped__(gid)  # two seconds later: still not drawn
     assert reruns == [{"scope": "app"}]
     assistant._watch.__wrapped__(gid)  # once: the rerun draws it
     assert reruns == [{"scope": "app"}]
@@ -51,8 +53,10 @@ def test_nothing_saved_or_the_save_drawn_no_rerun(watch):
     assistant._watch.__wrapped__(gid)
     assert reruns == []
     _enter_by_callback(assistant, gid)
-    st.session_state.pop(assistant.UNDRAWN)  # as the game's part of the same run does
+    assistant._watch.__wrapped__(gid)  # the watch first, in a run folded with the game's ...
+    st.session_state.pop(assistant.UNDRAWN)  # ... whose part draws the entry (_game_body)
     assistant._follow_store(gid)
+    assistant._watch.__wrapped__(gid)
     assistant._watch.__wrapped__(gid)
     assert reruns == []
 
