@@ -227,7 +227,7 @@ def test_the_export_downloads_the_record_as_it_is_when_tapped(server, page):
     def download() -> Record:
         with page.expect_download() as got:
             page.get_by_role("button", name="Download the JSON record").click()
-        return Record.from_json(open(got.value.path(), encoding="utf-8").read())
+        return Record.from_json(got.value.path().read_text(encoding="utf-8"))
 
     taps.new_game(page, server)
     table = taps.Table()
