@@ -187,7 +187,7 @@ def enter(page, event: Event, n: int, table: Table, look: Callable[[Tap, int], N
         if not tap.final:
             tap.target.click()
             if tap.settle is not None:
-                tap.settle()
+                _settle(page, event, n, tap)
             continue
         page.evaluate(ARM, heat_selector(n))
         start = time.perf_counter()
@@ -200,6 +200,26 @@ def enter(page, event: Event, n: int, table: Table, look: Callable[[Tap, int], N
         in_page, spin = page.evaluate("() => [(window.__fgSeen - window.__fgTap) / 1000, window.__fgSpin]")
     browser.wait_idle(page)  # let the rest of the page (suggestions, candidates) finish
     return Timing(in_page, wall, spin, solver_ms(page))
+
+
+def _settle(page, event: Event, n: int, tap: Tap) -> None:
+    """Wait for a tap's effect (``tap.settle``). One the page has not shown in its
+    30 s (the page idle since) is a tap lost: said in a warning with what the page
+    shows, and tapped once more, as for a final tap (:func:`_wait_for_entry`)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        tap.settle()
+        return
+    except PlaywrightTimeout:
+        shown = _what_page_shows(page)
+    if shown["errors"]:
+        raise AssertionError(f"entry {n} ({event!r}): the tap on {tap.what} had no effect; the page shows {shown}")
+    warnings.warn(f"entry {n} ({event!r}): the tap on {tap.what} was not taken in 30 s "
+                  f"(the page shows {shown}); tapped again", stacklevel=3)
+    browser.wait_idle(page)
+    tap.target.click()
+    tap.settle()
 
 
 def _wait_for_entry(page, event: Event, n: int, tap: Tap, wait_ms: int = 60_000) -> None:
