@@ -186,13 +186,17 @@ def enter(page, event: Event, n: int, table: Table, look: Callable[[Tap, int], N
             look(tap, n)
         if not tap.final:
             tap.target.click()
-            if tap.settle is not None:
-                _settle(page, event, n, tap)
+            if tap.settle is not None:  # not taken: the page idle, no error
+                _until_taken(page, event, n, tap, tap.settle, lambda shown: not shown["errors"],
+                             "the page's time (30 s on the phone pages)")
             continue
         page.evaluate(ARM, heat_selector(n))
         start = time.perf_counter()
         tap.target.click()
-        _wait_for_entry(page, event, n, tap)
+        _until_taken(  # not taken: the page still at the entry before, no error
+            page, event, n, tap,
+            lambda: page.wait_for_selector(heat_selector(n), state="attached", timeout=60_000),
+            lambda shown: shown["heat_events"] == str(n - 1) and not shown["errors"], "60 s")
         wall = time.perf_counter() - start
         # the animation frame after it may still be to come (the page still busy with
         # the rest of the rerun): read the clock once it has run, never before (NaN)
@@ -202,50 +206,29 @@ def enter(page, event: Event, n: int, table: Table, look: Callable[[Tap, int], N
     return Timing(in_page, wall, spin, solver_ms(page))
 
 
-def _settle(page, event: Event, n: int, tap: Tap) -> None:
-    """Wait for a tap's effect (``tap.settle``). One the page has not shown in its
-    30 s (the page idle since) is a tap lost: said in a warning with what the page
-    shows, and tapped once more, as for a final tap (:func:`_wait_for_entry`)."""
+def _until_taken(page, event: Event, n: int, tap: Tap, taken: Callable[[], None], lost: Callable[[dict], bool],
+                 wait: str) -> None:
+    """Wait for a tap's effect (``taken``, which raises Playwright's timeout after
+    ``wait``). Without it, what the page shows decides: a tap lost between the browser
+    and the server (``lost`` of it) is said in a warning with what the page shows and
+    tapped once more, as a person would; anything else fails with what the page shows."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     try:
-        tap.settle()
+        taken()
         return
     except PlaywrightTimeout:
         shown = _what_page_shows(page)
-    if shown["errors"]:
-        raise AssertionError(f"entry {n} ({event!r}): the tap on {tap.what} had no effect; the page shows {shown}")
-    warnings.warn(f"entry {n} ({event!r}): the tap on {tap.what} was not taken in 30 s "
-                  f"(the page shows {shown}); tapped again", stacklevel=3)
+    where = f"entry {n} ({event!r}): the tap on {tap.what}"
+    if not lost(shown):
+        raise AssertionError(f"{where} had no effect in {wait}; the page shows {shown}")
+    warnings.warn(f"{where} was not taken in {wait} (the page shows {shown}); tapped again", stacklevel=3)
     browser.wait_idle(page)
     tap.target.click()
-    tap.settle()
-
-
-def _wait_for_entry(page, event: Event, n: int, tap: Tap, wait_ms: int = 60_000) -> None:
-    """Wait for the heat map of ``n`` entries after the final tap. A tap the page has
-    not taken after ``wait_ms`` (the page still at ``n - 1`` entries, no error) is a
-    tap lost between the browser and the server: said in a warning with what the page
-    shows, and tapped once more (a person would); anything else is a failure that says
-    what the page shows."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
     try:
-        page.wait_for_selector(heat_selector(n), state="attached", timeout=wait_ms)
-        return
+        taken()
     except PlaywrightTimeout:
-        shown = _what_page_shows(page)
-    if shown["heat_events"] != str(n - 1) or shown["errors"]:
-        raise AssertionError(f"entry {n} ({event!r}): after the tap on {tap.what}, no heat map of {n} entries "
-                             f"in {wait_ms / 1000:.0f} s; the page shows {shown}")
-    warnings.warn(f"entry {n} ({event!r}): the tap on {tap.what} was not taken in {wait_ms / 1000:.0f} s "
-                  f"(the page shows {shown}); tapped again", stacklevel=3)
-    tap.target.click()
-    try:
-        page.wait_for_selector(heat_selector(n), state="attached", timeout=wait_ms)
-    except PlaywrightTimeout:
-        raise AssertionError(f"entry {n} ({event!r}): tapped {tap.what} twice, no heat map of {n} entries; "
-                             f"the page shows {_what_page_shows(page)}") from None
+        raise AssertionError(f"{where}, tapped twice, had no effect; the page shows {_what_page_shows(page)}") from None
 
 
 def _what_page_shows(page) -> dict:
