@@ -640,7 +640,6 @@ private:
         std::size_t size = group.counts.size();
         return restricted.put(std::move(key), std::move(group), size);
     }
-    Kept<std::vector<u64>, BaseGroup> restricted{keep_rows() / 4};
 
     // The exact values found below this node, by the hits that lead there from it (a
     // node reached by the same hits in another order is the same node, as
@@ -648,7 +647,9 @@ private:
     // when a child is to be searched, so the bounds are those of a search without it;
     // kept while this counter lives.
     std::unordered_map<std::vector<u64>, u128, KeyHash> memo;
+    // the passes of base_rows and restricted_rows, by their questions
     Kept<std::vector<int>, BaseRows> passes{keep_rows() / 4};
+    Kept<std::vector<u64>, BaseGroup> restricted{keep_rows() / 4};
     // the pair shares of the views (View::share_tables), by the hits' numbers and
     // compositions and the two fixed positions
     Kept<std::vector<u64>, Shares> shares{keep_rows() / 2};
