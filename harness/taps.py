@@ -48,25 +48,44 @@ def option(page, label: str, text: str, prefix: bool = False, suffix: str = ""):
     return page.locator(f"{sel} button").filter(has_text=re.compile(f"^{re.escape(text)}{tail}$")).first
 
 
-def _wait_selected(page, label_prefix: str, text: str) -> None:
-    """Wait until the option ``text`` of the control whose label starts so is shown selected."""
+#: How long a tap's effect may take to show before the page is asked what it shows.
+SETTLE_MS = 30_000
+
+
+def _wait_selected(page, label_prefix: str, text: str, done: str | None = None) -> None:
+    """Wait until the option ``text`` of the control whose label starts so is shown
+    selected, or, with ``done``, until the "Revealed card" control shows the option
+    ``done`` (the revealed card marked complete: the panel may move on to the next
+    card before the browser has drawn this option selected)."""
     page.wait_for_function(
-        """([label, text]) => {
+        """([label, text, done]) => {
             for (const g of document.querySelectorAll('[aria-label]')) {
-                if (!g.getAttribute('aria-label').startsWith(label)) continue;
+                const name = g.getAttribute('aria-label');
+                const wanted = name.startsWith(label) ? text : (done && name === 'Revealed card' ? done : null);
+                if (wanted === null) continue;
                 for (const b of g.querySelectorAll('button')) {
                     const t = b.innerText.trim().replace(/\\*$/, '');
                     const on = b.getAttribute('aria-pressed') === 'true' || b.getAttribute('aria-checked') === 'true'
                         || b.getAttribute('data-selected') === 'true';
-                    if (t === text && on) return true;
+                    if (t === wanted && (on || wanted === done)) return true;
                 }
             }
             return false;
         }""",
-        arg=[label_prefix, text],
-        timeout=30_000,
+        arg=[label_prefix, text, done],
+        timeout=SETTLE_MS,
     )
     browser.wait_idle(page)
+
+
+def sprint_tap(page, x: int, card: int, completes: bool) -> Tap:
+    """The tap of sprint card ``card`` under the revealed hideout ``x``. When it
+    ``completes`` that hideout's cards and another revealed card is waiting, the app
+    moves on to that card in the same rerun, so the tap is taken when either the card
+    shows selected or ``x`` shows complete ("x ✓")."""
+    slab = f"Sprint cards under {x} "
+    return Tap(f"sprint card {card} under {x}", option(page, slab, str(card), prefix=True), kind="sprint",
+               settle=lambda: _wait_selected(page, slab, str(card), f"{x} ✓" if completes else None))
 
 
 def taps(page, event: Event, table: Table) -> Iterator[Tap]:
@@ -124,11 +143,9 @@ def taps(page, event: Event, table: Table) -> Iterator[Tap]:
                 yield Tap(f"position #{pos} of {x}", opt, kind="position", settle=lambda group=group, pos=pos: (
                     page.wait_for_selector(f'{group} >> button[aria-checked="true"]:has-text("#{pos}")'),
                     browser.wait_idle(page)))
-            for c in cards:
-                slab = f"Sprint cards under {x} "
-                page.wait_for_selector(f'[aria-label^="{slab}"]')
-                yield Tap(f"sprint card {c} under {x}", option(page, slab, str(c), prefix=True), kind="sprint",
-                          settle=lambda c=c, slab=slab: _wait_selected(page, slab, str(c)))
+            for i, c in enumerate(cards, start=1):
+                page.wait_for_selector(f'[aria-label^="Sprint cards under {x} "]')
+                yield sprint_tap(page, x, c, completes=len(reveals) > 1 and i == len(cards))
         yield Tap("Save the hit", page.get_by_role("button", name="Save the hit", exact=True), final=True,
                   kind="save")
     else:
@@ -224,7 +241,11 @@ def _until_taken(page, event: Event, n: int, tap: Tap, taken: Callable[[], None]
         raise AssertionError(f"{where} had no effect in {wait}; the page shows {shown}")
     warnings.warn(f"{where} was not taken in {wait} (the page shows {shown}); tapped again", stacklevel=3)
     browser.wait_idle(page)
-    tap.target.click()
+    try:
+        tap.target.click(timeout=SETTLE_MS)
+    except PlaywrightTimeout:  # the control is gone: the page moved on without saying the tap was taken
+        raise AssertionError(f"{where}: the control is no longer on the page to tap again; the page shows "
+                             f"{_what_page_shows(page)}") from None
     try:
         taken()
     except PlaywrightTimeout:

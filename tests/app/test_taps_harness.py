@@ -27,10 +27,13 @@ class Page:
 
 
 class Target:
-    def __init__(self):
+    def __init__(self, gone: bool = False):
         self.clicks = 0
+        self.gone = gone  #: not on the page any more after the first tap
 
-    def click(self):
+    def click(self, **kwargs):
+        if self.gone and self.clicks:
+            raise PlaywrightTimeout("waiting for locator")
         self.clicks += 1
 
 
@@ -73,3 +76,61 @@ def test_a_tap_without_effect_twice_fails():
     with pytest.raises(AssertionError, match="tapped twice, had no effect"), pytest.warns(UserWarning):
         _until_taken(Page({"heat_events": "2", "errors": []}), target, effect_after=9)
     assert target.clicks == 2
+
+
+def test_a_control_gone_before_the_second_tap_fails_with_what_the_page_shows():
+    target = Target(gone=True)
+    with pytest.raises(AssertionError, match="no longer on the page.*'heat_events': '2'"), pytest.warns(UserWarning):
+        _until_taken(Page({"heat_events": "2", "errors": []}), target, effect_after=2)
+
+
+# the hit panel of two revealed cards, 22 at #7 (4 sprint cards, 3 chosen) and 29: the
+# tap on its fourth card completes 22, and the app moves on to 29 in the same rerun
+HIT_PANEL = """
+<div id="panel">
+  <div aria-label="Revealed card"><button aria-checked="true">22</button><button>29 ✓</button></div>
+  <div aria-label="Sprint cards under 22 (needs 4)">
+    <button aria-checked="true">8</button><button aria-checked="true">30</button>
+    <button aria-checked="true">36</button><button id="last">38</button>
+  </div>
+</div>
+<script>
+  document.getElementById('last').addEventListener('click', () => {  // the rerun, before a frame with 38 on
+    document.getElementById('panel').innerHTML =
+      '<div aria-label="Revealed card"><button>22 ✓</button><button aria-checked="true">29 ✓</button></div>'
+      + '<div aria-label="Position of 29"><button aria-checked="true">#10 (+0)</button></div>';
+  });
+</script>
+"""
+
+
+@pytest.fixture
+def stand_in(monkeypatch):
+    from harness import browser
+
+    why = browser.missing()
+    if why:
+        pytest.skip(why)
+    monkeypatch.setattr(taps, "SETTLE_MS", 3_000)
+    with browser.phone_page() as page:
+        page.set_content(HIT_PANEL)
+        yield page
+
+
+def test_the_card_that_completes_a_revealed_card_is_taken_when_the_panel_moves_on(stand_in):
+    """Seen in CI: the fourth sprint card under 22 was taken, the panel went on to 29,
+    and the driver, waiting for 38 to show selected, tapped a control no longer there."""
+    tap = taps.sprint_tap(stand_in, 22, 38, completes=True)
+    tap.target.click()
+    tap.settle()  # taken: 22 shows complete
+    assert stand_in.locator('[aria-label="Revealed card"] button', has_text="22 ✓").count() == 1
+
+
+def test_without_the_completion_mark_the_moved_panel_is_not_taken_for_the_card(stand_in):
+    """The same tap waited for as any other card (38 selected) is never seen: the
+    stand-in reproduces the race, and a card that does not complete its hideout is
+    not taken on the ✓ alone."""
+    tap = taps.sprint_tap(stand_in, 22, 38, completes=False)
+    tap.target.click()
+    with pytest.raises(PlaywrightTimeout):
+        tap.settle()
