@@ -139,3 +139,35 @@ def test_a_search_stopped_in_the_core_keeps_the_bounds_it_has(name):
         plan = plan_manhunt(record, time_budget=120, max_solves=solves)
         assert plan.lower <= value <= plan.upper, solves
         assert plan.exact or plan.upper < top, solves
+
+
+@pytest.mark.parametrize("late", [0.0, 0.002, 0.01])
+def test_the_core_stops_at_the_deadline_with_the_bounds_it_has(monkeypatch, late):
+    """The deadline reached inside the core (set to run out ``late`` seconds after the
+    core is first called, whatever the machine's speed): the core stops there, with
+    the bounds of what it had searched (or, before it has any, as an out-of-budget
+    stop), and the plan keeps rigorous bounds around the exact value."""
+    record = _record("manhunt_seven.json")
+    manhunt._EXACT.clear()
+    value = plan_manhunt(record, time_budget=120, all_first_guesses=False).value
+    core, seen = manhunt._guess_by_core, []
+
+    def run(hits, facts, post, known, x, beat, ctx):
+        if not seen:
+            ctx.deadline = time.perf_counter() + late
+        try:
+            got = core(hits, facts, post, known, x, beat, ctx)
+        except manhunt._OutOfBudget:
+            seen.append("stopped before any bound")
+            raise
+        seen.append("stopped with bounds" if got is not None and got[2] else "valued")
+        return got
+
+    monkeypatch.setattr(manhunt, "_guess_by_core", run)
+    manhunt._EXACT.clear()
+    plan = plan_manhunt(record, time_budget=120, all_first_guesses=False)
+    assert seen[-1].startswith("stopped"), seen  # the last call of the core saw the deadline
+    if late == 0:  # past already at its first call: it stops before it has any bound
+        assert seen == ["stopped before any bound"]
+    assert not plan.exact and plan.lower <= value <= plan.upper
+    assert "budget" in plan.note
