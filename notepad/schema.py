@@ -25,9 +25,13 @@ Opening a database:
 """
 from __future__ import annotations
 
-from sqlalchemy import Connection, text
+import sqlite3
+import time
 
-from .database import Database
+from sqlalchemy import Connection, text
+from sqlalchemy import exc as sa_exc
+
+from .database import BUSY_TIMEOUT_S, Database
 from .store_errors import StoreError
 
 SCHEMA_V1 = """
@@ -101,8 +105,7 @@ def migrate(db: Database, target: int = SCHEMA_VERSION, *, create: bool = True) 
             if _version(db, con) == 0:
                 # a new file, or one this program did not make: leave that one as it is
                 _refuse_foreign(db, con, create)
-        with db.autocommit() as con:
-            con.exec_driver_sql("PRAGMA journal_mode = WAL")
+        _use_wal(db)
     with db.transaction(write=True) as con:
         if db.dialect == "postgresql":
             con.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
@@ -115,6 +118,24 @@ def migrate(db: Database, target: int = SCHEMA_VERSION, *, create: bool = True) 
             for statement in MIGRATIONS[v]:
                 con.exec_driver_sql(statement)
             _set_version(db, con, v)
+
+
+def _use_wal(db: Database) -> None:
+    """Put a SQLite file in write-ahead-log mode (readers do not wait for the writer).
+    Two processes opening a new file at once both ask for it, and SQLite may answer one
+    "database is locked" at once, without waiting out the busy timeout (its rule against
+    deadlocks): that one looks again, until the busy timeout, and is done once the file
+    is in WAL mode (the other one's doing)."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    with db.autocommit() as con:
+        while con.exec_driver_sql("PRAGMA journal_mode").scalar_one().lower() != "wal":
+            try:
+                con.exec_driver_sql("PRAGMA journal_mode = WAL")
+                return  # (a database in memory stays in its own mode)
+            except sa_exc.OperationalError as exc:
+                if getattr(exc.orig, "sqlite_errorcode", None) != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
 
 
 def schema_version(db: Database) -> int:

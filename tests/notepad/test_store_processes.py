@@ -152,3 +152,30 @@ def test_a_postgresql_server_that_goes_away_and_comes_back():
         assert store.open(gid).record == EXAMPLE
         store.save(gid, EXAMPLE.append(fdraw(1)), expected=EXAMPLE)
         assert store.version(gid) == 2
+
+
+def test_a_busy_answer_to_the_journal_mode_is_asked_again(tmp_path, monkeypatch):
+    """Seen in make test: two processes opening a new file at once both ask for the
+    write-ahead log, and SQLite answered one "database is locked" at once (its deadlock
+    rule does not wait out the busy timeout); that store failed to open. Now it asks
+    again. Here the first asking is answered busy, as then."""
+    import sqlite3
+
+    from sqlalchemy import exc as sa_exc
+    from sqlalchemy.engine import Connection
+
+    real, busy = Connection.exec_driver_sql, []
+
+    def exec_driver_sql(self, statement, *args, **kwargs):
+        if statement == "PRAGMA journal_mode = WAL" and not busy:
+            locked = sqlite3.OperationalError("database is locked")
+            locked.sqlite_errorcode = sqlite3.SQLITE_BUSY
+            busy.append(statement)
+            raise sa_exc.OperationalError(statement, (), locked)
+        return real(self, statement, *args, **kwargs)
+
+    monkeypatch.setattr(Connection, "exec_driver_sql", exec_driver_sql)
+    with GameStore(tmp_path / "games.sqlite3") as store:
+        assert busy and store.schema_version() == SCHEMA_VERSION
+    with sqlite3.connect(tmp_path / "games.sqlite3") as con:
+        assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
