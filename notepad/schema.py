@@ -133,7 +133,8 @@ def _use_wal(db: Database) -> None:
                 con.exec_driver_sql("PRAGMA journal_mode = WAL")
                 return  # (a database in memory stays in its own mode)
             except sa_exc.OperationalError as exc:
-                if getattr(exc.orig, "sqlite_errorcode", None) != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
+                busy = (getattr(exc.orig, "sqlite_errorcode", 0) & 0xFF) == sqlite3.SQLITE_BUSY  # any BUSY_*
+                if not busy or time.monotonic() > deadline:
                     raise
                 time.sleep(0.05)
 

@@ -144,9 +144,10 @@ def test_a_search_stopped_in_the_core_keeps_the_bounds_it_has(name):
 @pytest.mark.parametrize("late", [0.0, 0.002, 0.01])
 def test_the_core_stops_at_the_deadline_with_the_bounds_it_has(monkeypatch, late):
     """The deadline reached inside the core (set to run out ``late`` seconds after the
-    core is first called, whatever the machine's speed): the core stops there, with
-    the bounds of what it had searched (or, before it has any, as an out-of-budget
-    stop), and the plan keeps rigorous bounds around the exact value."""
+    core is first called, its node's counter made before, so that the stop is the
+    core's own): past at its first call, the core stops before any bound (an
+    out-of-budget stop); every call begun past the deadline stops, with the bounds it
+    has or before any; the plan keeps rigorous bounds around the exact value."""
     record = _record("manhunt_seven.json")
     manhunt._EXACT.clear()
     value = plan_manhunt(record, time_budget=120, all_first_guesses=False).value
@@ -154,20 +155,22 @@ def test_the_core_stops_at_the_deadline_with_the_bounds_it_has(monkeypatch, late
 
     def run(hits, facts, post, known, x, beat, ctx):
         if not seen:
+            ctx.counter(hits, facts)  # counted in Python, before the deadline is set
             ctx.deadline = time.perf_counter() + late
+        past = time.perf_counter() > ctx.deadline
         try:
             got = core(hits, facts, post, known, x, beat, ctx)
         except manhunt._OutOfBudget:
-            seen.append("stopped before any bound")
+            seen.append((past, "stopped before any bound"))
             raise
-        seen.append("stopped with bounds" if got is not None and got[2] else "valued")
+        seen.append((past, "stopped with bounds" if got is not None and got[2] else "valued"))
         return got
 
     monkeypatch.setattr(manhunt, "_guess_by_core", run)
     manhunt._EXACT.clear()
     plan = plan_manhunt(record, time_budget=120, all_first_guesses=False)
-    assert seen[-1].startswith("stopped"), seen  # the last call of the core saw the deadline
-    if late == 0:  # past already at its first call: it stops before it has any bound
-        assert seen == ["stopped before any bound"]
+    if late == 0:
+        assert seen == [(True, "stopped before any bound")]
+    assert all(what.startswith("stopped") for past, what in seen if past), seen
     assert not plan.exact and plan.lower <= value <= plan.upper
     assert "budget" in plan.note

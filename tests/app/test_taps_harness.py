@@ -134,3 +134,11 @@ def test_without_the_completion_mark_the_moved_panel_is_not_taken_for_the_card(s
     tap.target.click()
     with pytest.raises(PlaywrightTimeout):
         tap.settle()
+
+
+def test_a_card_that_would_complete_its_hideout_is_not_taken_before_the_mark(stand_in):
+    """Before any tap, 22 shows without its ✓ and 38 is not selected: the wait for the
+    completing card is not satisfied by the "Revealed card" control's plain "22"."""
+    tap = taps.sprint_tap(stand_in, 22, 38, completes=True)
+    with pytest.raises(PlaywrightTimeout):
+        tap.settle()

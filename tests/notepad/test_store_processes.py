@@ -154,28 +154,45 @@ def test_a_postgresql_server_that_goes_away_and_comes_back():
         assert store.version(gid) == 2
 
 
-def test_a_busy_answer_to_the_journal_mode_is_asked_again(tmp_path, monkeypatch):
+def _first_wal_answered(monkeypatch, code: int, message: str) -> list:
+    """The first asking for the write-ahead log answered with SQLite's error ``code``."""
+    import sqlite3
+
+    from sqlalchemy import exc as sa_exc
+    from sqlalchemy.engine import Connection
+
+    real, asked = Connection.exec_driver_sql, []
+
+    def exec_driver_sql(self, statement, *args, **kwargs):
+        if statement == "PRAGMA journal_mode = WAL" and not asked:
+            error = sqlite3.OperationalError(message)
+            error.sqlite_errorcode = code
+            asked.append(statement)
+            raise sa_exc.OperationalError(statement, (), error)
+        return real(self, statement, *args, **kwargs)
+
+    monkeypatch.setattr(Connection, "exec_driver_sql", exec_driver_sql)
+    return asked
+
+
+@pytest.mark.parametrize("code", ["SQLITE_BUSY", "SQLITE_BUSY_RECOVERY"])
+def test_a_busy_answer_to_the_journal_mode_is_asked_again(tmp_path, monkeypatch, code):
     """Seen in make test: two processes opening a new file at once both ask for the
     write-ahead log, and SQLite answered one "database is locked" at once (its deadlock
     rule does not wait out the busy timeout); that store failed to open. Now it asks
     again. Here the first asking is answered busy, as then."""
     import sqlite3
 
-    from sqlalchemy import exc as sa_exc
-    from sqlalchemy.engine import Connection
-
-    real, busy = Connection.exec_driver_sql, []
-
-    def exec_driver_sql(self, statement, *args, **kwargs):
-        if statement == "PRAGMA journal_mode = WAL" and not busy:
-            locked = sqlite3.OperationalError("database is locked")
-            locked.sqlite_errorcode = sqlite3.SQLITE_BUSY
-            busy.append(statement)
-            raise sa_exc.OperationalError(statement, (), locked)
-        return real(self, statement, *args, **kwargs)
-
-    monkeypatch.setattr(Connection, "exec_driver_sql", exec_driver_sql)
+    asked = _first_wal_answered(monkeypatch, getattr(sqlite3, code), "database is locked")
     with GameStore(tmp_path / "games.sqlite3") as store:
-        assert busy and store.schema_version() == SCHEMA_VERSION
+        assert asked and store.schema_version() == SCHEMA_VERSION
     with sqlite3.connect(tmp_path / "games.sqlite3") as con:
         assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_another_error_of_the_journal_mode_is_said_not_asked_again(tmp_path, monkeypatch):
+    import sqlite3
+
+    _first_wal_answered(monkeypatch, sqlite3.SQLITE_IOERR, "disk I/O error")
+    with pytest.raises(StoreError, match="disk I/O error"):
+        GameStore(tmp_path / "games.sqlite3")
