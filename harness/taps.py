@@ -50,18 +50,20 @@ def option(page, label: str, text: str, prefix: bool = False, suffix: str = ""):
 
 #: How long a tap's effect may take to show before the page is asked what it shows.
 SETTLE_MS = 30_000
+#: the label of the hit panel's control that picks which revealed card it shows
+REVEALED_CARD = "Revealed card"
 
 
 def _wait_selected(page, label_prefix: str, text: str, done: str | None = None) -> None:
     """Wait until the option ``text`` of the control whose label starts so is shown
-    selected, or, with ``done``, until the "Revealed card" control shows the option
+    selected, or, with ``done``, until the ``REVEALED_CARD`` control shows the option
     ``done`` (the revealed card marked complete: the panel may move on to the next
     card before the browser has drawn this option selected)."""
     page.wait_for_function(
-        """([label, text, done]) => {
+        """([label, text, done, revealed]) => {
             for (const g of document.querySelectorAll('[aria-label]')) {
                 const name = g.getAttribute('aria-label');
-                const wanted = name.startsWith(label) ? text : (done && name === 'Revealed card' ? done : null);
+                const wanted = name.startsWith(label) ? text : (done && name === revealed ? done : null);
                 if (wanted === null) continue;
                 for (const b of g.querySelectorAll('button')) {
                     const t = b.innerText.trim().replace(/\\*$/, '');
@@ -72,7 +74,7 @@ def _wait_selected(page, label_prefix: str, text: str, done: str | None = None) 
             }
             return false;
         }""",
-        arg=[label_prefix, text, done],
+        arg=[label_prefix, text, done, REVEALED_CARD],
         timeout=SETTLE_MS,
     )
     browser.wait_idle(page)
@@ -82,8 +84,9 @@ def sprint_tap(page, x: int, card: int, completes: bool) -> Tap:
     """The tap of sprint card ``card`` under the revealed hideout ``x``. When it
     ``completes`` that hideout's cards and another revealed card is waiting, the app
     moves on to that card in the same rerun, so the tap is taken when either the card
-    shows selected or ``x`` shows complete ("x ✓")."""
+    shows selected or ``x`` shows complete ("x ✓"). Waits for the card's control."""
     slab = f"Sprint cards under {x} "
+    page.wait_for_selector(f'[aria-label^="{slab}"]')
     return Tap(f"sprint card {card} under {x}", option(page, slab, str(card), prefix=True), kind="sprint",
                settle=lambda: _wait_selected(page, slab, str(card), f"{x} ✓" if completes else None))
 
@@ -135,7 +138,7 @@ def taps(page, event: Event, table: Table) -> Iterator[Tap]:
             group = f'[aria-label="{lab}"] >> visible=true'
             if len(reveals) > 1 and page.locator(group).count() == 0:
                 # the panel shows one revealed card at a time: pick this one
-                yield Tap(f"revealed card {x}", option(page, "Revealed card", str(x), suffix=" ✓"), kind="which",
+                yield Tap(f"revealed card {x}", option(page, REVEALED_CARD, str(x), suffix=" ✓"), kind="which",
                           settle=lambda group=group: (page.wait_for_selector(group), browser.wait_idle(page)))
             page.wait_for_selector(group)
             opt = page.locator(group).locator("button").filter(has_text=re.compile(f"^#{pos}( |$)")).first
@@ -144,7 +147,6 @@ def taps(page, event: Event, table: Table) -> Iterator[Tap]:
                     page.wait_for_selector(f'{group} >> button[aria-checked="true"]:has-text("#{pos}")'),
                     browser.wait_idle(page)))
             for i, c in enumerate(cards, start=1):
-                page.wait_for_selector(f'[aria-label^="Sprint cards under {x} "]')
                 yield sprint_tap(page, x, c, completes=len(reveals) > 1 and i == len(cards))
         yield Tap("Save the hit", page.get_by_role("button", name="Save the hit", exact=True), final=True,
                   kind="save")
