@@ -1,7 +1,10 @@
-"""The tap driver's last resort (``harness.taps._until_taken``): a tap whose effect
-does not come is tapped once more only where the page says the tap was lost, with a
-warning that says what the page showed; anything else fails. A stand-in page here:
-the browser tests use the real one, where a lost tap is rare."""
+"""The tap driver's waits, on stand-in pages (the browser tests use the real one).
+
+Its last resort (``harness.taps._until_taken``): a tap whose effect does not come is
+tapped once more only where the page says the tap was lost, with a warning that says
+what the page showed; anything else fails. And the wait for a sprint card that
+completes a revealed card (``harness.taps.sprint_tap``), in real Chromium: taken when
+the panel moves on with the card marked complete, not before."""
 from __future__ import annotations
 
 import pytest

@@ -13,7 +13,9 @@ PostgreSQL database): what two app servers sharing one database do.
 from __future__ import annotations
 
 import multiprocessing as mp
+import sqlite3
 import threading
+from contextlib import closing
 
 import pytest
 
@@ -156,8 +158,6 @@ def test_a_postgresql_server_that_goes_away_and_comes_back():
 
 def _first_wal_answered(monkeypatch, code: int, message: str) -> list:
     """The first asking for the write-ahead log answered with SQLite's error ``code``."""
-    import sqlite3
-
     from sqlalchemy import exc as sa_exc
     from sqlalchemy.engine import Connection
 
@@ -181,18 +181,14 @@ def test_a_busy_answer_to_the_journal_mode_is_asked_again(tmp_path, monkeypatch,
     write-ahead log, and SQLite answered one "database is locked" at once (its deadlock
     rule does not wait out the busy timeout); that store failed to open. Now it asks
     again. Here the first asking is answered busy, as then."""
-    import sqlite3
-
     asked = _first_wal_answered(monkeypatch, getattr(sqlite3, code), "database is locked")
     with GameStore(tmp_path / "games.sqlite3") as store:
         assert asked and store.schema_version() == SCHEMA_VERSION
-    with sqlite3.connect(tmp_path / "games.sqlite3") as con:
+    with closing(sqlite3.connect(tmp_path / "games.sqlite3")) as con:
         assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
 def test_another_error_of_the_journal_mode_is_said_not_asked_again(tmp_path, monkeypatch):
-    import sqlite3
-
     _first_wal_answered(monkeypatch, sqlite3.SQLITE_IOERR, "disk I/O error")
     with pytest.raises(StoreError, match="disk I/O error"):
         GameStore(tmp_path / "games.sqlite3")
