@@ -106,38 +106,66 @@ struct Entry {  // a next guess y and the histories one sprint set leaves it
     int y;
 };
 
-struct Part {  // x' over sprint cards of one composition inc2: the next guesses, best first
-    u64 inc2;
-    Needs nd;
-    std::vector<Entry> ranked;
+// The rows of a pair-share table: for each second guess x' at its position over sprint
+// cards of composition inc2, the histories for each hideout y of the other position.
+// Flat (a row is a run of `counts`): a table is three allocations however many rows it
+// has, so making, searching and letting go of the millions of rows a plan keeps costs
+// no allocator time per row (freeing them row by row took a budget-stopped plan 15-20%
+// past its budget).
+struct TableRows {
+    struct Row {
+        int x2;
+        u64 inc2;
+        std::uint32_t first, n;  // its counts: counts[first, first + n)
+    };
+    std::vector<Row> rows;
+    std::vector<std::pair<int, u64>> counts;  // (y, histories)
+
+    void add_row(int x2, u64 inc2) { rows.push_back({x2, inc2, (std::uint32_t)counts.size(), 0}); }
+    // to the last row
+    void add_count(int y, u64 n) {
+        counts.push_back({y, n});
+        ++rows.back().n;
+    }
+    std::size_t size() const { return rows.size(); }
+    void release() {
+        std::vector<Row>().swap(rows);
+        std::vector<std::pair<int, u64>>().swap(counts);
+    }
 };
 
-struct Row {  // a second guess x' (its parts at either position)
-    int x2;
+// The ranked rows of a table (ranked_rows), flat like TableRows: a row is a second
+// guess x' (its parts at either position), a part x' over sprint cards of one
+// composition inc2 with its next guesses best first (a run of `entries`).
+struct Ranked {
+    struct Part {
+        u64 inc2;
+        Needs nd;
+        std::uint32_t first, n;  // its next guesses: entries[first, first + n)
+    };
+    struct Row {
+        int x2;
+        std::uint32_t first, n;  // its parts: parts[first, first + n)
+        u64 ys;                  // every y of its parts (bit y)
+        u128 full;               // its catches when the set holds none of the numbers
+    };
+    std::vector<Row> rows;
     std::vector<Part> parts;
-    u64 ys = 0;  // every y of its parts (bit y)
-    u128 full = 0;  // its catches when the set holds none of the numbers
-};
-
-// one row of the tagged tables: x' at its position over sprint cards of composition
-// inc2, and the histories for each hideout y of the other position
-struct TableRow {
-    int x2;
-    u64 inc2;
-    std::vector<std::pair<int, u64>> counts;
+    std::vector<Entry> entries;
 };
 
 // the sum over the sprint sets S of composition inc2 under x2 of the best next guess's
 // share: y is the best guess of exactly the sets that hold every better y and not y
 // (advisor/manhunt.py, _caught_over_sets); entries with y in `held` are left out
-inline u128 caught_over_sets(const int* pool, const Part& part, int x, u64 held) {
+inline u128 caught_over_sets(const int* pool, const Ranked& r, const Ranked::Part& part, int x, u64 held) {
     const Needs& nd = part.nd;
     int got[NC] = {0, 0, 0, 0, 0, 0, 0, 0};
     int cx = class_of(x);
     u128 total = 0;
-    for (const Entry& e : part.ranked) {
-        if (held >> e.y & 1) continue;
-        int cy = class_of(e.y);
+    const Entry* end = r.entries.data() + part.first + part.n;
+    for (const Entry* e = r.entries.data() + part.first; e != end; ++e) {
+        if (held >> e->y & 1) continue;
+        int cy = class_of(e->y);
         u128 n_sets = 1;
         for (int a = 0; a < nd.n_active; ++a) {
             int c = nd.active[a];
@@ -149,16 +177,17 @@ inline u128 caught_over_sets(const int* pool, const Part& part, int x, u64 held)
             }
             n_sets = mul(n_sets, binom(free, nd.need[c] - h));
         }
-        total = add(total, mul(e.q, n_sets));
+        total = add(total, mul(e->q, n_sets));
         got[cy] += 1;
         if (got[cy] > nd.need[cy]) break;  // no set holds every better y any more
     }
     return total;
 }
 
-inline u128 catches_of(const int* pool, const Row& row, u64 held) {
+inline u128 catches_of(const int* pool, const Ranked& r, const Ranked::Row& row, u64 held) {
     u128 total = 0;
-    for (const Part& part : row.parts) total = add(total, caught_over_sets(pool, part, row.x2, held));
+    for (std::uint32_t i = row.first; i < row.first + row.n; ++i)
+        total = add(total, caught_over_sets(pool, r, r.parts[i], row.x2, held));
     return total;
 }
 
@@ -166,16 +195,20 @@ inline u128 catches_of(const int* pool, const Row& row, u64 held) {
 // the table's order) its parts, each with its next guesses ranked by one sprint set's
 // share, and its catches when the set holds none of the numbers. They depend on the
 // table, x, inc and the child's pool only, so a table's are made once (three.hpp).
-inline std::vector<Row> ranked_rows(const int* child_pool, const int* pool, int x, const Needs& nd,
-                                    const std::vector<TableRow>& table) {
-    std::vector<Row> rows;
+inline Ranked ranked_rows(const int* child_pool, const int* pool, int x, const Needs& nd, const TableRows& table) {
+    Ranked out;
+    out.entries.reserve(table.counts.size());
+    // the parts in the table's order first (each a run of entries), then grouped by
+    // their second guess, the rows in the order of their first part
+    std::vector<Ranked::Part> parts;
+    std::vector<int> part_row;
+    parts.reserve(table.rows.size());
+    part_row.reserve(table.rows.size());
     std::vector<int> row_of(43, -1);
-    for (const TableRow& tr : table) {
-        Part part;
-        part.inc2 = tr.inc2;
-        part.nd = needs_of(tr.inc2);
-        part.ranked.reserve(tr.counts.size());
-        for (const auto& [y, n] : tr.counts) {
+    for (const TableRows::Row& tr : table.rows) {
+        Ranked::Part part{tr.inc2, needs_of(tr.inc2), (std::uint32_t)out.entries.size(), 0};
+        for (std::uint32_t i = tr.first; i < tr.first + tr.n; ++i) {
+            const auto& [y, n] = table.counts[i];
             if (!n) continue;
             int hs[3] = {x, tr.x2, y};
             u64 k = sets_of(pool, nd, hs, 3);
@@ -185,20 +218,32 @@ inline std::vector<Row> ranked_rows(const int* child_pool, const int* pool, int 
             int hs2[2] = {tr.x2, y};
             u64 k2 = sets_of(child_pool, part.nd, hs2, 2);
             if (!k2 || share % k2) throw std::runtime_error("sprint sets of one class composition must count alike");
-            part.ranked.push_back({share / k2, y});
+            out.entries.push_back({share / k2, y});
         }
-        std::sort(part.ranked.begin(), part.ranked.end(),
+        part.n = (std::uint32_t)out.entries.size() - part.first;
+        std::sort(out.entries.begin() + part.first, out.entries.end(),
                   [](const Entry& a, const Entry& b) { return a.q != b.q ? a.q > b.q : a.y > b.y; });
         int r = row_of[tr.x2];
         if (r < 0) {
-            r = row_of[tr.x2] = (int)rows.size();
-            rows.push_back(Row{tr.x2, {}, 0, 0});
+            r = row_of[tr.x2] = (int)out.rows.size();
+            out.rows.push_back(Ranked::Row{tr.x2, 0, 0, 0, 0});
         }
-        for (const Entry& e : part.ranked) rows[r].ys |= 1ULL << e.y;
-        rows[r].parts.push_back(std::move(part));
+        for (std::uint32_t i = part.first; i < part.first + part.n; ++i) out.rows[r].ys |= 1ULL << out.entries[i].y;
+        ++out.rows[r].n;
+        parts.push_back(part);
+        part_row.push_back(r);
     }
-    for (Row& row : rows) row.full = catches_of(child_pool, row, 0);
-    return rows;
+    std::uint32_t at = 0;
+    for (Ranked::Row& row : out.rows) {
+        row.first = at;
+        at += row.n;
+    }
+    out.parts.resize(parts.size());
+    std::vector<std::uint32_t> next(out.rows.size());
+    for (std::size_t r = 0; r < out.rows.size(); ++r) next[r] = out.rows[r].first;
+    for (std::size_t i = 0; i < parts.size(); ++i) out.parts[next[part_row[i]]++] = parts[i];
+    for (Ranked::Row& row : out.rows) row.full = catches_of(child_pool, out, row, 0);
+    return out;
 }
 
 // The child's pool: the node's free cards less x and a sprint set of composition inc.
@@ -210,18 +255,17 @@ struct ChildPool {
 };
 
 // caught_by_inc from its ranked rows (ranked_rows): the numbers in `gone` left out.
-inline u128 caught_by_ranked(const int* child_pool, const Needs& nd, const std::vector<Row>& all_rows, u64 gone,
-                             u64 free) {
+inline u128 caught_by_ranked(const int* child_pool, const Needs& nd, const Ranked& ranked, u64 gone, u64 free) {
     struct Kept {
-        const Row* row;
+        const Ranked::Row* row;
         u128 full;
     };
     std::vector<Kept> rows;
-    rows.reserve(all_rows.size());
+    rows.reserve(ranked.rows.size());
     u64 numbers = 0;
-    for (const Row& row : all_rows) {
+    for (const Ranked::Row& row : ranked.rows) {
         if (gone >> row.x2 & 1) continue;
-        rows.push_back({&row, (row.ys & gone) ? catches_of(child_pool, row, gone) : row.full});
+        rows.push_back({&row, (row.ys & gone) ? catches_of(child_pool, ranked, row, gone) : row.full});
         numbers |= (row.ys & ~gone) | 1ULL << row.x2;
     }
     std::stable_sort(rows.begin(), rows.end(), [](const Kept& a, const Kept& b) { return a.full > b.full; });
@@ -266,7 +310,7 @@ inline u128 caught_by_ranked(const int* child_pool, const Needs& nd, const std::
             if (k.full <= top) break;
             if (held >> k.row->x2 & 1) continue;
             // held and gone are apart (held numbers are free, gone ones known)
-            u128 v = (k.row->ys & held) ? catches_of(child_pool, *k.row, held | gone) : k.full;
+            u128 v = (k.row->ys & held) ? catches_of(child_pool, ranked, *k.row, held | gone) : k.full;
             if (v > top) top = v;
         }
         caught = add(caught, mul(mult, top));
@@ -286,7 +330,7 @@ inline u128 caught_by_ranked(const int* child_pool, const Needs& nd, const std::
 // composition inc under x (at the position the tables are of). pool: the node's free
 // cards per class; gone: the numbers no longer possible (held by the sprint cards of
 // the hits before); free: the cards a sprint set under x can hold (bit masks over 1..41).
-inline u128 caught_by_inc(const int* pool, int x, u64 inc, const std::vector<TableRow>& table, u64 gone, u64 free) {
+inline u128 caught_by_inc(const int* pool, int x, u64 inc, const TableRows& table, u64 gone, u64 free) {
     const Needs nd = needs_of(inc);
     const ChildPool child(pool, x, nd);
     return caught_by_ranked(child.pool, nd, ranked_rows(child.pool, pool, x, nd, table), gone, free);

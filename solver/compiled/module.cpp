@@ -296,7 +296,7 @@ std::unique_ptr<AnyCounter> make(int primes, int n, const std::vector<long long>
 nb::object caught_by_tags(std::vector<int> pool, int x, unsigned long long inc, nb::list tables,
                           unsigned long long gone, unsigned long long free) {
     if (pool.size() != (std::size_t)catches::NC) throw std::invalid_argument("pool: one number per class");
-    std::vector<catches::TableRow> rows;
+    catches::TableRows rows;
     for (nb::handle t : tables) {
         PyObject* d = t.ptr();
         if (!PyDict_Check(d)) throw std::invalid_argument("tables: dicts {(x2, inc2): {y: n}}");
@@ -305,10 +305,10 @@ nb::object caught_by_tags(std::vector<int> pool, int x, unsigned long long inc, 
         while (PyDict_Next(d, &pos, &key, &row)) {
             if (!PyTuple_Check(key) || PyTuple_GET_SIZE(key) != 2 || !PyDict_Check(row))
                 throw std::invalid_argument("tables: dicts {(x2, inc2): {y: n}}");
-            catches::TableRow tr;
-            tr.x2 = (int)PyLong_AsLong(PyTuple_GET_ITEM(key, 0));
-            tr.inc2 = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(key, 1));
+            int x2 = (int)PyLong_AsLong(PyTuple_GET_ITEM(key, 0));
+            u64 inc2 = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(key, 1));
             if (PyErr_Occurred()) throw nb::python_error();
+            rows.add_row(x2, inc2);
             Py_ssize_t pos2 = 0;
             PyObject *y, *n;
             while (PyDict_Next(row, &pos2, &y, &n)) {
@@ -320,9 +320,8 @@ nb::object caught_by_tags(std::vector<int> pool, int x, unsigned long long inc, 
                 }
                 long yy = PyLong_AsLong(y);
                 if (PyErr_Occurred()) throw nb::python_error();
-                tr.counts.push_back({(int)yy, v});
+                rows.add_count((int)yy, v);
             }
-            rows.push_back(std::move(tr));
         }
     }
     try {

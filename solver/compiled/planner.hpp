@@ -230,7 +230,7 @@ private:
                 Shares made = make_shares(p0, x0, q, x);
                 std::size_t size = made.tables.size();
                 for (const auto& [incs, table] : made.tables)
-                    for (const auto& row : table.rows) size += 1 + 2 * row.counts.size();  // with their ranked rows
+                    size += table.rows.size() + 2 * table.rows.counts.size();  // with their ranked rows
                 got = &base.shares.put(std::move(key), std::move(made), size);
             }
             if (!got->fits) throw catches::Overflow();
@@ -470,10 +470,10 @@ private:
             }
             sums.resize(kept);
             out.shaped = true;
-            catches::TableRow* cur = nullptr;
+            bool open = false;  // a row is open in `list`
             u128 last = ~(u128)0;
             u64 last_inc_hit = ~0ULL, last_hi = 0;
-            std::vector<catches::TableRow>* list = nullptr;
+            catches::TableRows* list = nullptr;
             catches::Needs nd_hit{};
             for (const auto& [k, count] : sums) {
                 const u64 hi = (u64)(k >> 64), lo = (u64)k;
@@ -488,16 +488,16 @@ private:
                 u64 sets = catches::sets_of(pool, nd_hit, hs, 4);
                 if (!sets || count % sets) throw std::runtime_error("sprint sets of one class composition must count alike");
                 const u128 here = k >> 6;  // all but the other hideout
-                if (!cur || here != last) {
+                if (!open || here != last) {
                     if (!list || hi != last_hi) {  // the rows of one table run together
                         list = &out.tables[{inc_hit, inc_q}].rows;
                         last_hi = hi;
                     }
-                    list->push_back(catches::TableRow{h, inc, {}});
-                    cur = &list->back();
+                    list->add_row(h, inc);
+                    open = true;
                     last = here;
                 }
-                cur->counts.push_back({other, count / sets});
+                list->add_count(other, count / sets);
             }
             return out;
         }

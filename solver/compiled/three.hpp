@@ -23,16 +23,16 @@
 
 namespace fugitive::three {
 
-using catches::TableRow;
+using catches::TableRows;
 
 // the parent's pair shares with its hit and one more hideout fixed: (class composition
 // of the hit's sprint cards, of the other fixed position's) -> the rows of both tables
 // (TaggedQueries.pair_shares, the tables of one key concatenated)
 struct ShareTable {
-    mutable std::vector<TableRow> rows;  // let go once ranked
+    mutable TableRows rows;  // let go once ranked
     // catches::ranked_rows of the rows (made at the first guess that needs them: they
     // depend on the table alone)
-    mutable std::vector<catches::Row> ranked;
+    mutable catches::Ranked ranked;
     mutable bool ready = false;
 };
 using ShareTables = std::map<std::pair<u64, u64>, ShareTable>;
@@ -129,7 +129,7 @@ std::vector<Valued> value_node(const int* child_pool, u64 inc0, u64 gone, u64 kn
                     if (!table.ready) {
                         table.ranked = catches::ranked_rows(next.pool, child_pool, g.x, nd, table.rows);
                         table.ready = true;
-                        std::vector<TableRow>().swap(table.rows);  // the ranked rows hold what is needed
+                        table.rows.release();  // the ranked rows hold what is needed
                     }
                     caught = catches::add(caught, catches::caught_by_ranked(next.pool, nd, table.ranked, gone, free));
                 }
