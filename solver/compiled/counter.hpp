@@ -73,6 +73,43 @@ struct Span {
     const T& operator[](std::size_t i) const { return p[i]; }
 };
 
+// Rows of `width` packed parts and a count each, flat: row r's parts are
+// parts[r * width, (r + 1) * width). A tagged pass has up to millions of rows; a
+// vector per row made the allocator a fifth of the planner's time, and letting them
+// go made a plan stopped by its budget return late. A row reads as (parts, count):
+// `row.first[t]`, `row.second`.
+template <class V>
+struct FlatRows {
+    std::size_t width = 0;
+    std::vector<u64> parts;
+    std::vector<V> counts;
+
+    struct Row {
+        Span<u64> first;
+        const V& second;
+    };
+    struct Iter {
+        const FlatRows* rows;
+        std::size_t r;
+        Row operator*() const { return (*rows)[r]; }
+        Iter& operator++() {
+            ++r;
+            return *this;
+        }
+        bool operator!=(const Iter& o) const { return r != o.r; }
+    };
+
+    std::size_t size() const { return counts.size(); }
+    bool empty() const { return counts.empty(); }
+    Row operator[](std::size_t r) const { return {Span<u64>{parts.data() + r * width, width}, counts[r]}; }
+    Iter begin() const { return {this, 0}; }
+    Iter end() const { return {this, counts.size()}; }
+    void push_back(const u64* row, const V& count) {
+        parts.insert(parts.end(), row, row + width);
+        counts.push_back(count);
+    }
+};
+
 // a hideout entry: its options (a run of the counter's option arena), sorted by x, and
 // its reach table (t -> the largest option x <= t; 0: none)
 struct EntryRef {
@@ -1041,9 +1078,8 @@ public:
     // is returned as its parts, one 64-bit word per position: inc << 6 | hideout.
     // `incs`, when given: the only class increment each position's sprint cards may
     // have (~0: any).
-    std::vector<std::pair<std::vector<u64>, Res<K>>> tagged(const std::vector<int>& fd, const std::vector<int>& fixed,
-                                                            const std::vector<int>& keep,
-                                                            const std::vector<u64>* incs = nullptr) {
+    FlatRows<Res<K>> tagged(const std::vector<int>& fd, const std::vector<int>& fixed, const std::vector<int>& keep,
+                            const std::vector<u64>* incs = nullptr) {
         const Layer<K>& start = prefix_layer(fd.front());
         // tags are interned: id -> (parent id, part); (parent id << 38 | part) -> id
         std::vector<std::pair<std::uint32_t, u64>> tag_parts{{0, 0}};
@@ -1107,15 +1143,16 @@ public:
             }
             if (!last) std::swap(cur, nxt);
         }
-        std::vector<std::pair<std::vector<u64>, Res<K>>> result;
-        result.reserve(out.size());
+        FlatRows<Res<K>> result;
+        const std::size_t width = result.width = fd.size();
+        result.parts.resize(out.size() * width);
+        result.counts.reserve(out.size());
         for (std::size_t k = 0; k < out.size(); ++k) {
-            std::vector<u64> parts;
-            parts.reserve(fd.size());
+            std::size_t t = width;  // a tag's parts, last position first
             for (std::uint32_t tag = (std::uint32_t)out_index.key(k); tag; tag = tag_parts[tag].first)
-                parts.push_back(tag_parts[tag].second);
-            std::reverse(parts.begin(), parts.end());
-            result.emplace_back(std::move(parts), out[k] * inv_D);
+                result.parts[k * width + --t] = tag_parts[tag].second;
+            if (t) throw std::logic_error("tagged: a tag without a part for every position");
+            result.counts.push_back(out[k] * inv_D);
         }
         return result;
     }

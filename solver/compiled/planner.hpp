@@ -285,7 +285,7 @@ private:
         // too, keeping their compositions, and of its rows those of the hits'
         // compositions that no hit's sprint cards meet, each divided by the tuples of
         // sprint sets it stands for (see View). False where a count does not fit.
-        using Rows = std::vector<std::pair<std::vector<u64>, u64>>;
+        using Rows = FlatRows<u64>;
         bool tagged(std::vector<int>& fd, const std::vector<int>& fixed, const std::vector<int>& keep, Rows& out,
                     bool drop_met = true, int only_q = 0, int only_x = 0) {
             const std::vector<int> all = base.c.tag_positions();
@@ -304,6 +304,7 @@ private:
                 fd.clear();
                 return true;
             }
+            out.width = fd.size();
             for (std::size_t t = 0, j = 0; t < all.size(); ++t) {
                 if (hit_at[t] >= 0) {
                     fixed_all.push_back(hits[hit_at[t]].x);
@@ -318,11 +319,11 @@ private:
             for (std::size_t j = 0; j < fd.size(); ++j)
                 if (fd[j] == only_q) only_at = j;
             if (hits.empty()) {  // the node itself
-                for (auto& row : base.c.tagged(all, fixed_all, keep_all)) {
+                for (const auto& row : base.c.tagged(all, fixed_all, keep_all)) {
                     if (only_at < fd.size() && (int)(row.first[only_at] & 63) != only_x) continue;
                     u128 n;
                     if (!to_u128(row.second, n) || n >> 64) return false;
-                    out.emplace_back(std::move(row.first), (u64)n);
+                    out.push_back(row.first.p, (u64)n);
                 }
                 return true;
             }
@@ -380,7 +381,7 @@ private:
                 if (!tuples || n % tuples) throw std::runtime_error("sprint sets of one class composition must count alike");
                 n /= tuples;
                 if (n >> 64) return false;
-                out.emplace_back(std::vector<u64>(row, row + width), (u64)n);
+                out.push_back(row, (u64)n);
             }
             return true;
         }
