@@ -86,7 +86,12 @@ def replan_hard(path: str, budget: float) -> None:
         rows = [r for r in csv.DictReader(fh) if r["exact"] != "True"]
     print(f"{len(rows)} states not exact in {path}, each planned alone with a {budget:g} s budget")
     for r in rows:
-        record, _ = manhunt_record(r["marshal"], r["fugitive"], int(r["seed"]))
+        got = manhunt_record(r["marshal"], r["fugitive"], int(r["seed"]))
+        if got is None:
+            print(f"  {r['marshal']} vs {r['fugitive']} {r['seed']}: no Manhunt in this game now "
+                  "(the CSV is of other bots or rules): skipped")
+            continue
+        record, _ = got
         manhunt._EXACT.clear()
         cache.clear()
         called = time.perf_counter()
@@ -155,6 +160,8 @@ def main(games: int = 125, seed: int = 0, jobs: int = 2) -> None:
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["hard"]:
+        if len(sys.argv) < 3:
+            sys.exit("usage: python -m bench.manhunt_bench hard manhunt_states.csv [budget in seconds]")
         replan_hard(sys.argv[2], float(sys.argv[3]) if len(sys.argv) > 3 else 30.0)
     else:
         main(*[int(a) for a in sys.argv[1:]])

@@ -205,7 +205,7 @@ def test_the_machine_that_serves_shows_the_phone_its_address(server, page):
     page.wait_for_selector("text=Open this page on your phone")
     page.wait_for_selector("text=same Wi-Fi")  # the last line of the panel
     qr, no_network = page.locator('[data-testid="fg-qr"]'), page.get_by_text("This computer has no network address")
-    qr.or_(no_network).wait_for()  # either, once its renderer is there
+    qr.or_(no_network).first.wait_for()  # either, once its renderer is there
     browser.wait_idle(page)
     if qr.count():
         port = server.rsplit(":", 1)[1]
