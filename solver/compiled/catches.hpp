@@ -108,7 +108,7 @@ struct Entry {  // a next guess y and the histories one sprint set leaves it
 
 // The rows of a pair-share table: for each second guess x' at its position over sprint
 // cards of composition inc2, the histories for each hideout y of the other position.
-// Flat (a row is a run of `counts`): a table is three allocations however many rows it
+// Flat (a row is a run of `counts`): a table is two allocations however many rows it
 // has, so making, searching and letting go of the millions of rows a plan keeps costs
 // no allocator time per row (freeing them row by row took a budget-stopped plan 15-20%
 // past its budget).

@@ -1148,9 +1148,11 @@ public:
         result.parts.resize(out.size() * width);
         result.counts.reserve(out.size());
         for (std::size_t k = 0; k < out.size(); ++k) {
-            std::size_t t = width;  // a tag's parts, last position first
-            for (std::uint32_t tag = (std::uint32_t)out_index.key(k); tag; tag = tag_parts[tag].first)
+            std::size_t t = width;  // a tag's parts, last position first: one for each position
+            for (std::uint32_t tag = (std::uint32_t)out_index.key(k); tag; tag = tag_parts[tag].first) {
+                if (!t) throw std::logic_error("tagged: a tag with more parts than positions");
                 result.parts[k * width + --t] = tag_parts[tag].second;
+            }
             if (t) throw std::logic_error("tagged: a tag without a part for every position");
             result.counts.push_back(out[k] * inv_D);
         }
