@@ -100,7 +100,6 @@ struct FlatRows {
     };
 
     std::size_t size() const { return counts.size(); }
-    bool empty() const { return counts.empty(); }
     Row operator[](std::size_t r) const { return {Span<u64>{parts.data() + r * width, width}, counts[r]}; }
     Iter begin() const { return {this, 0}; }
     Iter end() const { return {this, counts.size()}; }

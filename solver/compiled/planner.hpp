@@ -471,10 +471,9 @@ private:
             }
             sums.resize(kept);
             out.shaped = true;
-            bool open = false;  // a row is open in `list`
             u128 last = ~(u128)0;
             u64 last_inc_hit = ~0ULL, last_hi = 0;
-            catches::TableRows* list = nullptr;
+            catches::TableRows* list = nullptr;  // the table of the open row (none before the first)
             catches::Needs nd_hit{};
             for (const auto& [k, count] : sums) {
                 const u64 hi = (u64)(k >> 64), lo = (u64)k;
@@ -489,13 +488,12 @@ private:
                 u64 sets = catches::sets_of(pool, nd_hit, hs, 4);
                 if (!sets || count % sets) throw std::runtime_error("sprint sets of one class composition must count alike");
                 const u128 here = k >> 6;  // all but the other hideout
-                if (!open || here != last) {
+                if (!list || here != last) {
                     if (!list || hi != last_hi) {  // the rows of one table run together
                         list = &out.tables[{inc_hit, inc_q}].rows;
                         last_hi = hi;
                     }
                     list->add_row(h, inc);
-                    open = true;
                     last = here;
                 }
                 list->add_count(other, count / sets);
