@@ -27,7 +27,7 @@ import random
 import time
 
 from engine import rules
-from engine.cards import BASE_STEP, DECKS, ESCAPE, deck_of
+from engine.cards import DECKS, ESCAPE, deck_of
 from engine.moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
 from engine.record import FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record
 from engine.state import Phase
@@ -78,11 +78,12 @@ def notepad_candidates(view: MarshalView) -> list[tuple[int, list[int]]]:
             lo[i] = hi[i] = ph.number
         else:
             lo[i] = lo[i - 1] + 1
-            hi[i] = min(41, hi[i - 1] + BASE_STEP + 2 * ph.sprints)
+            hi[i] = min(41, rules.widest_reach(hi[i - 1], ph.sprints))
     for i in range(n - 1, 0, -1):
         if row[i].number is None:
             hi[i] = min(hi[i], hi[i + 1] - 1)
-            lo[i] = max(lo[i], lo[i + 1] - BASE_STEP - 2 * row[i + 1].sprints)
+            k = row[i + 1].sprints
+            lo[i] = max(lo[i], rules.lowest_previous(lo[i + 1], rules.footprints(k, evens=k)))
     out = []
     for i in range(1, n + 1):
         if row[i].number is not None:
@@ -305,7 +306,7 @@ class HeuristicFugitive:
         """Sprint cards for ``h``: dead cards (below the row) first, then the smallest
         live cards; None when the hand cannot reach."""
         prev = view.previous
-        need = h - prev - BASE_STEP
+        need = rules.footprints_needed(prev, h)
         pool = [c for c in view.hand if c != h and c != ESCAPE]
         dead = sorted((c for c in pool if c <= prev), key=lambda c: -SPRINT[c])
         live = sorted((c for c in pool if c > prev), key=lambda c: (SPRINT[c] == 1, c))
@@ -349,7 +350,7 @@ class HeuristicFugitive:
         escape = next((m for m in places if m.hideout == ESCAPE), None)
         if escape is not None:
             facedown = sum(1 for h in view.row[1:] if not h.face_up)
-            if self._highest_revealed(view) >= 30 or facedown >= 2 or len(places) == 1:
+            if rules.escape_wins(self._highest_revealed(view)) or facedown >= 2 or len(places) == 1:
                 return escape
         steps = [m for m in places if m.hideout != ESCAPE]
         if steps and not (view.can_pass and self.rng.random() < self.pass_probability):
@@ -386,7 +387,7 @@ class AdversarialFugitive(HeuristicFugitive):
         moves = self.candidate_moves(view)
         places = [m for m in moves if isinstance(m, PlaceHideout)]
         escape = next((m for m in places if m.hideout == ESCAPE), None)
-        if escape is not None and self._highest_revealed(view) >= 30:
+        if escape is not None and rules.escape_wins(self._highest_revealed(view)):
             return escape  # an outright win
         if len(moves) == 1:
             return moves[0]

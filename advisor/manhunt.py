@@ -57,9 +57,9 @@ from itertools import combinations, count, product
 from math import comb, floor
 from typing import Any
 
-from engine.cards import sprint_value
+from engine import rules
 from engine.record import ManhuntGuess, Record
-from solver.counting import (CLASS_MEMBERS, CLASS_OF, N_CLASSES, HistoryCounter, OutOfTime, compiled_search,
+from solver.counting import (CLASS_MEMBERS, CLASS_OF, CLASS_SPRINT, N_CLASSES, HistoryCounter, OutOfTime, compiled_search,
                              composition, composition_counts, composition_of, new_counter, planner_sums)
 from solver.facts import Facts, extract
 from solver.gcpause import no_cycle_collection
@@ -311,7 +311,7 @@ def sprint_groups(
     for q in post.positions:
         if not q.revealed and q.position != p:
             cand.update(c for c, n in q.counts.items() if n)
-    need = x - _prev_max(post, p) - 3  # the gap rule: x - h(p-1) <= 3 + v(S)
+    need = rules.footprints_needed(_prev_max(post, p), x)  # the gap rule: x - h(p-1) <= 3 + v(S)
     cand_free = [c for c in free if c in cand]
     plain = [[c for c in CLASS_MEMBERS[k_] if c in free and c not in cand] for k_ in range(N_CLASSES)]
     if fits is None:  # every class composition of k of these cards
@@ -354,7 +354,7 @@ def _fitting_groups(cand_free: list[int], plain: list[list[int]], fits: set[int]
                     if m:
                         S.extend(plain[c][:m])
                         mult *= comb(len(plain[c]), m)
-                if sum(sprint_value(s) for s in S) >= need:
+                if rules.sprint_total(S) >= need:
                     out.append((tuple(sorted(S)), mult))
     return out
 
@@ -687,14 +687,14 @@ def _merged_groups(post: Posterior, x: int, p: int, known: set[int] | frozenset[
     k = post.positions[p - 1].sprints
     if k == 0:
         return [((), 1)]
-    gap = x - _prev_max(post, p) - 3  # the gap rule: x - h(p-1) <= 3 + v(S)
+    gap = rules.footprints_needed(_prev_max(post, p), x)  # the gap rule: x - h(p-1) <= 3 + v(S)
     free = [[c for c in CLASS_MEMBERS[k_] if c not in known and c != x] for k_ in range(N_CLASSES)]
     out = []
     for inc in sorted(fits):
         if deadline is not None and time.perf_counter() > deadline:
             raise _OutOfBudget
         need, active = _needs(inc)
-        if sum(need[c] * (2 if c % 2 else 1) for c in active) < gap:  # a class of odd cards (even index) steps 1, of even cards (odd index) 2
+        if sum(need[c] * CLASS_SPRINT[c] for c in active) < gap:
             continue
         numbers = {h for hideouts, n in joint.get(inc, {}).items() if n for h in hideouts}
         per_class = []

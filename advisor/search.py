@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from engine import rules
-from engine.cards import BASE_STEP, ESCAPE, ESCAPE_THRESHOLD
+from engine.cards import ESCAPE
 from engine.game import apply
 from engine.moves import DeclineDraw, Draw, HuntGuess, Move, PassTurn, PlaceHideout
 from engine.record import FugitiveDraw
@@ -107,7 +107,7 @@ def features(state: GameState, post) -> tuple[float, ...]:
             top, top_p = x, p
     prev = state.row[-1].number
     points = rules.sprint_total(hand)
-    ready = ESCAPE in hand and ESCAPE - prev <= BASE_STEP + points
+    ready = ESCAPE in hand and ESCAPE <= rules.reach(prev, points)
     revealed = max(h.number for h in state.row if h.face_up and h.number != ESCAPE)
     return (
         float(len(down)),
@@ -116,7 +116,7 @@ def features(state: GameState, post) -> tuple[float, ...]:
         float(top in down),
         prev / ESCAPE,
         float(ready),
-        float(ready and revealed >= ESCAPE_THRESHOLD),
+        float(ready and rules.escape_wins(revealed)),
         points / 10.0,
         sum(1 for c in hand if prev < c < ESCAPE) / 5.0,
         sum(state.deck_sizes) / 38.0,
@@ -141,7 +141,7 @@ def _cheapest_sprints(pool: list[int], hideout: int, need: int, k: int) -> froze
     best, best_key = None, None
     for a in range(0, min(k, len(evens)) + 1):
         b = k - a
-        if b > len(odds) or 2 * a + b < need:
+        if b > len(odds) or rules.footprints(k, evens=a) < need:
             continue
         chosen = evens[:a] + odds[:b]
         key = sorted((worth(c) for c in chosen), reverse=True)
@@ -158,14 +158,9 @@ def placement_candidates(previous: int, hand: frozenset[int], needs_second: bool
     out = []
     for h in rules.legal_hideouts(previous, hand, needs_second):
         pool = [c for c in hand if c != h and c != ESCAPE]
-        need = h - previous - BASE_STEP
-        fewest = None
-        for k in range(0, len(pool) + 1):
-            if _cheapest_sprints(pool, h, need, k) is not None:
-                fewest = k
-                break
-        if fewest is None:
-            continue
+        need = rules.footprints_needed(previous, h)
+        fewest = rules.fewest_sprint_cards(previous, hand, h)
+        assert fewest is not None, "a legal hideout is within reach"
         top = fewest if h == ESCAPE else min(len(pool), fewest + bluff)
         for k in range(fewest, top + 1):
             s = _cheapest_sprints(pool, h, need, k)

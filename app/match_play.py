@@ -21,7 +21,7 @@ import streamlit as st
 from engine import IllegalMove, apply, fugitive_view, marshal_view
 from engine.moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
 from engine.record import Guess, ManhuntGuess, Record
-from engine.rules import SPRINT
+from engine import rules
 from engine.state import GameState, Phase
 from notepad.store import StoreError
 
@@ -209,7 +209,7 @@ def _hand_html(title: str, cards: list[int], footprints: bool, new: frozenset[in
     """A hand on one line: small cards (with their footprints, for the Fugitive); the
     cards drawn this turn are marked."""
     def card(c: int) -> str:
-        dots = ("•" * SPRINT[c] if c != 42 else "&nbsp;") if footprints else ""
+        dots = ("•" * rules.SPRINT[c] if c != 42 else "&nbsp;") if footprints else ""
         cls = "fg-card fg-new" if c in new else "fg-card"
         return (f'<div class="{cls}">{c}' + (f'<span class="s">{dots}</span>' if footprints else "") + "</div>")
 
@@ -329,7 +329,7 @@ def _placement_controls(m: MatchSession, key: str) -> None:
     pool = sorted(c for c in state.fugitive_hand if c != 42)
     picked = st.pills(t("choose_sprints"), pool, selection_mode="multi", key=f"mc_s_{key}_{h}") or []
     sprints = [c for c in picked if c != h]
-    reach = view.previous + 3 + sum(SPRINT[c] for c in sprints)
+    reach = rules.reach(view.previous, rules.sprint_total(sprints))
     line = html.escape(t("reach_info", r=reach))
     if h is not None and h in picked:
         line += ' · <span class="warn">' + html.escape(t("hideout_not_sprint", h=h)) + "</span>"

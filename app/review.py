@@ -48,10 +48,10 @@ from fractions import Fraction
 from typing import Callable, Iterable
 
 from advisor.cache import joint as cached_joint
-from engine.cards import BASE_STEP, DECKS, ESCAPE, ESCAPE_THRESHOLD, deck_of
+from engine.cards import DECKS, ESCAPE, deck_of
 from engine.record import Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record
 from engine.replaying import replay
-from engine.rules import SPRINT, placement_error
+from engine.rules import BASE_STEP, ESCAPE_THRESHOLD, SPRINT, placement_error
 from engine.state import GameState
 from solver import Posterior
 from solver import solve as exact_solve

@@ -12,7 +12,7 @@ from typing import Iterable
 
 import streamlit as st
 
-from engine.rules import SPRINT
+from engine.rules import sprint_total
 from engine.record import Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record
 from solver import Posterior
 
@@ -226,7 +226,7 @@ def _sprint_stack(card: RowCard) -> str:
     title = html.escape(t("sprint_cards_n", n=card.sprints))
     if card.sprint_cards is not None:
         mini = "".join(f'<span class="fg-mini up">{c}</span>' for c in card.sprint_cards)
-        steps = sum(SPRINT[c] for c in card.sprint_cards if c != 42)
+        steps = sprint_total(card.sprint_cards)
         return (f'<div class="fg-stack" title="{title}" data-sprints="{card.sprints}">{mini}'
                 f'<span class="fg-steps">+{steps}</span></div>')
     backs = "".join('<span class="fg-mini"></span>' for _ in range(min(card.sprints, 6)))

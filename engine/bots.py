@@ -16,7 +16,7 @@ import random
 from typing import Protocol
 
 from . import rules
-from .cards import BASE_STEP, ESCAPE
+from .cards import ESCAPE
 from .game import apply, new_game
 from .moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
 from .record import Ruleset
@@ -84,15 +84,8 @@ class RandomFugitive:
         prev = view.row[-1].number
         hand = view.hand
         needs_second = view.needs_second
-        if needs_second:
-            cands = rules.legal_hideouts(prev, hand, True)
-        else:  # rules.reachable_hideouts inlined (hot): h fits if the other cards can sprint to it
-            total = 0
-            for c in hand:
-                if c != ESCAPE:
-                    total += SPRINT[c]
-            reach = prev + BASE_STEP + total
-            cands = [h for h in hand if prev < h <= (reach if h == ESCAPE else reach - SPRINT[h])]
+        # in the hand's order (not sorted): the seeded games stay the same
+        cands = rules.legal_hideouts(prev, hand, True) if needs_second else rules.reachable(prev, hand)
         can_pass = view.can_pass
         if ESCAPE in cands and rng.random() < self.escape_probability:
             h = ESCAPE
@@ -105,7 +98,7 @@ class RandomFugitive:
             h = self._pick_hideout(prev, others)
         pool = [c for c in hand if c != h and c != ESCAPE]  # set order: deterministic for ints
         for _ in range(20):
-            sprints = self._sprint_set(h - prev - BASE_STEP, pool)
+            sprints = self._sprint_set(rules.footprints_needed(prev, h), pool)
             if not needs_second or rules.leaves_second(prev, hand, h, sprints):
                 return PlaceHideout(h, sprints)
         # The "two" opening and an unlucky draw of sprint cards: choose among the exact ones.
@@ -121,7 +114,8 @@ class RandomFugitive:
         beyond it: a far jump (and the sprint cards it needs) stays possible but rare,
         so the games look like played ones rather than sprint-card avalanches.
         """
-        weights = [1.0 if h - prev <= BASE_STEP else self.step_decay ** (h - prev - BASE_STEP) for h in options]
+        needs = [rules.footprints_needed(prev, h) for h in options]
+        weights = [1.0 if need <= 0 else self.step_decay ** need for need in needs]
         r = self.rng.random() * sum(weights)
         for h, w in zip(options, weights):
             r -= w

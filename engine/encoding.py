@@ -62,7 +62,7 @@ from typing import Iterable, NamedTuple
 import numpy as np
 
 from . import rules
-from .cards import BASE_STEP, DECKS, ESCAPE, SETUP_DRAWS, STARTING_HAND, deck_of
+from .cards import DECKS, ESCAPE, SETUP_DRAWS, STARTING_HAND, deck_of
 from .errors import IllegalMove
 from .game import _needs_second, apply as engine_apply, guessable_numbers, initial_state
 from .moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
@@ -368,10 +368,7 @@ def _placement_actions(g: GameState, chosen: tuple[int, ...]) -> list[int]:
         out.extend(place_action(h) for h in places)
         out.extend(sprint_action(c) for c in sprints)
         return out
-    value = 0
-    for c in chosen:
-        value += _SPRINT[c]
-    reach = previous + BASE_STEP + value
+    reach = rules.reach(previous, rules.sprint_total(chosen))
     ordered = sorted(hand)
     chosen_set = set(chosen)
     out.extend(place_action(h) for h in ordered if previous < h <= reach and h not in chosen_set)

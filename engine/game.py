@@ -10,7 +10,7 @@ import random
 from typing import Iterator
 
 from . import rules
-from .cards import DECKS, ESCAPE, ESCAPE_THRESHOLD, SETUP_DRAWS, STARTING_HAND
+from .cards import DECKS, ESCAPE, SETUP_DRAWS, STARTING_HAND
 from .errors import IllegalMove, move_text
 from .moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
 from .record import FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Reveal, Ruleset
@@ -253,8 +253,8 @@ def _place(state: GameState, move: PlaceHideout) -> GameState:
     public_events = state.public_events + (public_ev,)
     fugitive_events = state.fugitive_events + (ev,)
     if escape:
-        # RULES.md "Winning": the highest revealed hideout before 42 decides.
-        if max(state.up_numbers) >= ESCAPE_THRESHOLD:
+        # docs/rules.md "Winning": the highest revealed hideout before 42 decides.
+        if rules.escape_wins(max(state.up_numbers)):
             phase, winner = Phase.OVER, "fugitive"
         elif not state.down_numbers:  # nothing left to hunt (cannot happen after a guess)
             phase, winner = Phase.OVER, "marshal"

@@ -1,21 +1,37 @@
-"""The placement rule of RULES.md as pure functions on plain values.
+"""The rules' arithmetic, written once (docs/rules.md).
 
-These functions know nothing of states or views: they take the previous hideout and
-a hand, so the engine, the views (a bot sees only its view) and tests all ask the one
-implementation. Sprint values are 1 or 2, so "can the hand reach h" is a sum, not a
-search; only the "two" opening (the first hideout must leave a legal second) needs a
-small search, and only on the first turn when the hand has 9 cards.
+Every number the rules compute with lives here, named: how far a hideout may lie
+above the previous one (the base step of 3 plus the footprints of its sprint cards),
+the fewest sprint cards a jump needs, when the escape wins at once. The engine, the
+views (a bot sees only its view), the notepad's validator, the solver, the advisor and
+the app ask these functions instead of writing the sums again, and the compiled
+counting core's constants are checked against them (``tests/solver/test_compiled_rules.py``).
+
+The functions know nothing of states or views: they take the previous hideout and a
+hand (or just counts, for what the Marshal sees). Sprint values are 1 or 2, so "can
+the hand reach h" is a sum, not a search; only the "two" opening (the first hideout
+must leave a legal second) needs a small search, and only on the first turn when the
+hand has 9 cards.
 """
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Iterable, Iterator
+from typing import Collection, Iterable, Iterator
 
-from .cards import BASE_STEP, ESCAPE, sprint_value
+from .cards import ESCAPE, sprint_value
 from .errors import MoveText, move_text
 
+#: How far a hideout may lie above the previous one without sprint cards.
+BASE_STEP = 3
+#: The fewest and the most footprints one sprint card adds (an odd card, an even card).
+MIN_SPRINT_VALUE = 1
+MAX_SPRINT_VALUE = 2
+#: The escape wins at once when the highest revealed hideout before 42 is at least
+#: this; below it a Manhunt starts (docs/rules.md, "Winning").
+ESCAPE_THRESHOLD = 30
+
 #: Sprint value by card number (0..42), a table because it is read in hot loops.
-SPRINT = tuple(1 if c % 2 else 2 for c in range(ESCAPE + 1))
+SPRINT: tuple[int, ...] = tuple(sprint_value(c) for c in range(ESCAPE + 1))
 
 
 def sprint_total(cards: Iterable[int]) -> int:
@@ -23,36 +39,98 @@ def sprint_total(cards: Iterable[int]) -> int:
     return sum(SPRINT[c] for c in cards if c != ESCAPE)
 
 
-def max_reach(previous: int, hand: Iterable[int], hideout: int) -> int:
-    """The highest number reachable from ``previous`` when ``hideout`` is placed and
-    every other usable card of the hand sprints."""
+def footprints(sprints: int, evens: int = 0) -> int:
+    """The footprints of ``sprints`` sprint cards of which ``evens`` are even (each
+    card adds at least 1, an even one 2): what the solver knows of a sprint set whose
+    cards it counts by parity."""
+    return sprints * MIN_SPRINT_VALUE + evens * (MAX_SPRINT_VALUE - MIN_SPRINT_VALUE)
+
+
+def max_gap(footprints: int) -> int:
+    """The most a hideout may lie above the previous one over sprint cards worth
+    ``footprints``: the base step plus their footprints."""
+    return BASE_STEP + footprints
+
+
+def max_gaps(sprints: int) -> tuple[int, ...]:
+    """``evens`` -> :func:`max_gap` over ``sprints`` sprint cards of which ``evens``
+    are even (0 to ``sprints``): a table for loops over sprint sets known by parity."""
+    return tuple(max_gap(footprints(sprints, evens)) for evens in range(sprints + 1))
+
+
+def reach(previous: int, footprints: int) -> int:
+    """The highest hideout placeable after ``previous`` over sprint cards worth ``footprints``."""
+    return previous + BASE_STEP + footprints
+
+
+def widest_reach(previous: int, sprints: int) -> int:
+    """The highest hideout placeable after ``previous`` over ``sprints`` sprint cards
+    whose numbers are unknown (every one even, worth the most): the bound the Marshal
+    can draw from a public sprint count."""
+    return reach(previous, MAX_SPRINT_VALUE * sprints)
+
+
+def footprints_needed(previous: int, hideout: int) -> int:
+    """The footprints the sprint cards must add for ``hideout`` to follow ``previous``
+    (0 or less: none are needed)."""
+    return hideout - previous - BASE_STEP
+
+
+def lowest_previous(hideout: int, footprints: int) -> int:
+    """The lowest previous hideout that ``hideout`` can follow over sprint cards worth
+    ``footprints`` (the placement rule read backwards)."""
+    return hideout - BASE_STEP - footprints
+
+
+def fewest_sprints(previous: int, hideout: int) -> int:
+    """The fewest sprint cards of unknown numbers (each worth at most 2) that can
+    let ``hideout`` follow ``previous``: what the Marshal knows a jump costs."""
+    return max(0, -(-footprints_needed(previous, hideout) // MAX_SPRINT_VALUE))
+
+
+def fewest_sprint_cards(previous: int, hand: Iterable[int], hideout: int) -> int | None:
+    """The fewest sprint cards of ``hand`` that let ``hideout`` follow ``previous``
+    (the most footprints first), or None when the whole hand cannot reach it."""
+    need = footprints_needed(previous, hideout)
+    if need <= 0:
+        return 0
+    values = sorted((SPRINT[c] for c in hand if c != hideout and c != ESCAPE), reverse=True)
+    total = 0
+    for n, v in enumerate(values, start=1):
+        total += v
+        if total >= need:
+            return n
+    return None
+
+
+def escape_wins(highest_revealed: int) -> bool:
+    """Whether an escape wins at once, the highest revealed hideout before 42 being
+    ``highest_revealed`` (0 counts); otherwise a Manhunt starts."""
+    return highest_revealed >= ESCAPE_THRESHOLD
+
+
+def _fits(previous: int, total: int, hideout: int) -> bool:
+    """Whether ``hideout`` follows ``previous`` when the hand's usable cards are worth
+    ``total`` footprints and every one of them but ``hideout`` itself sprints."""
+    return previous < hideout <= reach(previous, total) - (SPRINT[hideout] if hideout != ESCAPE else 0)
+
+
+def reachable(previous: int, hand: Collection[int]) -> list[int]:
+    """Hand cards placeable after ``previous`` with some sprint set, in the hand's
+    iteration order (see :func:`reachable_hideouts` for them ascending)."""
     total = sprint_total(hand)
-    if hideout != ESCAPE and hideout in hand:
-        total -= SPRINT[hideout]
-    return previous + BASE_STEP + total
+    return [h for h in hand if _fits(previous, total, h)]
 
 
-def has_placement(previous: int, hand: frozenset[int] | set[int]) -> bool:
+def has_placement(previous: int, hand: Collection[int]) -> bool:
     """True when some card of ``hand`` can follow ``previous`` (with any sprints)."""
     total = sprint_total(hand)
-    for h in hand:
-        if h > previous:
-            reach = previous + BASE_STEP + total - (SPRINT[h] if h != ESCAPE else 0)
-            if h <= reach:
-                return True
-    return False
+    return any(_fits(previous, total, h) for h in hand)
 
 
-def reachable_hideouts(previous: int, hand: frozenset[int] | set[int]) -> list[int]:
+def reachable_hideouts(previous: int, hand: Collection[int]) -> list[int]:
     """Hand cards placeable after ``previous`` with some sprint set, ascending."""
-    total = sprint_total(hand)
-    out = []
-    base = previous + BASE_STEP + total
-    for h in hand:
-        if h > previous and h <= base - (SPRINT[h] if h != ESCAPE else 0):
-            out.append(h)
-    out.sort()
-    return out
+    return sorted(reachable(previous, hand))
 
 
 def _sprint_pool(hand: Iterable[int], hideout: int) -> list[int]:
@@ -66,11 +144,11 @@ def leaves_second(previous: int, hand: frozenset[int], hideout: int, sprint_card
 
 def _sprint_sets(previous: int, hand: frozenset[int], hideout: int):
     """Every sprint set from the hand that lets ``hideout`` follow ``previous`` (lazily)."""
-    need = hideout - previous - BASE_STEP
+    need = footprints_needed(previous, hideout)
     pool = _sprint_pool(hand, hideout)
     for size in range(len(pool) + 1):
         for combo in combinations(pool, size):
-            if sum(SPRINT[c] for c in combo) >= need:
+            if sprint_total(combo) >= need:
                 yield frozenset(combo)
 
 
@@ -83,7 +161,7 @@ def placement_error(
     previous: int,
     hand: frozenset[int],
     hideout: object,
-    sprint_cards: frozenset,
+    sprint_cards: frozenset[int],
     needs_second: bool = False,
 ) -> MoveText | None:
     """Why placing ``hideout`` over ``sprint_cards`` is illegal, or None when it is legal.
@@ -106,14 +184,14 @@ def placement_error(
         return move_text("sprint_cards_not_held", cards=", ".join(map(str, missing)))
     if hideout <= previous:
         return move_text("hideout_not_higher", hideout=hideout, previous=previous)
-    gap = hideout - previous
-    sprints = sum(SPRINT[c] for c in sprint_cards)
-    if gap > BASE_STEP + sprints:
+    sprints = sprint_total(sprint_cards)  # 42 is not among them (refused above)
+    need = footprints_needed(previous, hideout)
+    if need > sprints:
         if not sprint_cards:
             return move_text("out_of_reach_no_sprints", hideout=hideout, step=BASE_STEP, previous=previous,
-                             need=gap - BASE_STEP)
+                             need=need)
         return move_text("out_of_reach", hideout=hideout, step=BASE_STEP, previous=previous, sprints=sprints,
-                         need=gap - BASE_STEP)
+                         need=need)
     if needs_second and not leaves_second(previous, hand, hideout, sprint_cards):
         return move_text("opening_blocks_second", hideout=hideout)
     return None
@@ -137,5 +215,3 @@ def placements(previous: int, hand: frozenset[int], needs_second: bool = False) 
             if not needs_second or leaves_second(previous, hand, h, s):
                 yield h, s
 
-
-assert all(SPRINT[c] == sprint_value(c) for c in range(ESCAPE + 1))

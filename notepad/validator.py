@@ -14,8 +14,9 @@ has no consistent hidden history is *valid* here: telling that is the solver's j
 
 The validator is an independent check of the engine: it re-derives the turn order
 and the rules from the events rather than calling ``engine.apply`` (so the tests can
-hold one against the other), but the rule constants (``engine.cards``) and the
-placement helper ``engine.rules.has_placement`` are the engine's, written once.
+hold one against the other), but the cards (``engine.cards``) and the rules'
+arithmetic (``engine.rules``: reach, the fewest sprint cards, the escape threshold,
+``has_placement``) are the engine's, written once.
 
 Every check is done before anything changes: ``check`` and ``push`` compute an
 "apply" step only once the event has passed, so an invalid event leaves the
@@ -30,9 +31,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from engine.cards import BASE_STEP, DECKS, ESCAPE, ESCAPE_THRESHOLD, SETUP_DRAWS, STARTING_HAND, deck_of, sprint_value
+from engine import rules
+from engine.cards import DECKS, ESCAPE, SETUP_DRAWS, STARTING_HAND, deck_of
 from engine.errors import CodedError, CodedText
-from engine.rules import has_placement
 from engine.record import (
     Event,
     FugitiveDraw,
@@ -397,7 +398,7 @@ class Validator:
         least = 0  # sprint cards the escape needs at the least (each adds at most 2)
         previous = self._public_previous()
         if previous is not None:
-            least = max(0, -(-(ESCAPE - previous - BASE_STEP) // 2))
+            least = rules.fewest_sprints(previous, ESCAPE)
         return AllowedEntry(
             "place",
             max_sprints=others - 1 if others >= 1 else None,
@@ -531,9 +532,9 @@ class Validator:
                 sprints=e.sprints, need=need, held=others,
             )
         previous = self._public_previous()
-        if escape and previous is not None and ESCAPE - previous > BASE_STEP + 2 * e.sprints:
+        if escape and previous is not None and ESCAPE > rules.widest_reach(previous, e.sprints):
             raise RecordRuleError.rule(i, "escape_out_of_reach", previous=previous, sprints=e.sprints,
-                                       reach=previous + BASE_STEP + 2 * e.sprints)
+                                       reach=rules.widest_reach(previous, e.sprints))
         hideout: int | None = None
         sprint_cards: tuple[int, ...] = ()
         if self.full:
@@ -559,7 +560,7 @@ class Validator:
                 self._face_up_pos[ESCAPE] = pos
                 self._escaped = True
                 highest = max((n for n in self._face_up_pos if n != ESCAPE), default=0)
-                if highest >= ESCAPE_THRESHOLD:
+                if rules.escape_wins(highest):
                     self._end("fugitive")
                 elif self._face_down == 0:
                     self._end("marshal")
@@ -595,14 +596,15 @@ class Validator:
         prev = self._hidden[-1] if self._hidden else 0
         if h <= prev:
             raise RecordRuleError.rule(i, "hideout_not_higher", hideout=h, prev=prev)
-        reach = prev + 3 + sum(sprint_value(c) for c in cards)
+        sprint_sum = rules.sprint_total(cards)
+        reach = rules.reach(prev, sprint_sum)
         if h > reach:
             raise RecordRuleError.rule(
-                i, "hideout_out_of_reach", hideout=h, prev=prev, sprint_sum=reach - prev - 3, reach=reach
+                i, "hideout_out_of_reach", hideout=h, prev=prev, sprint_sum=sprint_sum, reach=reach
             )
         if ph is Phase.FUGITIVE_OPENING and self._opening_places == 0 and self.ruleset.opening == "two" and not escape:
             rest = self._hand - {h, *cards}
-            if not has_placement(h, frozenset(rest)):
+            if not rules.has_placement(h, frozenset(rest)):
                 raise RecordRuleError.rule(i, "opening_blocks_second", hideout=h, cards=_cards_text(sorted(rest)))
         return h, cards
 

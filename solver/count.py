@@ -64,7 +64,8 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from math import comb, factorial
 
-from engine.cards import BASE_STEP, ESCAPE, sprint_value
+from engine import rules
+from engine.cards import ESCAPE
 from .facts import Facts
 from .count_planner import OutOfTime, PlannerQueries
 from .gcpause import no_cycle_collection
@@ -197,7 +198,7 @@ class Counter(PlannerQueries):
     def _bounds(self) -> tuple[list[int], list[int]]:
         """The range each position's number can take at all, from reach and known numbers.
 
-        A cheap interval propagation (each gap is 1 .. 3 + 2 * sprints) that lets the
+        A cheap interval propagation (each gap is 1 .. 3 + 2 * sprints: ``rules.widest_reach``) that lets the
         dynamic program drop states which cannot reach the next known number.
         """
         n = self.n
@@ -207,14 +208,14 @@ class Counter(PlannerQueries):
         for i in range(1, n + 1):
             p = pos[i - 1]
             lo[i] = lo[i - 1] + 1
-            hi[i] = min(hi[i - 1] + 3 + 2 * p.sprints, MAX_CARD if p.hideout != ESCAPE else ESCAPE)
+            hi[i] = min(rules.widest_reach(hi[i - 1], p.sprints), MAX_CARD if p.hideout != ESCAPE else ESCAPE)
             if p.hideout is not None:
                 lo[i] = max(lo[i], p.hideout)
                 hi[i] = min(hi[i], p.hideout)
         for i in range(n - 1, 0, -1):
             nxt = pos[i]  # position i + 1
             hi[i] = min(hi[i], hi[i + 1] - 1)
-            lo[i] = max(lo[i], lo[i + 1] - 3 - 2 * nxt.sprints)
+            lo[i] = max(lo[i], rules.lowest_previous(lo[i + 1], rules.footprints(nxt.sprints, evens=nxt.sprints)))
         return lo, hi
 
     # ------------------------------------------------------------------ pieces
@@ -408,7 +409,7 @@ class Counter(PlannerQueries):
         """(state, weight of its completions) for the escape at the last position: its
         sprint sets with the evens the last gap needs, and the end (see _finish)."""
         k = self.facts.positions[i - 1].sprints
-        base = ESCAPE - 3 - k
+        base = ESCAPE - rules.max_gap(rules.footprints(k))  # base - h: the evens the last gap needs
         closing = self._closing
         ends = self._end_weights_cached
         for s in layer:
@@ -443,10 +444,11 @@ class Counter(PlannerQueries):
         get = out.get
         entries = self._hideout_cache.setdefault(i, {})
         entry = self._hideout_entry
+        steps = rules.max_gaps(k)
         for G, members in _by_usage(layer, 1).items():
             for inc, evens, wo in self._sprint_options(i, G):
                 G2 = G + inc
-                step = 3 + k + evens
+                step = steps[evens]
                 got = entries.get(G2)
                 table = (got if got is not None else entry(i, G2))[1]
                 for h, H, w in members:
@@ -465,12 +467,13 @@ class Counter(PlannerQueries):
         get = after.get
         entries = self._hideout_cache.setdefault(i, {})
         entry = self._hideout_entry
+        steps = rules.max_gaps(k)
         for G, members in _by_usage(layer, 1).items():
             options = []
             for inc, evens, wo in self._sprint_options(i, G):
                 G2 = G + inc
                 got = entries.get(G2)
-                options.append((G2, 3 + k + evens, wo, (got if got is not None else entry(i, G2))[1]))
+                options.append((G2, steps[evens], wo, (got if got is not None else entry(i, G2))[1]))
             for h, H, _ in members:
                 acc = 0
                 for G2, step, wo, table in options:
@@ -639,7 +642,7 @@ class Counter(PlannerQueries):
         d_over: dict = {}  # divisor -> D // divisor
         low, cap = self.lo[i], self.hi[i]
         k = self.facts.positions[i - 1].sprints
-        base, most = 3 + k, 3 + 2 * k
+        base, most = rules.max_gap(rules.footprints(k)), rules.max_gap(rules.footprints(k, evens=k))
         flag_low, clear = self._flag_low[i], self._flag_clear[i]
         end_weights = self._end_weights_cached
         shared: dict = {}  # id of an options list (all alive in the hideout cache) -> its numbers, closings
@@ -1103,7 +1106,7 @@ class Counter(PlannerQueries):
 
 def _lowest_before(x: int, sprint_cards) -> int:
     """The smallest previous hideout from which x can be placed over these sprint cards."""
-    return x - BASE_STEP - sum(sprint_value(c) for c in sprint_cards)
+    return rules.lowest_previous(x, rules.sprint_total(sprint_cards))
 
 
 def _by_usage(states: dict, at: int) -> dict:

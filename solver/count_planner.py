@@ -19,6 +19,8 @@ from typing import Iterator
 
 from math import comb
 
+from engine import rules
+
 from ._packing import BITS, CLASS_OF, COUNTS, DECK_OF, FLAG_ONE, FLAG_SHIFT, MASK, N_CLASSES
 
 
@@ -180,9 +182,10 @@ class PlannerQueries(TaggedQueries):
         flagged = H >= FLAG_ONE
         flag_low, clear = self._flag_low[i], self._flag_clear[i]
         r_open = DECK_OF[h]
+        steps = rules.max_gaps(k)
         for inc, evens, wo in self._sprint_options(i, G):
             G2 = G + inc
-            reach = min(h + 3 + k + evens, cap)
+            reach = min(h + steps[evens], cap)
             if only and only > reach:
                 continue
             for y, y_inc, bit, r, wt in self._hideout_options(i, G2):

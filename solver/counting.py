@@ -29,7 +29,7 @@ import os
 import sys
 from typing import Iterable, Protocol
 
-from ._packing import BITS, CLASS_BIT, CLASS_MEMBERS, CLASS_OF, MASK, N_CLASSES
+from ._packing import BITS, CLASS_BIT, CLASS_MEMBERS, CLASS_OF, CLASS_SPRINT, MASK, N_CLASSES
 from .count import Counter as PythonCounter, OutOfTime
 from .facts import Facts
 
@@ -226,5 +226,5 @@ def composition_counts(comp: Composition) -> tuple[int, ...]:
 __all__ = [
     "HistoryCounter", "new_counter", "OutOfTime", "CORES", "CoreUnavailable", "use_core", "core_in_use",
     "core_report", "compiled_available", "announce", "planner_sums", "compiled_search", "Composition", "PairCounts",
-    "N_CLASSES", "CLASS_OF", "CLASS_MEMBERS", "composition", "composition_of", "composition_counts",
+    "N_CLASSES", "CLASS_OF", "CLASS_MEMBERS", "CLASS_SPRINT", "composition", "composition_of", "composition_counts",
 ]

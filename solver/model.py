@@ -25,6 +25,7 @@ from typing import Iterator
 
 from constraint import FunctionConstraint, Problem
 
+from engine import rules
 from engine.cards import ESCAPE, deck_of
 from .facts import Facts
 
@@ -53,8 +54,8 @@ def route_problem(facts: Facts) -> Problem:
 
     def reach(p) -> int:
         if p.sprint_cards is not None:
-            return 3 + sum(1 if c % 2 else 2 for c in p.sprint_cards)
-        return 3 + 2 * p.sprints
+            return rules.max_gap(rules.sprint_total(p.sprint_cards))
+        return rules.max_gap(rules.footprints(p.sprints, evens=p.sprints))
 
     for p in pos:
         step = reach(p)

@@ -43,6 +43,7 @@ from itertools import product
 from math import comb, lcm
 from typing import Any
 
+from engine import rules
 from engine.cards import DECKS, ESCAPE, SETUP_DRAWS
 from engine.record import FugitiveDraw, MarshalDraw, Place, Record
 from ._packing import (BITS, CLASS_MEMBERS, CLASS_OF, COUNTS, DECK_OF, FLAG_ONE, MASK, N_CLASSES, TERMINAL,
@@ -214,13 +215,14 @@ class HistorySampler:
             for s in self.layers[i - 1]:
                 index.setdefault((s[0], s[2]), []).append(s)
         items, weights = [], []
+        steps = rules.max_gaps(k)
         for s in index.get((h, H), ()):
             G = s[1]
             for inc, evens, wo in c._sprint_options(i, G):
                 if G + inc != G2:
                     continue
                 table = c._hideout_entry(i, G2)[1]
-                t = h + 3 + k + evens
+                t = h + steps[evens]
                 if table[t if t < cap else cap] == reach:
                     items.append((s, inc))
                     weights.append(self.layers[i - 1][s] * wo)
@@ -232,7 +234,7 @@ class HistorySampler:
         c = self.counter
         x = target[0]
         k = self.facts.positions[i - 1].sprints
-        base, most = 3 + k, 3 + 2 * k
+        base, most = rules.max_gap(rules.footprints(k)), rules.max_gap(rules.footprints(k, evens=k))
         low, cap = c.lo[i], c.hi[i]
         flag_low, clear = c._flag_low[i], c._flag_clear[i]
         layer = self.layers[i - 1]
@@ -267,7 +269,7 @@ class HistorySampler:
         c = self.counter
         layer = self.layers[i - 1]
         k = self.facts.positions[i - 1].sprints
-        base = ESCAPE - 3 - k
+        base = ESCAPE - rules.max_gap(rules.footprints(k))  # base - h: the evens the last gap needs
         items, weights = [], []
         for s, phi, div in c._escape_moves(i, layer):
             if phi:

@@ -11,6 +11,7 @@ import sys
 import time
 
 import numpy as np
+from engine import rules
 from solver.count import Counter, DECK_OF, COUNTS, FLAG_ONE, falling
 from solver.facts import extract
 from bench.solver_bench import decision_states
@@ -43,7 +44,7 @@ def crossings(rec):
                 G2 = G + inc
                 if G2 not in e_of:
                     e_of[G2] = len(entries); entries.append(c._hideout_entry(i, G2))
-                row.append((inc, 3 + k + evens, wo % P, e_of[G2]))
+                row.append((inc, rules.max_gaps(k)[evens], wo % P, e_of[G2]))
             so.append(row)
         st = np.array([(h, G, H, w % P, gidx[G]) for (h, G, H), w in layer.items()], dtype=np.uint64).reshape(-1, 5)
         grp_start = np.zeros(len(Gs) + 1, dtype=np.int64)

@@ -8,7 +8,8 @@ import pytest
 
 from engine import apply, fugitive_view, marshal_view, new_game, rules
 from engine.bots import RandomFugitive, RandomMarshal, play_game
-from engine.cards import BASE_STEP, ESCAPE
+from engine.cards import ESCAPE
+from engine.rules import BASE_STEP
 from engine.moves import Draw, PassTurn, PlaceHideout
 from engine.record import Ruleset
 
