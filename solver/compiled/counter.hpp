@@ -565,7 +565,7 @@ public:
         u64 G = s_G(s), H = s_H(s);
         phi = Res<K>::zero();
         inv = Res<K>::of(1);
-        int need = ESCAPE - 3 - p.k - h;
+        int need = ESCAPE - max_gap(footprints(p.k, 0)) - h;  // the evens the last gap needs
         if (h >= ESCAPE) return;
         const auto vec = end_weights(i, G);
         if (need >= (int)vec.size()) return;
@@ -615,7 +615,7 @@ public:
             const Res<K> w = layer.value(a);
             for (const auto& o : sprint_options(i, G)) {
                 const std::int8_t* reach_of = entry_refs[o.entry].reach.data();
-                int t = h + 3 + k + o.evens;
+                int t = h + max_gap(footprints(k, o.evens));
                 int reach = reach_of[t < cap ? t : cap];
                 if (reach <= h || reach < low) continue;
                 InterValue<K>& v = out.at(ikey(h, G + o.inc, H, reach), fresh);
@@ -638,7 +638,7 @@ public:
             Res<K> acc = Res<K>::zero();
             for (const auto& o : sprint_options(i, G)) {
                 const std::int8_t* reach_of = entry_refs[o.entry].reach.data();
-                int t = h + 3 + k + o.evens;
+                int t = h + max_gap(footprints(k, o.evens));
                 std::uint32_t b = inter.find(ikey(h, G + o.inc, H, reach_of[t < cap ? t : cap]));
                 if (b != FlatMap<InterValue<K>>::NONE) acc += o.w * b_inter[b];
             }
@@ -729,7 +729,7 @@ public:
     Layer<K> finish(int i, const Layer<K>& layer, bool backward, std::vector<Res<K>>* betas) {
         const Position& p = P.pos[i];
         int low = p.lo, cap = p.hi, k = p.k;
-        int base = 3 + k, most = 3 + 2 * k;
+        int base = max_gap(footprints(k, 0)), most = max_gap(footprints(k, k));
         Res<K> sums[43];
         for (auto& v : sums) v = Res<K>::zero();
         if (backward) betas->assign(layer.size(), Res<K>::zero());
@@ -962,7 +962,7 @@ public:
         int r_open = deck_of(h);
         for (const auto& o : sprint_options(i, G)) {
             u64 G2 = G + o.inc;
-            int reach = h + 3 + k + o.evens;
+            int reach = h + max_gap(footprints(k, o.evens));
             if (reach > cap) reach = cap;
             if (only && only > reach) continue;
             for (const auto& y : entry(o.entry).options) {

@@ -65,7 +65,7 @@ struct Choice {
 template <int M, class Check>
 std::vector<Choice> merged_groups(const Joint<M>& joint, int x, int k, int prev_max, u64 known, Check check) {
     if (k == 0) return {{0, 1}};
-    const int gap = x - prev_max - 3;  // the gap rule: x - h(p-1) <= 3 + v(S)
+    const int gap = footprints_needed(prev_max, x);  // the gap rule: x - h(p-1) <= 3 + v(S)
     const u64* masks = catches::class_masks();
     std::vector<Choice> out;
     for (const auto& [inc, rows] : joint) {  // sorted by composition, as the reference
@@ -80,7 +80,7 @@ std::vector<Choice> merged_groups(const Joint<M>& joint, int x, int k, int prev_
         if (!fits) continue;
         catches::Needs nd = catches::needs_of(inc);
         int value = 0;
-        for (int a = 0; a < nd.n_active; ++a) value += nd.need[nd.active[a]] * (nd.active[a] % 2 ? 2 : 1);
+        for (int a = 0; a < nd.n_active; ++a) value += nd.need[nd.active[a]] * class_sprint(nd.active[a]);
         if (value < gap) continue;
         std::vector<std::vector<Choice>> per_class;
         bool empty = false;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "modular.hpp"
+#include "rules.hpp"
 
 namespace fugitive {
 
@@ -21,8 +22,6 @@ namespace fugitive {
 // of missed multi-number guesses.
 constexpr int BITS = 4;
 constexpr u64 MASK = 15;
-constexpr int ESCAPE = 42;
-constexpr int MAX_CARD = 41;
 constexpr u64 COUNTS = 0xFF;
 constexpr int FLAG_SHIFT = 8;
 constexpr u64 FLAG_ONE = 1ULL << FLAG_SHIFT;
@@ -41,13 +40,11 @@ inline int i_reach(u64 key) { return (int)((key >> 6) & 63); }
 inline u64 i_H(u64 key) { return (key >> 12) & 0xFFFFFULL; }
 inline u64 i_G(u64 key) { return key >> 32; }
 
-inline int deck_of(int card) {
-    if (4 <= card && card <= 14) return 1;
-    if (15 <= card && card <= 28) return 2;
-    if (29 <= card && card <= 41) return 3;
-    return 0;
-}
-inline int class_of(int card) { return 2 * deck_of(card) + (card % 2 == 0 ? 1 : 0); }
+inline int deck_of(int card) { return 0 <= card && card <= ESCAPE ? DECK_OF[card] : 0; }
+// 2 * deck + (1 if even: a sprint card worth the most)
+inline int class_of(int card) { return 2 * deck_of(card) + (SPRINT_VALUE[card] == MAX_SPRINT_VALUE ? 1 : 0); }
+// the sprint value of a class's cards (odd classes hold the even cards)
+inline int class_sprint(int c) { return c % 2 ? MAX_SPRINT_VALUE : MIN_SPRINT_VALUE; }
 inline int g_get(u64 G, int c) { return (int)((G >> (BITS * c)) & MASK); }
 inline int deck_used(u64 G, int r) { return g_get(G, 2 * r) + g_get(G, 2 * r + 1); }
 
@@ -104,8 +101,6 @@ struct FactsIn {
     std::vector<long long> missed_sets;    // (mask of numbers, row length) pairs
 };
 
-inline int sprint_value(int card) { return card % 2 ? 1 : 2; }
-
 // Counter.__init__ and Counter._bounds. False when the record needs more missed-guess
 // flags than a state key holds (MAX_FLAGS): the Python counter counts it.
 inline bool prepare(const FactsIn& f, Plan& P) {
@@ -134,11 +129,11 @@ inline bool prepare(const FactsIn& f, Plan& P) {
                 for (int c = 1; c <= MAX_CARD; ++c)
                     if ((u64)q[2] >> c & 1) {
                         p.use[deck_of(c)] += 1;
-                        value += sprint_value(c);
+                        value += SPRINT_VALUE[c];
                     }
-                p.lowest = p.hideout - 3 - value;
+                p.lowest = lowest_previous(p.hideout, value);
             } else {
-                p.lowest = p.hideout - 3;
+                p.lowest = lowest_previous(p.hideout, 0);
             }
         }
     }
@@ -157,7 +152,7 @@ inline bool prepare(const FactsIn& f, Plan& P) {
         Position& p = P.pos[i];
         const Position& before = P.pos[i - 1];
         int lo = (i > 1 ? before.lo : 0) + 1;
-        int hi = (i > 1 ? before.hi : 0) + 3 + 2 * p.k;
+        int hi = widest_reach(i > 1 ? before.hi : 0, p.k);
         int cap = p.hideout != ESCAPE ? MAX_CARD : ESCAPE;
         hi = std::min(hi, cap);
         if (p.hideout >= 0) {
@@ -171,7 +166,7 @@ inline bool prepare(const FactsIn& f, Plan& P) {
         const Position& nxt = P.pos[i + 1];
         Position& p = P.pos[i];
         p.hi = std::min(p.hi, nxt.hi - 1);
-        p.lo = std::max(p.lo, nxt.lo - 3 - 2 * nxt.k);
+        p.lo = std::max(p.lo, lowest_previous(nxt.lo, footprints(nxt.k, nxt.k)));
     }
     // Counter.allowed: not a known or Marshal's card, not missed by a single guess
     // while the row was at least i long
