@@ -1,14 +1,19 @@
-"""The Marshal's notepad: records, validation and storage.
+"""The Marshal's notepad: records typed in by a person, checked by the rules, and stored.
 
-- :mod:`notepad.validator`: the rules of RULES.md, event by event (``Validator``, ``validate``).
+The rules' part, which the solver and the advisor build on:
+
+- :mod:`notepad.validator`: the rules of docs/rules.md, event by event (``Validator``, ``validate``).
 - :mod:`notepad.state`: the public state the validator exposes (read-only snapshots).
 - :mod:`notepad.notepad`: one game being entered (append, undo, correct).
+
+Storage, for the app and the command line only (importing this package does not load
+it, nor the database library it needs):
+
 - :mod:`notepad.store`: storage of games (``GameStore``) on SQLite or PostgreSQL
   (:mod:`notepad.database`, :mod:`notepad.schema`), and who may see a match played
   by links (:mod:`notepad.access`).
 """
 from .notepad import CorrectionError, Notepad
-from .store import GameStore, StoreError, StoredGame
 from .state import AllowedEntry, Phase, PublicState, Slot
 from .validator import RecordRuleError, Validator, validate
 
@@ -16,9 +21,6 @@ __all__ = [
     "AllowedEntry",
     "CorrectionError",
     "Notepad",
-    "GameStore",
-    "StoreError",
-    "StoredGame",
     "Phase",
     "PublicState",
     "RecordRuleError",
