@@ -7,10 +7,6 @@ copying a dozen references, never deep-copied.
 
 The state holds hidden information (deck order, the Fugitive's cards, face-down
 numbers). Players must not read it directly: they get a view (engine.views).
-
-Also importable from here (lazily, to avoid an import cycle): new_game, apply,
-legal_moves, legal_placements, legal_hideouts, can_place, replay, marshal_view,
-fugitive_view, MarshalView, FugitiveView.
 """
 from __future__ import annotations
 
@@ -109,7 +105,6 @@ _FIELDS = (
     "up_numbers",
     "down_numbers",
 )
-_INDEX = {name: i for i, name in enumerate(_FIELDS)}
 
 
 class GameState(tuple):
@@ -261,27 +256,3 @@ del _i, _name
 def _restore(values: tuple) -> GameState:
     return _tnew(GameState, values)
 
-
-_LAZY = {
-    "new_game": "game",
-    "apply": "game",
-    "legal_moves": "game",
-    "legal_placements": "game",
-    "legal_hideouts": "game",
-    "can_place": "game",
-    "guessable_numbers": "game",
-    "nonempty_decks": "game",
-    "replay": "replaying",
-    "marshal_view": "views",
-    "fugitive_view": "views",
-    "MarshalView": "views",
-    "FugitiveView": "views",
-}
-
-
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(f".{_LAZY[name]}", __package__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

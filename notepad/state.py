@@ -6,9 +6,9 @@ validator's state by accident, and a snapshot stays true to the moment it was ta
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Literal, Mapping
+from typing import Literal, Mapping, TypedDict
 
 from engine.record import Ruleset
 from engine.state import Phase  # one vocabulary: the engine's phases
@@ -38,40 +38,78 @@ class Slot:
 
 
 @dataclass(frozen=True)
-class AllowedEntry:
-    """One kind of event the rules allow next, with its constraints.
+class PlaceEntry:
+    """The Fugitive may place a hideout. ``max_sprints``: the most sprint cards under
+    a face-down hideout (``None``: none is possible, he holds only 42);
+    ``escape_max_sprints``: the most under 42 when it may be played (``None``
+    otherwise). The counts follow from his public hand size; ``escape_min_sprints``
+    from a previous hideout the Marshal knows (0 at the start, or a face-up last
+    card): 42 must be within reach with every sprint card worth 2."""
 
-    The app offers exactly these entries. Fields that do not apply to a kind are
-    left at their empty defaults:
-
-    - ``place``: ``max_sprints`` for a face-down hideout (``None``: no face-down
-      hideout is possible, the Fugitive holds only 42), ``escape_max_sprints`` when
-      42 may be played (``None`` otherwise). The counts follow from the Fugitive's
-      public hand size; ``escape_min_sprints`` from a previous hideout the Marshal
-      knows (0 at the start, or a face-up last card): 42 must be within reach with
-      every sprint card worth 2.
-    - ``fugitive_draw``: ``decks`` he may draw from; ``optional`` for the extra
-      draw after a pass.
-    - ``marshal_draw``: ``decks`` that still have cards and ``cards`` she could
-      draw (not yet seen by her).
-    - ``guess`` / ``manhunt_guess``: ``numbers`` that may be guessed (not face up:
-      neither a face-up hideout nor a revealed sprint card, which lies face up too),
-      ``positions`` a hit may reveal (face down), ``max_numbers`` the most numbers
-      a hit can name; ``warn_numbers`` are in the Marshal's hand (cannot hit).
-    """
-
-    kind: str
-    decks: tuple[int, ...] = ()
-    cards: tuple[int, ...] = ()
-    numbers: tuple[int, ...] = ()
-    warn_numbers: tuple[int, ...] = ()
-    positions: tuple[int, ...] = ()
-    max_numbers: int = 0
-    max_sprints: int | None = None
-    escape_max_sprints: int | None = None
+    max_sprints: int | None
+    escape_max_sprints: int | None
     escape_min_sprints: int = 0
+    kind: Literal["place"] = field(default="place", init=False)
+
+
+@dataclass(frozen=True)
+class PassEntry:
+    """The Fugitive may pass."""
+
+    kind: Literal["pass"] = field(default="pass", init=False)
+
+
+@dataclass(frozen=True)
+class FugitiveDrawEntry:
+    """The Fugitive draws: ``decks`` he may draw from; ``optional`` for the extra draw
+    after a pass."""
+
+    decks: tuple[int, ...]
     optional: bool = False
     note: str = ""
+    kind: Literal["fugitive_draw"] = field(default="fugitive_draw", init=False)
+
+
+@dataclass(frozen=True)
+class MarshalDrawEntry:
+    """The Marshal draws: ``decks`` that still have cards and ``cards`` she could draw
+    (not yet seen by her)."""
+
+    decks: tuple[int, ...]
+    cards: tuple[int, ...]
+    note: str = ""
+    kind: Literal["marshal_draw"] = field(default="marshal_draw", init=False)
+
+
+@dataclass(frozen=True)
+class GuessEntry:
+    """The Marshal guesses (``kind`` "guess") or makes a Manhunt guess
+    ("manhunt_guess"): ``numbers`` that may be guessed (not face up: neither a face-up
+    hideout nor a revealed sprint card, which lies face up too), ``positions`` a hit
+    may reveal (face down), ``max_numbers`` the most numbers a hit can name;
+    ``warn_numbers`` are in the Marshal's hand (cannot hit)."""
+
+    kind: Literal["guess", "manhunt_guess"]
+    numbers: tuple[int, ...]
+    warn_numbers: tuple[int, ...]
+    positions: tuple[int, ...]
+    max_numbers: int
+
+
+#: One kind of event the rules allow next, with its constraints: the app offers exactly
+#: these entries. A tagged union: ``kind`` tells which type it is.
+AllowedEntry = PlaceEntry | PassEntry | FugitiveDrawEntry | MarshalDrawEntry | GuessEntry
+EntryKind = Literal["place", "pass", "fugitive_draw", "marshal_draw", "guess", "manhunt_guess"]
+
+#: The allowed entries by kind (``PublicState.by_kind``): each key typed with its entry.
+EntriesByKind = TypedDict("EntriesByKind", {
+    "place": PlaceEntry,
+    "pass": PassEntry,
+    "fugitive_draw": FugitiveDrawEntry,
+    "marshal_draw": MarshalDrawEntry,
+    "guess": GuessEntry,
+    "manhunt_guess": GuessEntry,
+}, total=False)
 
 
 @dataclass(frozen=True)
@@ -119,13 +157,15 @@ class PublicState:
         """The revealed sprint cards (face up beside their hideouts: not guessable)."""
         return tuple(sorted(c for s in self.row if s.face_up and s.sprint_cards for c in s.sprint_cards))
 
-    @property
-    def highest_revealed(self) -> int:
-        """The highest face-up hideout other than the escape (0 counts)."""
-        return max((n for n in self.face_up_numbers if n != 42), default=0)
-
-    def allows(self, kind: str) -> bool:
+    def allows(self, kind: EntryKind) -> bool:
         return any(a.kind == kind for a in self.allowed)
+
+    def by_kind(self) -> EntriesByKind:
+        """The allowed entries by their kind (each kind is allowed once at most)."""
+        out: EntriesByKind = {}
+        for a in self.allowed:
+            out[a.kind] = a  # type: ignore[literal-required]  # the key is the entry's own kind
+        return out
 
     def summary(self) -> str:
         """One line for ``fugitive check``."""
