@@ -252,7 +252,7 @@ def _fix_for(pad: Notepad, event: Event, exc: RecordRuleError) -> Fix | None:
     count entered for that hideout: the placement is corrected to the cards the table
     shows, and the hit saved."""
     reason = exc.reason
-    if getattr(reason, "code", None) != "reveal_sprint_count":
+    if reason.code != "reveal_sprint_count":
         return None
     params = reason.params
     slot = pad.state.row[params["position"] - 1]
@@ -794,7 +794,7 @@ def entry_panel(gid: str, pad: Notepad, post: Posterior | None) -> None:
         st.info(t("nothing_to_enter"))
         return
     n = len(pad)
-    allowed = {a.kind: a for a in s.allowed}
+    allowed = s.by_kind()
     if "fugitive_draw" in allowed:
         a = allowed["fugitive_draw"]
         key = _entry_key("fdraw_next", gid, n)

@@ -1,6 +1,6 @@
 """English and Korean strings of the app.
 
-Korean terms follow the Korean rulebook (shared/rulebooks/fugitive-rulebook-ko.md):
+Korean terms follow the Korean edition of the rulebook (docs/rules.md, "Words"):
 도망자 (Fugitive), 수사관 (Marshal), 은신처 (hideout), 도약 카드 (sprint card),
 수사 시도 (guess), 마지막 추적 (Manhunt), 덱 (deck), 패스 (pass), 탈출 (escape).
 
@@ -8,6 +8,11 @@ Korean terms follow the Korean rulebook (shared/rulebooks/fugitive-rulebook-ko.m
 English, then to the key itself, so a missing translation never breaks a page).
 """
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from notepad.validator import RuleText
 
 LANGS = {"en": "English", "ko": "한국어"}
 DEFAULT = "en"
@@ -1154,7 +1159,7 @@ def _coded_text(reason: object, prefix: str) -> str:
     return t(f"{prefix}{reason.code}", **args)
 
 
-def rule_text(reason: object) -> str:
+def rule_text(reason: RuleText) -> str:
     """A message of the notepad validator in the current language.
 
     The validator writes English and attaches a ``code`` and ``params``

@@ -14,11 +14,17 @@ it, nor the database library it needs):
   by links (:mod:`notepad.access`).
 """
 from .notepad import CorrectionError, Notepad
-from .state import AllowedEntry, Phase, PublicState, Slot
+from .state import (AllowedEntry, FugitiveDrawEntry, GuessEntry, MarshalDrawEntry, PassEntry, Phase, PlaceEntry, PublicState,
+                    Slot)
 from .validator import RecordRuleError, Validator, validate
 
 __all__ = [
     "AllowedEntry",
+    "PlaceEntry",
+    "PassEntry",
+    "FugitiveDrawEntry",
+    "MarshalDrawEntry",
+    "GuessEntry",
     "CorrectionError",
     "Notepad",
     "Phase",

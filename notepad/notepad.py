@@ -12,7 +12,7 @@ from typing import Iterable
 from engine.record import Event, Record, Ruleset
 
 from .state import AllowedEntry, PublicState
-from .validator import RecordRuleError, Validator, validate
+from .validator import RecordRuleError, RuleText, Validator, validate
 
 
 class CorrectionError(RecordRuleError):
@@ -22,7 +22,7 @@ class CorrectionError(RecordRuleError):
     entries ``correct(..., truncate=True)`` would remove (that event onwards).
     """
 
-    def __init__(self, index: int, reason: str, dropped: int):
+    def __init__(self, index: int, reason: RuleText, dropped: int):
         super().__init__(index, reason)
         self.dropped = dropped
 
@@ -78,11 +78,11 @@ class Notepad:
         return len(self._events)
 
     # -- changing
-    def check(self, event: Event) -> tuple[str, ...]:
+    def check(self, event: Event) -> tuple[RuleText, ...]:
         """Would ``event`` be accepted next? Raises the reason; returns warnings."""
         return self._validator.check(event)
 
-    def append(self, event: Event) -> tuple[str, ...]:
+    def append(self, event: Event) -> tuple[RuleText, ...]:
         """Add one entry; refused with :class:`RecordRuleError` (nothing changes)."""
         warnings = self._validator.push(event)
         self._events.append(event)

@@ -29,7 +29,7 @@ app can say it in another language from the same code and arguments.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Literal
 
 from engine import rules
 from engine.cards import DECKS, ESCAPE, SETUP_DRAWS, STARTING_HAND, deck_of
@@ -46,7 +46,8 @@ from engine.record import (
     Ruleset,
 )
 
-from .state import AllowedEntry, Phase, Player, PublicState, Slot, frozen_mapping
+from .state import (AllowedEntry, FugitiveDrawEntry, GuessEntry, MarshalDrawEntry, PassEntry, Phase, PlaceEntry, Player,
+                    PublicState, Slot, frozen_mapping)
 
 #: Deck sizes after the setup draws (deck 1: 11 - 3, deck 2: 14 - 2, deck 3: 13).
 START_DECKS: dict[int, int] = {d: len(r) - SETUP_DRAWS[d] for d, r in DECKS.items()}
@@ -175,23 +176,24 @@ def rule_text(code: str, **args: object) -> RuleText:
 
 
 class RecordRuleError(CodedError, ValueError):
-    """A record (or one entry) that breaks a rule of RULES.md.
+    """A record (or one entry) that breaks a rule of docs/rules.md.
 
     ``index`` is the 0-based event index (``None`` for the setup), ``reason`` the
-    rule in words (English); the message reads ``event 7: <reason>``.
-
-    ``code`` names the kind of rule break (a key of :data:`MESSAGES`) and ``params``
-    is the dict of the values its template mentions, so that another layer can
-    say the reason in another language. Raise one with
-    ``RecordRuleError.rule(index, code, **params)``. A reason given as plain text
-    has ``code`` None and empty ``params``; a :class:`RuleText` reason brings its own.
+    rule as a :class:`RuleText`: its English words (the message reads ``event 7:
+    <reason>``), its ``code`` (a key of :data:`MESSAGES`) and ``params`` (the values
+    its template mentions), so that another layer (the app) can say it in another
+    language. A reason is always coded: raise one with
+    ``RecordRuleError.rule(index, code, **params)``.
     """
 
-    def __init__(self, index: int | None, reason: str, code: str | None = None,
-                 params: dict[str, object] | None = None):
+    reason: RuleText
+    code: str
+
+    def __init__(self, index: int | None, reason: RuleText):
         self.index = index
         self.reason = reason
-        self._take_code(reason, code, params)
+        self.code = reason.code
+        self.params = dict(reason.params)
         super().__init__(f"event {index}: {reason}" if index is not None else reason)
 
     def __reduce__(self):
@@ -218,7 +220,7 @@ class _Plan:
     """A checked event: what it changes and what the app should warn about."""
 
     apply: Callable[[], None]
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[RuleText, ...] = ()
 
 
 def _cards_text(cards: Iterable[int]) -> str:
@@ -274,11 +276,11 @@ class Validator:
         """An empty validator for this record's ruleset and setup."""
         return cls(record.ruleset, record.fugitive_setup)
 
-    def check(self, event: Event) -> tuple[str, ...]:
+    def check(self, event: Event) -> tuple[RuleText, ...]:
         """Raise :class:`RecordRuleError` if ``event`` may not come next; return warnings."""
         return self._plan(event).warnings
 
-    def push(self, event: Event) -> tuple[str, ...]:
+    def push(self, event: Event) -> tuple[RuleText, ...]:
         """Check ``event`` and apply it; on an error nothing changes."""
         plan = self._plan(event)
         self._snapshot = None
@@ -367,16 +369,16 @@ class Validator:
                 out += self._marshal_turn_entries(first=True)
         elif ph is Phase.FUGITIVE_DRAW:
             if nonempty:
-                out.append(AllowedEntry("fugitive_draw", decks=nonempty))
+                out.append(FugitiveDrawEntry(decks=nonempty))
             else:
-                out += [self._place_entry(), AllowedEntry("pass")]
+                out += [self._place_entry(), PassEntry()]
         elif ph is Phase.FUGITIVE_PLACE:
-            out += [self._place_entry(), AllowedEntry("pass")]
+            out += [self._place_entry(), PassEntry()]
         elif ph is Phase.FUGITIVE_BONUS_DRAW:
             if nonempty:
                 out.append(
-                    AllowedEntry(
-                        "fugitive_draw", decks=nonempty[:1], optional=True,
+                    FugitiveDrawEntry(
+                        decks=nonempty[:1], optional=True,
                         note="the extra draw after a pass comes from the lowest deck with cards",
                     )
                 )
@@ -393,14 +395,13 @@ class Validator:
     def _nonempty(self) -> tuple[int, ...]:
         return tuple(d for d in (1, 2, 3) if self._decks[d] > 0)
 
-    def _place_entry(self) -> AllowedEntry:
+    def _place_entry(self) -> PlaceEntry:
         others = self._hand_size - 1  # cards besides 42
         least = 0  # sprint cards the escape needs at the least (each adds at most 2)
         previous = self._public_previous()
         if previous is not None:
             least = rules.fewest_sprints(previous, ESCAPE)
-        return AllowedEntry(
-            "place",
+        return PlaceEntry(
             max_sprints=others - 1 if others >= 1 else None,
             escape_max_sprints=others if least <= others else None,
             escape_min_sprints=least,
@@ -419,13 +420,13 @@ class Validator:
             c for d in nonempty for c in DECKS[d] if c not in self._seen and c not in self._fugitive_cards
         )
         note = "the Marshal's first turn: 2 draws, then a guess" if first else ""
-        return [AllowedEntry("marshal_draw", decks=nonempty, cards=cards, note=note)]
+        return [MarshalDrawEntry(decks=nonempty, cards=cards, note=note)]
 
-    def _guess_entry(self, kind: str) -> AllowedEntry:
+    def _guess_entry(self, kind: Literal["guess", "manhunt_guess"]) -> GuessEntry:
         up = self._face_up_pos
         numbers = tuple(n for n in range(1, 42) if n not in up and n not in self._sprint_up_pos)
         positions = tuple(i + 1 for i, n in enumerate(self._number) if n is None)
-        return AllowedEntry(
+        return GuessEntry(
             kind,
             numbers=numbers,
             warn_numbers=tuple(sorted(self._marshal_hand)),
@@ -681,8 +682,8 @@ class Validator:
         return _Plan(apply)
 
     # ------------------------------------------------------------------ guesses
-    def _check_guessable(self, numbers: Iterable[int], i: int) -> tuple[str, ...]:
-        warnings = []
+    def _check_guessable(self, numbers: Iterable[int], i: int) -> tuple[RuleText, ...]:
+        warnings: list[RuleText] = []
         for n in numbers:
             if n in self._face_up_pos:
                 raise RecordRuleError.rule(i, "guess_face_up", number=n, position=self._face_up_pos[n])
