@@ -36,6 +36,8 @@ from engine.views import FugitiveView, MarshalView
 from .cache import solve_cached
 from .draws import advise_draw
 from .guesses import advise_guesses
+from .registry import BOTS, make_bot
+from .registry import bots as registered
 
 SPRINT = rules.SPRINT
 
@@ -414,33 +416,12 @@ class AdversarialFugitive(HeuristicFugitive):
         return best if best is not None else super()._place(view)
 
 
-MARSHAL_BOTS = {
-    "random": "engine.bots:RandomMarshal",
-    "notepad": "advisor.bots:NotepadMarshal",
-    "solver": "advisor.bots:SolverMarshal",
-    "lookahead": "advisor.bots:LookaheadMarshal",
-    # the same, picking at random among equally good guesses (as a person would)
-    "solver-randomtie": "advisor.bots:SolverMarshalRandomTies",
-    "lookahead-randomtie": "advisor.bots:LookaheadMarshalRandomTies",
-    "search": "advisor.search_marshal:SearchMarshal",
-}
-FUGITIVE_BOTS = {
-    "random": "engine.bots:RandomFugitive",
-    "heuristic": "advisor.bots:HeuristicFugitive",
-    "adversarial": "advisor.bots:AdversarialFugitive",
-    "search": "advisor.search:SearchFugitive",
-}
-#: the bots that take a search budget (``samples``, ``time_budget``) when made
-#: (on either side: the search Marshal is ``advisor.search_marshal``)
-BUDGETED_BOTS = ("search",)
-
-
-def make_bot(spec: str, seed: int | None, **options):
-    """The bot named by ``spec`` ("module:Class"), made with ``seed`` and ``options``."""
-    import importlib
-
-    module, name = spec.split(":")
-    return getattr(importlib.import_module(module), name)(seed, **options)
+# The bots by name, read from the one registry (advisor.registry): "module:Class" of
+# each Marshal and Fugitive bot a tournament plays by default, and the bots that take
+# a search budget (``samples``, ``time_budget``) when made.
+MARSHAL_BOTS = {b.name: b.build for b in registered("marshal")}
+FUGITIVE_BOTS = {b.name: b.build for b in registered("fugitive")}
+BUDGETED_BOTS = tuple(dict.fromkeys(b.name for b in BOTS if "search" in b.budgets))
 
 
 __all__ = [

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .bots import FUGITIVE_BOTS
+from . import registry
 from .search import Budget
 from .tournament import play_pairing
 
@@ -70,7 +70,7 @@ def run_calibration(games: int, seed: int = 0, jobs: int = 2, fugitives: list[st
                     marshal: str = "solver", progress: bool = True, budget: Budget | None = None) -> list[Calibration]:
     from tqdm import tqdm
 
-    fugitives = fugitives or list(FUGITIVE_BOTS)
+    fugitives = fugitives or registry.names("fugitive")
     res = {f: Calibration(f, marshal, games) for f in fugitives}
     tasks = [(f, marshal, seed + i, budget) for f in fugitives for i in range(games)]
     bar = tqdm(total=len(tasks), desc="games", unit="game", disable=not progress, mininterval=0.5)

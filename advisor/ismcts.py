@@ -21,11 +21,13 @@ import random
 
 import numpy as np
 
-from engine.cards import DECKS, STARTING_HAND, deck_of
+from engine.cards import DECKS, STARTING_HAND
 from engine.moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
 from engine.record import FugitiveDraw, MarshalDraw, Record
 from engine.state import MarshalDrewFrom, Phase
 from engine.views import FugitiveView, MarshalView
+
+from .registry import find
 
 DEFAULT_SIMULATIONS = 100
 ROLLOUT_CAP = 600
@@ -153,13 +155,17 @@ class ISMCTSFugitive(_ISMCTSPlayer):
 
 
 def simulations_of(name: str) -> int:
-    """``ismcts`` -> the default budget, ``ismcts-N`` -> N (ValueError otherwise)."""
+    """``ismcts`` -> the default budget, ``ismcts-N`` -> N (ValueError otherwise): the
+    budget in the name, as the registry reads it (:func:`advisor.registry.find`)."""
     if name == "ismcts":
         return DEFAULT_SIMULATIONS
-    head, _, n = name.partition("-")
-    if head != "ismcts" or not n.isdigit() or not 1 <= int(n) <= 100_000:
+    try:
+        fixed = dict(find(name, "marshal").fixed)
+    except KeyError:
+        fixed = {}
+    if "simulations" not in fixed:
         raise ValueError(f"not an IS-MCTS bot name: {name!r} (ismcts or ismcts-N, N simulations per sub-action)")
-    return int(n)
+    return int(fixed["simulations"])
 
 
 __all__ = ["ISMCTSMarshal", "ISMCTSFugitive", "simulations_of", "DEFAULT_SIMULATIONS"]

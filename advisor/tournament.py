@@ -4,13 +4,12 @@ Game i of a pairing uses engine seed ``seed + i``, Fugitive bot seed ``seed + i`
 Marshal bot seed ``seed + i + 1_000_003``, so every pairing plays the same deals and a
 run is reproducible whatever the number of jobs, and the same on Ray (``ray_address``):
 games go to Ray tasks, on a local Ray when the address is "" and a cluster's otherwise.
-A search bot (``BUDGETED_BOTS``) plays with the given :class:`advisor.search.Budget`;
-it is reproducible when its rounds (``samples``), not its seconds, are what runs out.
-
-Besides the advisor's bots (``advisor.bots``), the research bots ``ismcts`` and
-``ismcts-N`` (IS-MCTS with exact resampling, N simulations per sub-action;
-:mod:`advisor.ismcts`, the ``research`` extra) play on either side. A run stopped by
-Ctrl-C (KeyboardInterrupt) returns the games that finished (``Tournament.stopped``).
+The bots are those of :mod:`advisor.registry`, the research bots (``ismcts``,
+``ismcts-N``: IS-MCTS with exact resampling, N simulations per sub-action, the
+``research`` extra) included when named. A search bot plays with the given
+:class:`advisor.search.Budget`; it is reproducible when its rounds (``samples``), not
+its seconds, are what runs out. A run stopped by Ctrl-C (KeyboardInterrupt) returns
+the games that finished (``Tournament.stopped``).
 """
 from __future__ import annotations
 
@@ -19,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from math import sqrt
 
-from .bots import BUDGETED_BOTS, FUGITIVE_BOTS, MARSHAL_BOTS, make_bot
+from . import registry
 from .search import Budget
 
 
@@ -34,23 +33,10 @@ def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     return (max(0.0, mid - half), min(1.0, mid + half))
 
 
-def is_research_bot(name: str) -> bool:
-    """``ismcts`` or ``ismcts-N`` (a research bot, either side)."""
-    return name == "ismcts" or name.startswith("ismcts-")
-
-
-def _options(name: str, budget: Budget | None) -> dict:
-    return budget.options() if budget is not None and name in BUDGETED_BOTS else {}
-
-
-def bot(name: str, side: str, seed: int, budget: Budget | None = None):
+def bot(name: str, side: registry.Side, seed: int, budget: Budget | None = None) -> registry.Bot:
     """The bot called ``name`` on ``side`` ("marshal" or "fugitive"), seeded; a search
     bot with ``budget`` (None: its own defaults)."""
-    if is_research_bot(name):
-        from .ismcts import ISMCTSFugitive, ISMCTSMarshal, simulations_of
-
-        return (ISMCTSMarshal if side == "marshal" else ISMCTSFugitive)(seed, simulations_of(name))
-    return make_bot((MARSHAL_BOTS if side == "marshal" else FUGITIVE_BOTS)[name], seed, **_options(name, budget))
+    return registry.find(name, side).make(seed, budget)
 
 
 def play_pairing(marshal: str, fugitive: str, seed: int, budget: Budget | None = None):
@@ -198,8 +184,8 @@ def run_tournament(
     the same one)."""
     from tqdm import tqdm
 
-    marshals = marshals or list(MARSHAL_BOTS)
-    fugitives = fugitives or list(FUGITIVE_BOTS)
+    marshals = marshals or registry.names("marshal")
+    fugitives = fugitives or registry.names("fugitive")
     # game by game across the pairings, so a stopped run has played every pairing alike
     tasks = [(m, f, seed + i, budget) for i in range(games) for m in marshals for f in fugitives]
     res = {(m, f): PairResult(m, f, 0, 0, 0, 0.0) for m in marshals for f in fugitives}

@@ -11,10 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from advisor import bots
-from advisor.search import Budget, SearchFugitive
+from advisor import registry
+from advisor.search import Budget
 from engine import apply, new_game
-from engine.bots import RandomFugitive, RandomMarshal
 from engine.moves import DeclineDraw, PassTurn
 from engine.record import Record, Ruleset
 from engine.replaying import moves_for
@@ -38,9 +37,9 @@ class BotSpec:
     make: Callable[[int | None], Any]
 
 
-#: The levels of the AI a match offers, weakest first, named by what they do; the
-#: top level on each side is the strongest bot measured (docs/advisor.md).
-LEVELS = ("casual", "careful", "expert")
+#: The levels of the AI a match offers, weakest first (the registry's: each level's
+#: bot on each side is ``advisor.registry.at_level``).
+LEVELS = registry.LEVELS
 #: The search Fugitive's budget in a match: his whole turn is one search (the draw's
 #: search also places the card drawn), so a turn appears within about a second.
 APP_SEARCH = Budget(samples=6, seconds=0.8)
@@ -48,16 +47,20 @@ APP_SEARCH = Budget(samples=6, seconds=0.8)
 APP_MANHUNT_SECONDS = 1.0
 
 
+def _levels(side: registry.Side) -> dict[str, BotSpec]:
+    """The AI a match offers on ``side``, one bot a level, with the match's budgets."""
+    def spec(level: registry.Level) -> BotSpec:
+        bot = registry.at_level(side, level)
+        return BotSpec(f"bot_level_{side}_{level}", lambda seed: bot.make(seed, APP_SEARCH, APP_MANHUNT_SECONDS))
+
+    return {f"level:{level}": spec(level) for level in LEVELS}
+
+
 def fugitive_levels() -> dict[str, BotSpec]:
     """The Fugitive AI a match offers: short steps and bluffs now and then (the
     heuristic Fugitive); plays that keep her best guess unlikely (adversarial); search
     over her exact beliefs (the search Fugitive, the strongest measured)."""
-    return {
-        "level:casual": BotSpec("bot_level_fugitive_casual", lambda seed: bots.HeuristicFugitive(seed)),
-        "level:careful": BotSpec("bot_level_fugitive_careful", lambda seed: bots.AdversarialFugitive(seed)),
-        "level:expert": BotSpec("bot_level_fugitive_expert",
-                                lambda seed: SearchFugitive(seed, **APP_SEARCH.options())),
-    }
+    return _levels("fugitive")
 
 
 def marshal_levels() -> dict[str, BotSpec]:
@@ -66,34 +69,24 @@ def marshal_levels() -> dict[str, BotSpec]:
     lookahead Marshal). Both pick at random among equally good guesses, as a person
     would: a fixed tie-break (always the smallest number) is one a player learns to
     avoid."""
-    return {
-        "level:casual": BotSpec("bot_level_marshal_casual", lambda seed: bots.NotepadMarshal(seed)),
-        "level:careful": BotSpec("bot_level_marshal_careful",
-                                 lambda seed: bots.SolverMarshal(seed, manhunt_budget=APP_MANHUNT_SECONDS,
-                                                                   ties="random")),
-        "level:expert": BotSpec("bot_level_marshal_expert",
-                                lambda seed: bots.LookaheadMarshal(seed, manhunt_budget=APP_MANHUNT_SECONDS,
-                                                                   ties="random")),
-    }
+    return _levels("marshal")
 
 
-def _advisor_bots(role: str) -> dict[str, BotSpec]:
-    """The advisor's bots (``advisor.bots.MARSHAL_BOTS`` / ``FUGITIVE_BOTS``) but the random ones."""
-    table = bots.MARSHAL_BOTS if role == "marshal" else bots.FUGITIVE_BOTS
+def _named_bots(side: registry.Side) -> dict[str, BotSpec]:
+    """Every bot of the registry on ``side`` a saved match may name ("random", and
+    "advisor:<name>" for the others; the research bots are never offered)."""
     return {
-        f"advisor:{name}": BotSpec(f"bot_advisor_{name}", lambda seed, spec=spec: bots.make_bot(spec, seed))
-        for name, spec in table.items()
-        if name != "random"
+        ("random" if bot.name == "random" else f"advisor:{bot.name}"):
+            BotSpec("bot_random" if bot.name == "random" else f"bot_advisor_{bot.name}",
+                    lambda seed, bot=bot: bot.make(seed))
+        for bot in registry.bots(side)
     }
 
 
 def fugitive_bots() -> dict[str, BotSpec]:
     """Every Fugitive bot a saved match may name (the levels, and the names matches
     saved before the levels used)."""
-    out = {"random": BotSpec("bot_random", lambda seed: RandomFugitive(seed))}
-    out.update(_advisor_bots("fugitive"))
-    out.update(fugitive_levels())
-    return out
+    return {**_named_bots("fugitive"), **fugitive_levels()}
 
 
 def marshal_bots() -> dict[str, BotSpec]:
@@ -101,12 +94,12 @@ def marshal_bots() -> dict[str, BotSpec]:
     saved before the levels used). The "solver" ones (the keys of matches saved
     before the advisor's bots were offered here) guess the most likely number, the
     medium one a random number half the time."""
-    out = {
-        "random": BotSpec("bot_random", lambda seed: RandomMarshal(seed)),
-        "solver_medium": BotSpec("bot_solver_medium", lambda seed: bots.SolverMarshal(seed, noise=0.5)),
-        "solver_strong": BotSpec("bot_solver_strong", lambda seed: bots.SolverMarshal(seed)),
-    }
-    out.update(_advisor_bots("marshal"))
+    solver = registry.find("solver", "marshal")
+    out = _named_bots("marshal")
+    out.update({
+        "solver_medium": BotSpec("bot_solver_medium", lambda seed: solver.make(seed, noise=0.5)),
+        "solver_strong": BotSpec("bot_solver_strong", lambda seed: solver.make(seed)),
+    })
     out.update(marshal_levels())
     return out
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 
-from advisor import bots
+from advisor import registry
 from engine.bots import play_game
 
 GAMES = [(0, "heuristic", "solver"), (2, "adversarial", "notepad"), (1, "random", "random")]
@@ -18,8 +18,8 @@ def main() -> None:
     from app import review
 
     for seed, fugitive, marshal in GAMES:
-        final = play_game(bots.make_bot(bots.FUGITIVE_BOTS[fugitive], seed),
-                          bots.make_bot(bots.MARSHAL_BOTS[marshal], seed), seed=seed)
+        final = play_game(registry.find(fugitive, "fugitive").make(seed), registry.find(marshal, "marshal").make(seed),
+                          seed=seed)
         plans = review.coach_plan(final.record())
         start = time.perf_counter()
         turns = review.coach(final.record())

@@ -10,14 +10,15 @@ MAX_GAMES = 100_000  # per Fugitive bot
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from advisor.bots import FUGITIVE_BOTS, MARSHAL_BOTS
+    from advisor import registry
 
     parser.add_argument("--games", type=count(1, MAX_GAMES), default=50, help="games per Fugitive bot (default 50)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
     parser.add_argument("--jobs", type=count(1, 64), default=2, help="worker processes (default 2)")
-    parser.add_argument("--marshal", default="solver", choices=list(MARSHAL_BOTS),
+    parser.add_argument("--marshal", default="solver", choices=registry.names("marshal"),
                         help="the Marshal bot making the guesses (default solver)")
-    parser.add_argument("--fugitives", default=",".join(FUGITIVE_BOTS), help="comma-separated Fugitive bots")
+    parser.add_argument("--fugitives", default=",".join(registry.names("fugitive")),
+                        help="comma-separated Fugitive bots")
     parser.add_argument("--png", help="write the reliability chart (PNG) to this file")
     from .tournament import add_budget_arguments
 
@@ -26,11 +27,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from advisor.bots import FUGITIVE_BOTS
+    from advisor import registry
     from advisor.calibration import report, run_calibration, write_png
 
     try:
-        fugitives = names(args.fugitives, FUGITIVE_BOTS, "--fugitives")
+        fugitives = names(args.fugitives, registry.names("fugitive"), "--fugitives")
     except ValueError as exc:
         return fail("calibration", str(exc))
     problem = output_file(args.png, "--png", ".png")

@@ -45,15 +45,16 @@ def budget_of(args: argparse.Namespace):
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from advisor.bots import FUGITIVE_BOTS, MARSHAL_BOTS
+    from advisor import registry
 
     parser.add_argument("--games", type=count(1, MAX_GAMES), default=20, help="games per pairing (default 20)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (game i uses seed+i)")
     parser.add_argument("--jobs", type=count(1, 64), default=2, help="worker processes (default 2)")
     parser.add_argument("--csv", help="write the table as CSV to this file")
     parser.add_argument("--png", help="write a chart (PNG) to this file")
-    parser.add_argument("--marshals", default=",".join(MARSHAL_BOTS), help="comma-separated Marshal bots")
-    parser.add_argument("--fugitives", default=",".join(FUGITIVE_BOTS), help="comma-separated Fugitive bots")
+    parser.add_argument("--marshals", default=",".join(registry.names("marshal")), help="comma-separated Marshal bots")
+    parser.add_argument("--fugitives", default=",".join(registry.names("fugitive")),
+                        help="comma-separated Fugitive bots")
     add_budget_arguments(parser)
     parser.add_argument("--log", help="append every game to this file (JSON lines) as it ends; the games already "
                                       "in it are not played again (the same command resumes a stopped run)")
@@ -63,34 +64,43 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "ADDRESS (e.g. ray://head:10001 or auto); the same seeds and results as --jobs")
 
 
-def _names(text: str, known, what: str) -> list[str]:
-    """Bot names: the advisor's, or the research bots ismcts / ismcts-N."""
-    from advisor.ismcts import simulations_of
+def _names(text: str, side: str, what: str) -> list[str]:
+    """Bot names of ``side``: those a tournament plays by default, or any other bot
+    of the registry named (the research bots ismcts / ismcts-N)."""
+    from advisor import registry
 
-    extra = [n.strip() for n in text.split(",") if n.strip().startswith("ismcts")]
-    for n in extra:
-        simulations_of(n)  # ValueError for a bad budget
-    return names(text, list(known) + extra, what)
+    known = registry.names(side)
+    extra = []
+    for n in (n.strip() for n in text.split(",")):
+        if n and n not in known:
+            try:
+                registry.find(n, side)  # ValueError for a bad budget in the name
+            except KeyError:
+                continue  # no such bot: names() says so
+            extra.append(n)
+    return names(text, known + extra, what)
 
 
 def run(args: argparse.Namespace) -> int:
-    from advisor.bots import FUGITIVE_BOTS, MARSHAL_BOTS
+    from importlib.util import find_spec
+
+    from advisor import registry
     from advisor.tournament import openings_table, run_tournament, table, write_csv, write_png
 
     try:
-        marshals = _names(args.marshals, MARSHAL_BOTS, "--marshals")
-        fugitives = _names(args.fugitives, FUGITIVE_BOTS, "--fugitives")
+        marshals = _names(args.marshals, "marshal", "--marshals")
+        fugitives = _names(args.fugitives, "fugitive", "--fugitives")
     except ValueError as exc:
         return fail("tournament", str(exc))
     problem = (output_file(args.csv, "--csv") or output_file(args.png, "--png", ".png")
                or output_file(args.log, "--log"))
     if problem:
         return fail("tournament", problem)
-    if any(n.startswith("ismcts") for n in marshals + fugitives):
-        try:
-            import pyspiel  # noqa: F401
-        except ImportError:
-            return fail("tournament", "the ismcts bots need OpenSpiel: pip install -e '.[research]'")
+    research = [n for side, chosen in (("marshal", marshals), ("fugitive", fugitives)) for n in chosen
+                if registry.find(n, side).research]
+    if research and find_spec("pyspiel") is None:
+        return fail("tournament", f"the {', '.join(dict.fromkeys(research))} bots need OpenSpiel: "
+                                  "pip install -e '.[research]'")
     if args.ray is not None:
         try:
             import ray  # noqa: F401
