@@ -25,17 +25,18 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 from engine import rules
 from engine.cards import DECKS, ESCAPE, deck_of
 from engine.moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
-from engine.record import FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record
+from engine.record import Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record
 from engine.state import Phase
 from engine.views import FugitiveView, MarshalView
 
 from .cache import solve_cached
 from .draws import advise_draw
-from .guesses import advise_guesses
+from .guesses import Suggestion, advise_guesses
 from .registry import BOTS, make_bot
 from .registry import bots as registered
 
@@ -95,7 +96,7 @@ def notepad_candidates(view: MarshalView) -> list[tuple[int, list[int]]]:
     return out
 
 
-def _first_decks(view) -> list[int]:
+def _first_decks(view: MarshalView) -> list[int]:
     return [d for d in (1, 2, 3) if view.deck_sizes[d - 1]]
 
 
@@ -175,7 +176,7 @@ class SolverMarshal:
             return HuntGuess(plan.best_guess)
         raise ValueError(f"not the Marshal's turn: {phase}")
 
-    def _best_guesses(self, view: MarshalView) -> list:
+    def _best_guesses(self, view: MarshalView) -> list[Suggestion]:
         """The advisor's suggestions tied with the best on every figure (just the best
         one with ``ties="lowest"``). With random ties, when every suggestion asked for
         ties, more are asked for (twice as many) until one does not or there are no
@@ -198,13 +199,15 @@ class SolverMarshal:
         return [self.choose(view)]
 
 
-def _same_figures(a, b) -> bool:
+def _same_figures(a: Suggestion, b: Suggestion) -> bool:
     """Whether two suggestions tie on every figure the advisor ranks by (the same size,
     the same chance to hit, reveals, information and lookahead, up to float rounding)."""
     if len(a.numbers) != len(b.numbers) or a.p_hit != b.p_hit:
         return False
-    close = lambda x, y: (x is None and y is None) or (x is not None and y is not None  # noqa: E731
-                                                       and abs(x - y) <= 1e-9 * max(1.0, abs(x), abs(y)))
+    def close(x: float | None, y: float | None) -> bool:
+        return (x is None and y is None) or (x is not None and y is not None
+                                             and abs(x - y) <= 1e-9 * max(1.0, abs(x), abs(y)))
+
     return (close(a.expected_reveals, b.expected_reveals) and close(a.information_bits, b.information_bits)
             and close(a.lookahead, b.lookahead))
 
@@ -212,7 +215,7 @@ def _same_figures(a, b) -> bool:
 class SolverMarshalRandomTies(SolverMarshal):
     """The solver Marshal picking at random among equally good guesses."""
 
-    def __init__(self, seed: int | None = None, **options):
+    def __init__(self, seed: int | None = None, **options: Any):
         super().__init__(seed, **{"ties": "random", **options})
 
 
@@ -226,7 +229,7 @@ class LookaheadMarshal(SolverMarshal):
 class LookaheadMarshalRandomTies(LookaheadMarshal):
     """The lookahead Marshal picking at random among equally good guesses."""
 
-    def __init__(self, seed: int | None = None, **options):
+    def __init__(self, seed: int | None = None, **options: Any):
         super().__init__(seed, **{"ties": "random", **options})
 
 
@@ -247,7 +250,7 @@ def marshal_record_from_fugitive_view(view: FugitiveView) -> Record:
         if isinstance(e, FugitiveDraw) and e.card is not None:
             mine.add(e.card)
     pools = {d: [c for c in reversed(DECKS[d]) if c not in mine] for d in DECKS}
-    events = []
+    events: list[Event] = []
     for e in view.events:
         if isinstance(e, FugitiveDraw):
             events.append(FugitiveDraw(e.deck))
@@ -399,6 +402,7 @@ class AdversarialFugitive(HeuristicFugitive):
         for m in moves:
             if best is not None and time.perf_counter() - start > self.time_budget:
                 break
+            ev: Event
             if isinstance(m, PlaceHideout):
                 ev = Place(len(m.sprint_cards), ESCAPE if m.hideout == ESCAPE else None)
                 penalty = self.step_penalty * (m.hideout - view.previous) if m.hideout != ESCAPE else 0.0

@@ -25,23 +25,23 @@ _MAX = 512
 #: joint probabilities (a few hundred bytes each; a hard state keeps tens of
 #: thousands), so a long session of hard states stays near 100-200 MB
 _MAX_STATES = 400_000
-_posteriors: "OrderedDict[tuple, Posterior]" = OrderedDict()
-_sizes: dict[tuple, int] = {}
+_posteriors: "OrderedDict[tuple[object, ...], Posterior]" = OrderedDict()
+_sizes: dict[tuple[object, ...], int] = {}
 _held = [0]  # the sum of _sizes
-_key_of: dict[int, tuple] = {}  # id(cached posterior) -> its key
+_key_of: dict[int, tuple[object, ...]] = {}  # id(cached posterior) -> its key
 #: id(posterior) -> (the posterior itself, {numbers: joint}); the stored reference
 #: keeps the id from being reused while the entry lives.
 _joints: dict[int, tuple[Posterior, dict[frozenset[int], Fraction]]] = {}
 #: keys of cached posteriors whose records passed the rule check
-_checked: set[tuple] = set()
+_checked: set[tuple[object, ...]] = set()
 _lock = threading.RLock()
 
 
-def record_key(record: Record) -> tuple:
+def record_key(record: Record) -> tuple[object, ...]:
     return record.key
 
 
-def _put_posterior(key: tuple, post: Posterior) -> None:
+def _put_posterior(key: tuple[object, ...], post: Posterior) -> None:
     """Cache a posterior; the least recently used go first, by count and by size."""
     if key in _posteriors:
         _held[0] -= _sizes.pop(key, 0)

@@ -44,14 +44,14 @@ class Calibration:
         return out
 
 
-def game_predictions(task: tuple[str, str, int]) -> tuple[str, list[tuple[float, int]]]:
+def game_predictions(task: tuple[str, str, int, Budget | None]) -> tuple[str, list[tuple[float, int]]]:
     from engine import marshal_view
     from engine.record import Guess, ManhuntGuess, Record
 
     from .cache import solve_cached
 
-    f, m, seed, *rest = task
-    state = play_pairing(m, f, seed, *rest)
+    f, m, seed, budget = task
+    state = play_pairing(m, f, seed, budget)
     rec = marshal_view(state).record
     out = []
     for i, e in enumerate(rec.events):

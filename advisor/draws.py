@@ -47,7 +47,7 @@ class DrawAdvice:
     scores: dict[int, float]
     reason: str
     reason_key: str = ""
-    reason_args: dict = field(default_factory=dict, compare=False)
+    reason_args: dict[str, object] = field(default_factory=dict, compare=False)
 
 
 def _last_max(post: Posterior) -> int:
@@ -55,7 +55,7 @@ def _last_max(post: Posterior) -> int:
     if not post.positions:
         return 0
     last = post.positions[-1]
-    if last.revealed:
+    if last.hideout is not None:
         return last.hideout
     return max(last.counts) if last.counts else 0
 
@@ -69,7 +69,8 @@ def advise_draw(record: Record, *, validate: bool = True) -> DrawAdvice:
     record = record.marshal_view()
     post = solve_cached(record, validate=validate)  # a record that breaks a rule: InvalidRecord
     public = public_state(record)
-    return _advise(post, tuple(public.deck_sizes[d] for d in (1, 2, 3)), frozenset(public.marshal_hand))
+    sizes = public.deck_sizes
+    return _advise(post, (sizes[1], sizes[2], sizes[3]), frozenset(public.marshal_hand))
 
 
 def _advise(post: Posterior, deck_sizes: tuple[int, int, int], hand: frozenset[int]) -> DrawAdvice:
@@ -79,7 +80,7 @@ def _advise(post: Posterior, deck_sizes: tuple[int, int, int], hand: frozenset[i
     probs = post.hideouts if post.consistent else {}
     top = _last_max(post) if post.consistent else 0
     scores: dict[int, float] = {}
-    why: dict[int, tuple[str, dict]] = {}
+    why: dict[int, tuple[str, dict[str, object]]] = {}
     for d in open_decks:
         left = deck_sizes[d - 1]
         mass = sum(probs.get(c, 0.0) for c in DECKS[d] if c not in hand)

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import combinations
 from math import log2
-from typing import Iterable
+from typing import Callable, Container, Iterable
 
 from engine.record import Record
 from solver.posterior import Posterior
@@ -60,7 +60,7 @@ class Suggestion:
     reason: str = ""
     #: the reason as a key of REASONS and its arguments, for pages in other languages
     reason_key: str = ""
-    reason_args: dict = field(default_factory=dict, compare=False)
+    reason_args: dict[str, object] = field(default_factory=dict, compare=False)
     #: "exact" or a short note on what a figure leaves out
     notes: tuple[str, ...] = field(default=())
 
@@ -68,7 +68,7 @@ class Suggestion:
     def size(self) -> int:
         return len(self.numbers)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {
             "numbers": list(self.numbers),
             "p_hit": float(self.p_hit),
@@ -84,7 +84,7 @@ def _entropy(probs: Iterable[float]) -> float:
     return -sum(p * log2(p) for p in probs if p > 0)
 
 
-def _pct(p) -> str:
+def _pct(p: float | Fraction) -> str:
     p = float(p)
     if 0 < p < 0.005:
         return "<1%"
@@ -96,8 +96,8 @@ def _pct(p) -> str:
 _WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
 
 
-def _join(nums) -> str:
-    nums = [str(n) for n in nums]
+def _join(numbers: Iterable[int]) -> str:
+    nums = [str(n) for n in numbers]
     if len(nums) == 1:
         return nums[0]
     return ", ".join(nums[:-1]) + " and " + nums[-1]
@@ -122,7 +122,8 @@ REASONS = {
 }
 
 
-def _reason_parts(numbers, certain, p, post: Posterior) -> tuple[str, dict]:
+def _reason_parts(numbers: Iterable[int], certain: Container[int], p: Fraction,
+                  post: Posterior) -> tuple[str, dict[str, object]]:
     """(key of REASONS, its arguments) for a candidate guess."""
     nums = sorted(numbers)
     cert = [x for x in nums if x in certain]
@@ -145,7 +146,8 @@ def _reason_parts(numbers, certain, p, post: Posterior) -> tuple[str, dict]:
     return "multi", args
 
 
-def _reason(numbers, certain, p, post: Posterior) -> tuple[str, str, dict]:
+def _reason(numbers: Iterable[int], certain: Container[int], p: Fraction,
+            post: Posterior) -> tuple[str, str, dict[str, object]]:
     """(the reason in English, its key, its arguments)."""
     key, args = _reason_parts(numbers, certain, p, post)
     english = dict(
@@ -227,7 +229,7 @@ def advise_guesses(
         "information_bits": lambda s: (s.information_bits, s.expected_reveals, s.p_hit),
         "lookahead": lambda s: (s.lookahead or 0, s.expected_reveals, s.p_hit),
     }
-    def rank(items: list[Suggestion], key) -> list[Suggestion]:
+    def rank(items: list[Suggestion], key: Callable[[Suggestion], tuple[float, ...]]) -> list[Suggestion]:
         return sorted(items, key=lambda s: (tuple(-v for v in key(s)), s.size, s.numbers))
 
     if lookahead:
@@ -240,7 +242,7 @@ def advise_guesses(
     return rank(out, keys[order])[:top]
 
 
-def _next_best(post: Posterior, nums: tuple[int, ...], p: Fraction, probs: dict, ys: list[int]) -> float:
+def _next_best(post: Posterior, nums: tuple[int, ...], p: Fraction, probs: dict[int, Fraction], ys: list[int]) -> float:
     """P(hit) max_y P(y|hit) + P(miss) max_y P(y|miss) over the numbers ``ys``."""
     g = set(nums)
     left_after_hit = post.face_down_count - len(nums)
@@ -262,7 +264,7 @@ def _next_best(post: Posterior, nums: tuple[int, ...], p: Fraction, probs: dict,
     return float(p * best_hit + (1 - p) * best_miss)
 
 
-def best_guess(record: Record, order: str = "expected_reveals", lookahead: bool = False):
+def best_guess(record: Record, order: str = "expected_reveals", lookahead: bool = False) -> frozenset[int] | None:
     """The top suggestion's numbers (a frozenset), for bots (whose records the engine built)."""
     sugg = advise_guesses(record, top=1, lookahead=lookahead or order == "lookahead", order=order, validate=False)
     return frozenset(sugg[0].numbers) if sugg else None

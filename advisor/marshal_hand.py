@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 
 from engine.cards import DECKS, STARTING_HAND
-from engine.record import FugitiveDraw, MarshalDraw, Place, Record
+from engine.record import Event, FugitiveDraw, MarshalDraw, Place, Record
 from engine.replaying import replay
 from engine.state import GameState, MarshalDrewFrom
 from engine.views import FugitiveView
@@ -68,7 +68,7 @@ def sample_marshal_hand(view: FugitiveView, rng: random.Random) -> tuple[int, ..
 def marshal_record(view: FugitiveView, hand: tuple[int, ...]) -> Record:
     """Her record (RECORD.md, no hidden field) if her draws gave ``hand`` (in order)."""
     cards = iter(hand)
-    events = []
+    events: list[Event] = []
     for e in view.events:
         if isinstance(e, MarshalDrewFrom):
             events.append(MarshalDraw(next(cards)))

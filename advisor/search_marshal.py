@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 import time
+from fractions import Fraction
 from collections import defaultdict
 
 from engine.game import apply
@@ -47,7 +48,7 @@ from .guesses import Suggestion, advise_guesses
 from .search import Budget, DecisionStats
 
 
-def _score(s: Suggestion) -> tuple:
+def _score(s: Suggestion) -> tuple[float | None, float, Fraction, float]:
     """What the lookahead Marshal ranks a guess by (without the smaller-set tie-break)."""
     return (s.lookahead, s.expected_reveals, s.p_hit, s.information_bits)
 
@@ -97,7 +98,7 @@ class SearchMarshal(LookaheadMarshal):
         shuffled (seeded): the lookahead's own order breaks those ties by the smaller
         number, which a Fugitive can exploit."""
         sugg = advise_guesses(view.record, top=self.width, lookahead=True, order="lookahead", validate=False)
-        groups: dict[tuple, list[tuple[int, ...]]] = {}
+        groups: dict[tuple[float | None, float, Fraction, float], list[tuple[int, ...]]] = {}
         for s in sugg:
             groups.setdefault(_score(s), []).append(tuple(s.numbers))
         out: list[tuple[int, ...]] = []

@@ -73,13 +73,13 @@ class CodedText(str):
     code: str
     params: dict[str, object]
 
-    def __new__(cls, text: str, code: str, params: dict[str, object]):
+    def __new__(cls, text: str, code: str, params: dict[str, object]) -> "CodedText":
         self = super().__new__(cls, text)
         self.code = code
         self.params = dict(params)
         return self
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type["CodedText"], tuple[str, str, dict[str, object]]]:
         return (type(self), (str(self), self.code, self.params))
 
 

@@ -7,13 +7,13 @@ next state, so an illegal move can never leave anything half-done.
 from __future__ import annotations
 
 import random
-from typing import Iterator
+from typing import Any, Callable, Collection, Iterable, Iterator
 
 from . import rules
 from .cards import DECKS, ESCAPE, SETUP_DRAWS, STARTING_HAND
 from .errors import IllegalMove, move_text
 from .moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
-from .record import FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Reveal, Ruleset
+from .record import Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Reveal, Ruleset
 from .state import _FIELDS, GameState, Hideout, MarshalDrewFrom, Phase, PublicHideout, face_up_sprint_cards
 
 _tnew = tuple.__new__
@@ -104,7 +104,7 @@ def legal_placements(state: GameState) -> Iterator[PlaceHideout]:
         yield PlaceHideout(h, s)
 
 
-def can_place(state: GameState, hideout: int, sprint_cards=frozenset()) -> bool:
+def can_place(state: GameState, hideout: int, sprint_cards: Iterable[int] = frozenset()) -> bool:
     """Is placing ``hideout`` over ``sprint_cards`` legal now?"""
     if not _placing(state):
         return False
@@ -168,12 +168,12 @@ def apply(state: GameState, move: Move) -> GameState:
     return handler(state, move)
 
 
-def _marshal_phase(decks: tuple) -> Phase:
+def _marshal_phase(decks: tuple[tuple[int, ...], ...]) -> Phase:
     """The Marshal's turn starts with a draw, or with the guess when every deck is empty."""
     return Phase.MARSHAL_DRAW if (decks[0] or decks[1] or decks[2]) else Phase.MARSHAL_GUESS
 
 
-def _fugitive_phase(decks: tuple) -> Phase:
+def _fugitive_phase(decks: tuple[tuple[int, ...], ...]) -> Phase:
     return Phase.FUGITIVE_DRAW if (decks[0] or decks[1] or decks[2]) else Phase.FUGITIVE_PLACE
 
 
@@ -226,10 +226,10 @@ def _draw(state: GameState, move: Draw) -> GameState:
         next_phase, draws = _marshal_phase(new_decks), 1
     else:
         next_phase, draws = Phase.FUGITIVE_PLACE, 0
-    ev = _FUGITIVE_DRAW[d, card]
+    fev = _FUGITIVE_DRAW[d, card]
     return _tnew(GameState, (
         ruleset, next_phase, row, public_row, new_decks, fhand | {card}, mhand, setup,
-        events + (ev,), public_events + (_PUBLIC_FUGITIVE_DRAW[d],), fugitive_events + (ev,),
+        events + (fev,), public_events + (_PUBLIC_FUGITIVE_DRAW[d],), fugitive_events + (fev,),
         winner, draws, placed, up, down,
     ))
 
@@ -322,7 +322,7 @@ def _check_number(n: object, up: frozenset[int], shown: frozenset[int]) -> None:
         raise IllegalMove.because("guess_face_up_sprint", number=n)
 
 
-def _reveal(state: GameState, numbers) -> tuple[list[Reveal], tuple, tuple]:
+def _reveal(state: GameState, numbers: Collection[int]) -> tuple[list[Reveal], tuple[Hideout, ...], tuple[PublicHideout, ...]]:
     """Turn ``numbers`` (all face-down hideouts) face up: the reveals and new rows."""
     row = list(state.row)
     prow = list(state.public_row)
@@ -335,7 +335,7 @@ def _reveal(state: GameState, numbers) -> tuple[list[Reveal], tuple, tuple]:
     return reveals, tuple(row), tuple(prow)
 
 
-def _seen_by_all(state: GameState, ev) -> dict:
+def _seen_by_all(state: GameState, ev: Event) -> dict[str, tuple[Any, ...]]:
     """The event logs after an event both players see (a guess and its outcome)."""
     return {
         "events": state.events + (ev,),
@@ -360,7 +360,7 @@ def _guess(state: GameState, move: MakeGuess) -> GameState:
     if len(numbers) == 1:
         (n,) = numbers
         _check_number(n, up, shown)
-        ordered: tuple = (n,)
+        ordered: tuple[int, ...] = (n,)
     else:
         for n in sorted(numbers, key=repr):
             _check_number(n, up, shown)
@@ -418,7 +418,7 @@ def _hunt(state: GameState, move: HuntGuess) -> GameState:
     )
 
 
-_HANDLERS = {
+_HANDLERS: dict[type, Callable[[GameState, Any], GameState]] = {
     Draw: _draw,
     PlaceHideout: _place,
     PassTurn: _pass,

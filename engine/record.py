@@ -16,6 +16,7 @@ formatted with them, so the app can say the same fault in Korean.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Literal, Union
@@ -122,7 +123,7 @@ class RecordFormatError(CodedError, ValueError):
         self._take_code(message)
         super().__init__(f"event {index}: {message}" if index is not None else message)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type["RecordFormatError"], tuple[str, int | None]]:
         # the built-in reduce would call cls(message) and lose index and code
         return (type(self), (self.reason, self.index))
 
@@ -253,7 +254,7 @@ class Record:
         return frozenset(e.card for e in self.events if isinstance(e, MarshalDraw))
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> tuple[object, ...]:
         """What the Marshal knows of this record, hashable: its ruleset and public events.
         Two records with the same key have the same posterior (a cache key)."""
         r = self.marshal_view()
@@ -400,7 +401,7 @@ def _bool(value: Any, what: What, index: int | None) -> bool:
     return value
 
 
-def _check_keys(d: dict, allowed: Iterable[str], required: Iterable[str], index: int | None, what: What) -> None:
+def _check_keys(d: dict[str, Any], allowed: Iterable[str], required: Iterable[str], index: int | None, what: What) -> None:
     allowed = set(allowed)
     for key in d:
         if key not in allowed:
@@ -529,7 +530,7 @@ def record_from_dict(data: Any) -> Record:
     return Record(parsed, Ruleset(opening, pass_draw), setup)
 
 
-def load_record(path) -> Record:
+def load_record(path: str | os.PathLike[str]) -> Record:
     """Read a record file; a missing or unreadable file is a :class:`RecordFormatError` too."""
     try:
         with open(path, "rb") as fh:

@@ -16,7 +16,7 @@ from .cards import DECKS, SETUP_DRAWS, deck_of
 from .errors import IllegalMove, ReplayError
 from .game import apply, initial_state
 from .moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
-from .record import FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record
+from .record import Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record
 from .state import GameState, Phase
 
 
@@ -55,7 +55,7 @@ def _arranged_decks(record: Record, rng: random.Random | None = None) -> tuple[t
     return tuple(decks)
 
 
-def move_for_event(event, index: int | None = None) -> Move:
+def move_for_event(event: Event, index: int | None = None) -> Move:
     """The move that produced an event of a full record (``index`` names it in errors)."""
     if isinstance(event, Place):
         if event.hideout is None or event.sprint_cards is None:
@@ -74,7 +74,7 @@ def move_for_event(event, index: int | None = None) -> Move:
     raise ReplayError(f"unknown event {event!r}", index)
 
 
-def _same(produced, recorded) -> bool:
+def _same(produced: Event, recorded: Event) -> bool:
     if isinstance(recorded, Guess):
         return (
             isinstance(produced, Guess)
@@ -85,16 +85,17 @@ def _same(produced, recorded) -> bool:
         )
     if isinstance(recorded, ManhuntGuess):
         return (
-            produced.hit == recorded.hit
+            isinstance(produced, ManhuntGuess)
+            and produced.hit == recorded.hit
             and produced.position == recorded.position
             and sorted(produced.sprint_cards or ()) == sorted(recorded.sprint_cards or ())
         )
     if isinstance(recorded, Place):
-        return produced.sprints == recorded.sprints
-    return produced == recorded
+        return isinstance(produced, Place) and produced.sprints == recorded.sprints
+    return bool(produced == recorded)
 
 
-def moves_for(state: GameState, event, index: int | None = None) -> tuple[Move, ...]:
+def moves_for(state: GameState, event: Event, index: int | None = None) -> tuple[Move, ...]:
     """The moves that make ``event`` happen next in ``state``: first a step the record
     writes no event for, where it fell (ending a one-hideout opening before anything
     but a second placement, declining a bonus draw before anything but his draw), then

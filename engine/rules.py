@@ -142,7 +142,7 @@ def leaves_second(previous: int, hand: frozenset[int], hideout: int, sprint_card
     return has_placement(hideout, hand - sprint_cards - {hideout})
 
 
-def _sprint_sets(previous: int, hand: frozenset[int], hideout: int):
+def _sprint_sets(previous: int, hand: frozenset[int], hideout: int) -> Iterator[frozenset[int]]:
     """Every sprint set from the hand that lets ``hideout`` follow ``previous`` (lazily)."""
     need = footprints_needed(previous, hideout)
     pool = _sprint_pool(hand, hideout)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple
 
 from .record import Event, Record, Ruleset
 
@@ -70,7 +70,7 @@ class PublicHideout(NamedTuple):
     sprint_cards: tuple[int, ...] | None
 
 
-def face_up_sprint_cards(public_row) -> frozenset[int]:
+def face_up_sprint_cards(public_row: Iterable[PublicHideout]) -> frozenset[int]:
     """The revealed sprint cards of a public row (:class:`PublicHideout` values): they
     lie face up beside their hideout, so (RULES.md) their numbers cannot be guessed.
     42's sprint cards are never revealed (None)."""
@@ -107,7 +107,7 @@ _FIELDS = (
 )
 
 
-class GameState(tuple):
+class GameState(tuple[Any, ...]):
     """One moment of a game (see the module docstring).
 
     Internally a tuple of its fields (the cheapest immutable record in CPython:
@@ -191,7 +191,7 @@ class GameState(tuple):
         return Record(self.public_events, self.ruleset, None)
 
     # -- equality: everything but the hidden order of the cards left in the decks
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[object, ...]:
         return (
             self.ruleset,
             self.phase,
@@ -228,11 +228,15 @@ class GameState(tuple):
             f"marshal={sorted(self.marshal_hand)}, decks={self.deck_sizes}, winner={self.winner})"
         )
 
-    def __reduce__(self):  # pickling (multiprocessing): rebuild from the field values
+    if TYPE_CHECKING:  # made by _make_evolve below: one keyword per field
+        def _evolve(self, **changes: Any) -> GameState: ...
+
+    def __reduce__(self) -> tuple[Callable[[tuple[Any, ...]], GameState], tuple[tuple[Any, ...]]]:
+        # pickling (multiprocessing): rebuild from the field values
         return (_restore, (tuple(self),))
 
 
-def _make_evolve():
+def _make_evolve() -> Callable[..., GameState]:
     """Generate ``GameState._evolve(self, *, field=..., ...)``: one keyword per field,
     the new tuple built in one expression. About twice as fast as a loop over a
     ``**changes`` dict, and the engine calls it on every move."""
@@ -241,18 +245,18 @@ def _make_evolve():
     src = f"def _evolve(self, *, {params}):\n    return _tnew(GameState, ({values}))\n"
     namespace = {"_M": object(), "_tnew": _tnew, "GameState": GameState}
     exec(src, namespace)
-    function = namespace["_evolve"]
+    function: Callable[..., GameState] = namespace["_evolve"]  # type: ignore[assignment]
     function.__doc__ = "A copy with some fields changed (internal: the engine's only way to 'modify')."
     return function
 
 
-GameState._evolve = _make_evolve()  # type: ignore[attr-defined]
+GameState._evolve = _make_evolve()  # type: ignore[method-assign]
 
 for _i, _name in enumerate(_FIELDS):
     setattr(GameState, _name, property(itemgetter(_i), doc=f"field {_name!r} (read-only)"))
 del _i, _name
 
 
-def _restore(values: tuple) -> GameState:
+def _restore(values: tuple[Any, ...]) -> GameState:
     return _tnew(GameState, values)
 

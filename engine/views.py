@@ -11,7 +11,7 @@ Each view also answers "what may I do now", so bots never need the state.
 """
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 from . import rules
 from .moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
@@ -154,12 +154,12 @@ class FugitiveView(NamedTuple):
             return []
         return rules.legal_hideouts(self.row[-1].number, self.hand, self.needs_second)
 
-    def can_place(self, hideout: int, sprint_cards=frozenset()) -> bool:
+    def can_place(self, hideout: int, sprint_cards: Iterable[int] = frozenset()) -> bool:
         return self.placing and rules.placement_error(
             self.row[-1].number, self.hand, hideout, frozenset(sprint_cards), self.needs_second
         ) is None
 
-    def placement_error(self, hideout: int, sprint_cards=frozenset()) -> str | None:
+    def placement_error(self, hideout: int, sprint_cards: Iterable[int] = frozenset()) -> str | None:
         """Why this placement would be illegal now (None when legal)."""
         if not self.placing:
             return "it is not the Fugitive's turn to place a hideout"
@@ -170,7 +170,7 @@ class FugitiveView(NamedTuple):
         if self.phase is Phase.FUGITIVE_DRAW:
             return [Draw(d) for d in self.legal_decks()]
         if self.phase is Phase.FUGITIVE_BONUS_DRAW:
-            return [Draw(d) for d in self.legal_decks()] + [DeclineDraw()]
+            return [*(Draw(d) for d in self.legal_decks()), DeclineDraw()]
         if not self.placing:
             return []
         moves: list[Move] = [

@@ -160,7 +160,7 @@ def _worker(location: str, games: dict[str, int], mode: str, index: int, barrier
                     progressed = True
                 if not progressed:
                     time.sleep(0.002)  # the other process's turn everywhere: wait a moment
-    except BaseException as exc:  # reported to the parent, which fails loudly
+    except BaseException as exc:  # noqa: BLE001 - reported to the parent, which fails loudly
         report.error = f"{type(exc).__name__}: {exc}"
         stop.set()
         barrier.abort()

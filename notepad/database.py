@@ -31,7 +31,7 @@ import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Literal
+from typing import Any, Iterator, Literal
 from urllib.parse import unquote
 
 from sqlalchemy import Connection, create_engine, event
@@ -115,7 +115,7 @@ def _hide_password(text: str) -> str:
     return re.sub(r"(://[^:/@?#]*:)[^@/?#]*@", r"\1***@", text)
 
 
-def _sqlite_on_connect(dbapi_connection, _record) -> None:
+def _sqlite_on_connect(dbapi_connection: Any, _record: object) -> None:
     dbapi_connection.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
     dbapi_connection.execute("PRAGMA foreign_keys = ON")
 

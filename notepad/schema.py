@@ -146,10 +146,10 @@ def schema_version(db: Database) -> int:
 
 def _version(db: Database, con: Connection) -> int:
     if db.dialect == "sqlite":
-        return con.exec_driver_sql("PRAGMA user_version").scalar_one()
+        return int(con.exec_driver_sql("PRAGMA user_version").scalar_one())
     if con.execute(text("SELECT to_regclass('fugitive_schema')")).scalar_one() is None:
         return 0
-    return con.execute(text("SELECT version FROM fugitive_schema")).scalar_one()
+    return int(con.execute(text("SELECT version FROM fugitive_schema")).scalar_one())
 
 
 def _set_version(db: Database, con: Connection, version: int) -> None:

@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import Literal, Mapping, TypedDict
 
 from engine.record import Ruleset
-from engine.state import Phase  # one vocabulary: the engine's phases
+from engine.state import Phase as Phase  # re-exported: one vocabulary, the engine's phases
 
 Player = Literal["fugitive", "marshal"]
 
@@ -129,7 +129,7 @@ class PublicState:
 
     @property
     def turn(self) -> Player | None:
-        return self.phase.player
+        return "fugitive" if self.phase.player == "fugitive" else "marshal" if self.phase.player == "marshal" else None
 
     @property
     def over(self) -> bool:
@@ -164,7 +164,7 @@ class PublicState:
         """The allowed entries by their kind (each kind is allowed once at most)."""
         out: EntriesByKind = {}
         for a in self.allowed:
-            out[a.kind] = a  # type: ignore[literal-required]  # the key is the entry's own kind
+            out[a.kind] = a
         return out
 
     def summary(self) -> str:

@@ -22,14 +22,16 @@ Why these choices:
 """
 from __future__ import annotations
 
+import builtins
 import json
 import os
 import secrets
 import unicodedata
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Iterable, Literal
 
 from sqlalchemy import Connection, text
 
@@ -172,11 +174,11 @@ class GameStore:
         return self._db.dialect
 
     # -- plumbing
-    def _write(self):
+    def _write(self) -> AbstractContextManager[Connection]:
         """One write transaction: all of it or none of it."""
         return self._db.transaction(write=True)
 
-    def _read(self):
+    def _read(self) -> AbstractContextManager[Connection]:
         return self._db.transaction(write=False)
 
     def schema_version(self) -> int:
@@ -272,11 +274,11 @@ class GameStore:
         """The game's version: one more at every write to it, so a page that shows the
         game compares numbers to learn, cheaply, that another window, device or app
         server moved it on. (An opaque token to the pages: only equality matters.)"""
-        return self._column(game_id, "version")
+        return int(self._column(game_id, "version"))
 
     def title(self, game_id: str) -> str:
         """A game's title (without reading its record)."""
-        return self._column(game_id, "title")
+        return str(self._column(game_id, "title"))
 
     def list(self, kind: str | None = None) -> list[GameInfo]:
         """Every game, the most recently updated first."""
@@ -358,7 +360,7 @@ class GameStore:
                                {"id": game_id, "owner": owner_hash(owner_key)}).scalar()
         return Role(role) if role is not None else None
 
-    def list_for_owner(self, owner_key: str, kind: str | None = None) -> list[OwnedGame]:
+    def list_for_owner(self, owner_key: str, kind: str | None = None) -> builtins.list[OwnedGame]:
         """The games this browser made or came into by a link, the most recently
         updated first (none for a key that cannot be an owner key)."""
         if not plausible(owner_key):
@@ -374,7 +376,7 @@ class GameStore:
             rows = con.execute(text(sql + " ORDER BY g.updated DESC, g.id"), args).all()
         return [OwnedGame(_info(r), Role(r.member_role), bool(r.made)) for r in rows]
 
-    def unowned(self, kind: str | None = None) -> list[GameInfo]:
+    def unowned(self, kind: str | None = None) -> builtins.list[GameInfo]:
         """The games in no browser's list (saved before lists were per browser, or by
         the command line), the most recently updated first."""
         where, args = _unowned(kind)
@@ -481,7 +483,7 @@ class GameStore:
         return value
 
 
-def _info(row) -> GameInfo:
+def _info(row: Any) -> GameInfo:
     return GameInfo(row.id, row.title, row.kind, row.created, row.updated, _event_count(row.record), row.version,
                     row.rematch)
 
@@ -497,7 +499,7 @@ def _insert_game(con: Connection, record: Record, title: str, kind: str, meta: s
     return GameInfo(gid, title, kind, now, now, len(record.events), 1, None)
 
 
-def _insert_secrets(con: Connection, game_id: str, roles) -> dict[Role, str]:
+def _insert_secrets(con: Connection, game_id: str, roles: Iterable[Role]) -> dict[Role, str]:
     links = {role: new_secret() for role in roles}
     now = _now()
     for role, secret in links.items():

@@ -53,7 +53,7 @@ class StoreError(CodedError, ValueError):
         self._take_code(message, code, params)
         super().__init__(message)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type["StoreError"], tuple[str, str | None, dict[str, object]]]:
         return (type(self), (str(self), self.code, self.params))
 
     @classmethod

@@ -196,7 +196,7 @@ class RecordRuleError(CodedError, ValueError):
         self.params = dict(reason.params)
         super().__init__(f"event {index}: {reason}" if index is not None else reason)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[..., RecordRuleError], tuple[type, tuple[object, ...], dict[str, object]]]:
         # the built-in reduce would call cls(message); rebuild from the attributes instead
         return (_rebuild_error, (type(self), self.args, self.__dict__))
 
@@ -208,7 +208,7 @@ class RecordRuleError(CodedError, ValueError):
         return cls(index, rule_text(code, **args))
 
 
-def _rebuild_error(cls: type, message_args: tuple, state: dict) -> RecordRuleError:
+def _rebuild_error(cls: type[RecordRuleError], message_args: tuple[object, ...], state: dict[str, object]) -> RecordRuleError:
     err = cls.__new__(cls)
     BaseException.__init__(err, *message_args)
     err.__dict__.update(state)
@@ -464,7 +464,7 @@ class Validator:
 
     def _plan(self, event: Event) -> _Plan:
         i = self.events
-        kind = getattr(event, "type", None)
+        kind = str(getattr(event, "type", None))
         if self.phase is Phase.OVER:
             raise RecordRuleError.rule(i, "game_over", winner=rule_text(f"player_{self._winner}"))
         ph, left = self._resolve(kind)
@@ -732,7 +732,8 @@ class Validator:
                     i, "reveal_no_room", number=b, position=pb, between=pb - pa - 1, prev=a, prev_position=pa
                 )
 
-    def _check_hidden_guess(self, numbers: tuple[int, ...], hit: bool, reveals, i: int) -> None:
+    def _check_hidden_guess(self, numbers: tuple[int, ...], hit: bool, reveals: list[tuple[int, int, tuple[int, ...]]],
+                            i: int) -> None:
         truth = all(n in self._hidden_pos for n in numbers)
         if hit != truth:
             if truth:

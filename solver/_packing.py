@@ -15,7 +15,7 @@ the same way, so both cores hand out the same keys.
 from __future__ import annotations
 
 from engine import rules
-from engine.cards import DECKS, deck_of
+from engine.cards import DECKS, deck_of, sprint_value
 
 N_CLASSES = 8
 BITS = 4
@@ -30,7 +30,7 @@ FLAG_ONE = 1 << FLAG_SHIFT
 def card_class(card: int) -> int:
     """Class index: 2 * deck + (1 if even, a sprint card worth the most). Deck 0 holds
     the starting cards 1, 2, 3."""
-    return 2 * deck_of(card) + (rules.sprint_value(card) == rules.MAX_SPRINT_VALUE)
+    return 2 * deck_of(card) + (sprint_value(card) == rules.MAX_SPRINT_VALUE)
 
 
 CLASS_OF: tuple[int, ...] = tuple(card_class(c) for c in range(43))
@@ -45,7 +45,7 @@ CLASS_MEMBERS: tuple[tuple[int, ...], ...] = tuple(
 )
 CLASS_SETS = tuple(frozenset(m) for m in CLASS_MEMBERS)
 #: class -> the sprint value of each of its cards (odd 1, even 2)
-CLASS_SPRINT: tuple[int, ...] = tuple(rules.sprint_value(m[0]) for m in CLASS_MEMBERS)
+CLASS_SPRINT: tuple[int, ...] = tuple(sprint_value(m[0]) for m in CLASS_MEMBERS)
 DECK_SETS = {r: frozenset(cards) for r, cards in DECKS.items()}
 
 

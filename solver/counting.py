@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Iterable, Protocol
+from types import ModuleType
+from typing import Any, Callable, Iterable, Protocol
 
 from ._packing import BITS, CLASS_BIT, CLASS_MEMBERS, CLASS_OF, CLASS_SPRINT, MASK, N_CLASSES
 from .count import Counter as PythonCounter, OutOfTime
@@ -36,7 +37,7 @@ from .facts import Facts
 #: a class composition of a set of sprint cards (a key; read it with composition_counts)
 Composition = int
 #: (a, b, {compositions under the fixed hideouts: (first, second)}), see pair_counts
-PairCounts = tuple[int, int, dict[tuple[Composition, ...], tuple[dict, dict]]]
+PairCounts = tuple[int, int, dict[tuple[Composition, ...], tuple[dict[Any, int], dict[Any, int]]]]
 
 
 class HistoryCounter(Protocol):
@@ -88,6 +89,7 @@ class HistoryCounter(Protocol):
 
 CORES = ("compiled", "python")
 
+_compiled_counter: ModuleType | None
 try:  # the compiled core, if it was built and loads
     from . import compiled_counter as _compiled_counter
     _COMPILED_ERROR = ""
@@ -176,7 +178,7 @@ def new_counter(facts: Facts, core: str | None = None) -> HistoryCounter:
         if _compiled_counter is None:
             _warn_once()
         else:
-            counter = _compiled_counter.make(facts)
+            counter: HistoryCounter | None = _compiled_counter.make(facts)
             if counter is not None:
                 return counter
     elif name != "python":
@@ -184,14 +186,17 @@ def new_counter(facts: Facts, core: str | None = None) -> HistoryCounter:
     return PythonCounter(facts)
 
 
-def planner_sums():
+def planner_sums() -> Callable[..., Any] | None:
     """The compiled Manhunt planner's sum over sprint sets (``caught_by_tags`` of
     :mod:`solver.compiled_counter`) when the compiled core is in use, else None (the
     planner then takes its Python reference, ``advisor.manhunt._caught_by_inc``)."""
-    return _compiled_counter.caught_by_tags if core_in_use() == "compiled" else None
+    if _compiled_counter is None or core_in_use() != "compiled":
+        return None
+    sums: Callable[..., Any] = _compiled_counter.caught_by_tags
+    return sums
 
 
-def compiled_search(counter: HistoryCounter):
+def compiled_search(counter: HistoryCounter) -> Any:
     """``counter`` when it is compiled (its ``value_guess`` runs the Manhunt planner's
     last levels in the core), else None (the planner then searches in Python, its
     reference)."""

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, Sequence
 
-from engine.record import Record, RecordFormatError, load_record, record_from_dict, record_from_json
+from engine.record import Event, Record, RecordFormatError, load_record, record_from_dict, record_from_json
 from notepad.validator import RecordRuleError
 from .counting import HistoryCounter, new_counter
 from .facts import Facts, extract
@@ -22,14 +22,16 @@ def as_record(source: Any) -> Record:
     """Accept a Record, a notepad-like object with ``.record``, a dict, JSON text or a path."""
     if isinstance(source, Record):
         return source
-    if hasattr(source, "record") and isinstance(getattr(source, "record"), Record):
+    if hasattr(source, "record") and isinstance(source.record, Record):
         return source.record
     if isinstance(source, dict):
         return record_from_dict(source)
-    if isinstance(source, (str, bytes, os.PathLike)):
-        if isinstance(source, (str, bytes)) and source.lstrip()[:1] in ("{", b"{"):
-            return record_from_json(source)
+    if isinstance(source, (str, bytes)) and source.lstrip()[:1] in ("{", b"{"):
+        return record_from_json(source)
+    if isinstance(source, (str, os.PathLike)):
         return load_record(source)
+    if isinstance(source, bytes):
+        return load_record(os.fsdecode(source))
     raise TypeError(f"cannot read a record from {type(source).__name__}")
 
 
@@ -65,7 +67,7 @@ def _first_inconsistent(record: Record) -> int:
     return lo
 
 
-def _describe(event) -> str:
+def _describe(event: Event) -> str:
     from engine.record import event_to_dict
 
     d = event_to_dict(event)
@@ -126,7 +128,8 @@ def counted(facts: Facts, deadline: float | None = None, keep: bool = False) -> 
     return posterior_from_counts(facts, total, marg, counter if keep else None), counter
 
 
-def posterior_from_counts(facts: Facts, total: int, counts, counter: HistoryCounter | None = None) -> Posterior:
+def posterior_from_counts(facts: Facts, total: int, counts: Sequence[dict[int, int]],
+                          counter: HistoryCounter | None = None) -> Posterior:
     """The posterior of ``facts`` from the count of all histories and, for each
     face-down position (by index), number -> histories with it there; ``counter``, kept
     by the posterior, answers its joint probabilities."""

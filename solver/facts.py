@@ -8,9 +8,10 @@ first.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any, Iterable
 
 from engine.cards import ESCAPE, SETUP_DRAWS
-from engine.record import Record
+from engine.record import Event, Record
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,7 @@ class FactsReader:
         self.slots: list[list[int]] = [[], [self.now[1]], [self.now[2]], [self.now[3]]]
         self.pending_bonus = [0, 0, 0, 0]
         self.turn = 0
-        self.positions: list[list] = []  # [turn, sprints, hideout, sprint cards]
+        self.positions: list[list[Any]] = []  # [turn, sprints, hideout, sprint cards]
         self.built: list[Position | None] = []  # the Position of each, once made (None: not yet)
         self.marshal: set[int] = set()
         self.missed_single: dict[int, int] = {}
@@ -126,15 +127,15 @@ class FactsReader:
         new.after_pass = self.after_pass
         return new
 
-    def read(self, events) -> None:
+    def read(self, events: Iterable[Event]) -> None:
         """Go on with these events (of a Marshal's record)."""
         now, slots, pending_bonus, turn = self.now, self.slots, self.pending_bonus, self.turn
         positions, marshal, missed_single, missed_sets = self.positions, self.marshal, self.missed_single, self.missed_sets
         built = self.built
         fugitive_turn_open, after_pass = self.turn_open, self.after_pass
         for event in events:
-            kind = event.type
-            if kind == "fugitive_draw":
+            # the event's own type field tells them apart (and narrows them for mypy)
+            if event.type == "fugitive_draw":
                 d = event.deck
                 if after_pass:  # second-edition bonus draw: usable from the next turn
                     pending_bonus[d] += 1
@@ -149,7 +150,7 @@ class FactsReader:
                     fugitive_turn_open = True
                 now[d] += 1
                 slots[d][-1] = now[d]
-            elif kind == "place" or kind == "pass":
+            elif event.type == "place" or event.type == "pass":
                 if not fugitive_turn_open:  # a turn without a draw (all decks empty)
                     turn += 1
                     for r in (1, 2, 3):
@@ -157,8 +158,8 @@ class FactsReader:
                         slots[r].append(now[r])
                     pending_bonus[1] = pending_bonus[2] = pending_bonus[3] = 0
                 fugitive_turn_open = turn == 0  # the opening may place twice
-                after_pass = kind == "pass"
-                if not after_pass:
+                after_pass = event.type == "pass"
+                if event.type == "place":
                     if event.hideout == ESCAPE:
                         positions.append([turn, event.sprints, ESCAPE, None])
                         self.escaped = True
@@ -168,22 +169,23 @@ class FactsReader:
             else:
                 fugitive_turn_open = False
                 after_pass = False
-                if kind == "marshal_draw":
+                if event.type == "marshal_draw":
                     marshal.add(event.card)
-                elif kind == "guess":
+                elif event.type == "guess":
                     if event.hit:
-                        for r in event.reveals:
-                            q = positions[r.position - 1]
-                            q[2] = r.hideout
-                            q[3] = tuple(r.sprint_cards)
-                            built[r.position - 1] = None
+                        for rev in event.reveals:
+                            q = positions[rev.position - 1]
+                            q[2] = rev.hideout
+                            q[3] = tuple(rev.sprint_cards)
+                            built[rev.position - 1] = None
                     elif len(event.numbers) == 1:
                         x = event.numbers[0]
                         missed_single[x] = max(missed_single.get(x, 0), len(positions))
                     else:
                         missed_sets.append((frozenset(event.numbers), len(positions)))
-                elif kind == "manhunt_guess":
+                elif event.type == "manhunt_guess":
                     if event.hit:
+                        assert event.position is not None  # a hit names its position (the record's reader)
                         q = positions[event.position - 1]
                         q[2] = event.number
                         q[3] = tuple(event.sprint_cards or ())
@@ -198,9 +200,10 @@ class FactsReader:
         for i, b in enumerate(built):
             if b is None:
                 built[i] = Position(i + 1, *self.positions[i])
+        made = [b for b in built if b is not None]
         # a bonus draw at the very end is usable only later: it counts in draws, not in slots
         return Facts(
-            positions=tuple(built),
+            positions=tuple(made),
             slots={1: tuple(slots[1]), 2: tuple(slots[2]), 3: tuple(slots[3])},
             draws={1: now[1] + pending_bonus[1], 2: now[2] + pending_bonus[2], 3: now[3] + pending_bonus[3]},
             marshal_cards=frozenset(self.marshal),

@@ -27,7 +27,7 @@ from constraint import FunctionConstraint, Problem
 
 from engine import rules
 from engine.cards import ESCAPE, deck_of
-from .facts import Facts
+from .facts import Facts, Position
 
 
 def _var(i: int) -> str:
@@ -52,7 +52,7 @@ def route_problem(facts: Facts) -> Problem:
             ]
         problem.addVariable(_var(p.index), domain)
 
-    def reach(p) -> int:
+    def reach(p: Position) -> int:
         if p.sprint_cards is not None:
             return rules.max_gap(rules.sprint_total(p.sprint_cards))
         return rules.max_gap(rules.footprints(p.sprints, evens=p.sprints))

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from threading import Lock
 
-from engine.record import Record
+from engine.record import Event, Record, Ruleset
 from notepad.validator import Validator
 from .facts import Facts, FactsReader
 
@@ -35,8 +35,9 @@ LOOKBACK = 16
 
 #: (number of events, hash of ruleset and setup, last event) ->
 #: ((ruleset, setup, events), the validator at their end, the facts reader at their end)
-_Entry = tuple[tuple, Validator, FactsReader]
-_table: OrderedDict[tuple, _Entry] = OrderedDict()
+_Key = tuple[Ruleset, "tuple[int, ...] | None", "tuple[Event, ...]"]
+_Entry = tuple[_Key, Validator, FactsReader]
+_table: OrderedDict[tuple[int, int, Event], _Entry] = OrderedDict()  # (hash, length, last event)
 _lock = Lock()
 #: the entry of the record checked last: most records extend it (the next entry of a
 #: game, the next decision of a bot), and it is tried first, by one comparison

@@ -39,15 +39,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import product
 from math import comb, lcm
 from typing import Any
 
 from engine import rules
 from engine.cards import DECKS, ESCAPE, SETUP_DRAWS
 from engine.record import FugitiveDraw, MarshalDraw, Place, Record
-from ._packing import (BITS, CLASS_MEMBERS, CLASS_OF, COUNTS, DECK_OF, FLAG_ONE, MASK, N_CLASSES, TERMINAL,
-                       deck_used, falling)
+from ._packing import (BITS, CLASS_MEMBERS, CLASS_OF, COUNTS, DECK_OF, FLAG_ONE, MASK, N_CLASSES, deck_used, falling)
 from .count import Counter
 from .facts import Facts, extract
 

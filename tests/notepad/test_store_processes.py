@@ -112,7 +112,7 @@ def test_threads_of_one_server_share_its_store(store):
             for _ in range(10):
                 store.rename(gid, f"renamed {gid}")
                 store.open(gid)
-        except BaseException as exc:  # pragma: no cover - reported below
+        except BaseException as exc:  # noqa: BLE001  # pragma: no cover - reported below
             errors.append(exc)
 
     threads = [threading.Thread(target=work, args=(g,)) for g in gids]

@@ -13,7 +13,7 @@ from itertools import combinations
 
 from engine.bots import RandomFugitive, RandomMarshal, play_game
 from engine.cards import deck_of
-from engine.record import FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Place, Record, Ruleset
+from engine.record import FugitiveDraw, MarshalDraw, Place, Record, Ruleset
 
 RULESETS = (Ruleset(), Ruleset("two", False), Ruleset("one-or-two", True), Ruleset("two", True))
 
