@@ -18,6 +18,7 @@ number of simulations per sub-action (``ismcts`` = 100; ``ismcts-N`` = N).
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 
@@ -41,11 +42,11 @@ class _RolloutEvaluator:
     def __init__(self, rng: random.Random):
         self.rng = rng
 
-    def prior(self, state):
+    def prior(self, state: Any) -> list[tuple[int, float]]:
         actions = state.legal_actions()
         return [(a, 1.0 / len(actions)) for a in actions]
 
-    def evaluate(self, state):
+    def evaluate(self, state: Any) -> Any:
         import engine.encoding as enc
 
         state = state.clone()
@@ -92,10 +93,10 @@ class _ISMCTSPlayer:
         self.simulations = simulations
         self.seed = seed
 
-    def _full_record(self, view) -> Record:
+    def _full_record(self, view: Any) -> Record:
         raise NotImplementedError
 
-    def choose(self, view) -> Move:
+    def choose(self, view: Any) -> Move:
         import pyspiel  # noqa: F401  (the research extra)
         from open_spiel.python.algorithms.ismcts import ISMCTSBot
 
@@ -107,6 +108,7 @@ class _ISMCTSPlayer:
         state = eo.state_from_record(game, self._full_record(view))
         # the steps a record does not write: the view says whose turn it is
         g = state.engine_state()
+        assert g is not None  # the record's setup is dealt
         if state.current_player() != self.player:
             if g.phase is Phase.FUGITIVE_OPENING and g.opening_placed == 1:
                 state.apply_action(enc.PASS)
@@ -116,7 +118,7 @@ class _ISMCTSPlayer:
         bot = ISMCTSBot(game, _RolloutEvaluator(self.rng), UCT_C, self.simulations,
                         random_state=np.random.RandomState(self.rng.randrange(1 << 31)))
         bot.set_resampler(lambda st, player: eo.resample(st, player, self.rng))
-        phase = state.engine_state().phase
+        phase = g.phase
         actions: list[int] = []
         while True:
             action = int(bot.step(state))
@@ -134,7 +136,8 @@ class ISMCTSMarshal(_ISMCTSPlayer):
     def _full_record(self, view: MarshalView) -> Record:
         import engine.openspiel as eo
 
-        return eo._history_sampler(view.record).record(self.rng)
+        full: Record = eo._history_sampler(view.record).record(self.rng)
+        return full
 
 
 class ISMCTSFugitive(_ISMCTSPlayer):
@@ -165,7 +168,9 @@ def simulations_of(name: str) -> int:
         fixed = {}
     if "simulations" not in fixed:
         raise ValueError(f"not an IS-MCTS bot name: {name!r} (ismcts or ismcts-N, N simulations per sub-action)")
-    return int(fixed["simulations"])
+    simulations = fixed["simulations"]
+    assert isinstance(simulations, int)
+    return simulations
 
 
 __all__ = ["ISMCTSMarshal", "ISMCTSFugitive", "simulations_of", "DEFAULT_SIMULATIONS"]

@@ -56,6 +56,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from engine import rules
+from engine.bots import MarshalBot
 from engine.cards import ESCAPE
 from engine.game import apply
 from engine.moves import DeclineDraw, Draw, HuntGuess, Move, PassTurn, PlaceHideout
@@ -64,6 +65,7 @@ from engine.state import MARSHAL_PHASES, GameState, Phase
 from engine.views import FugitiveView, marshal_view
 
 from solver.count import OutOfTime
+from solver.posterior import Posterior
 
 from .cache import solve_cached
 from .marshal_hand import determinize, sample_marshal_hand
@@ -90,7 +92,7 @@ FEATURES = (
 WEIGHTS = (0.438, 0.057, 0.348, 0.031, -0.001, 0.371, -0.803, 2.519, 0.375, 1.353, -2.005)
 
 
-def features(state: GameState, post) -> tuple[float, ...]:
+def features(state: GameState, post: Posterior) -> tuple[float, ...]:
     """The features of a position at the start of his turn (:data:`FEATURES`), from
     her exact posterior ``post`` of her record and his own cards."""
     down = state.down_numbers
@@ -98,7 +100,7 @@ def features(state: GameState, post) -> tuple[float, ...]:
     counts, total = post.number_counts, post.histories
     beliefs = [counts.get(h, 0) / total for h in down]
     mine = state.marshal_hand  # she never guesses a card she holds
-    top, top_p = None, -1.0
+    top, top_p = 0, -1.0  # no number yet (0 is never one)
     for x, c in counts.items():
         if x in mine or not c:
             continue
@@ -133,7 +135,7 @@ def _cheapest_sprints(pool: list[int], hideout: int, need: int, k: int) -> froze
     """The ``k`` sprint cards worth least to him afterwards whose footprints reach
     ``need``, or None. A card above ``hideout`` could still be a hideout: it is worth
     more than one below it (which can only ever be a sprint card again)."""
-    def worth(c: int) -> tuple:
+    def worth(c: int) -> tuple[bool, int, int]:
         return (c > hideout, SPRINT[c], -c if c < hideout else c)
 
     evens = sorted((c for c in pool if SPRINT[c] == 2), key=worth)
@@ -203,7 +205,7 @@ class Budget:
     samples: int = 6
     seconds: float = 0.8
 
-    def options(self) -> dict:
+    def options(self) -> dict[str, object]:
         return {"samples": self.samples, "time_budget": self.seconds}
 
 
@@ -252,7 +254,7 @@ class SearchFugitive:
     opening_spread = 0.06
 
     def __init__(self, seed: int | None = None, samples: int | None = None, time_budget: float | None = None,
-                 weights: tuple[float, ...] = WEIGHTS, marshal: Callable | None = None):
+                 weights: tuple[float, ...] = WEIGHTS, marshal: Callable[[int], MarshalBot] | None = None):
         from .bots import HeuristicFugitive, SolverMarshalRandomTies
 
         self.rng = random.Random(seed)
@@ -263,7 +265,7 @@ class SearchFugitive:
         self.weights = weights
         self.marshal = (marshal or SolverMarshalRandomTies)(0)
         self.fallback = HeuristicFugitive(self.rng.randrange(2**32))
-        self._answers: dict = {}
+        self._answers: dict[tuple[object, ...], list[Move]] = {}
         self._deadline = math.inf
         self._plan: tuple[Move, ...] = ()
         #: after a draw: his card -> the plan the draw's search found best with it
@@ -299,7 +301,7 @@ class SearchFugitive:
     def _choose_placement(self, view: FugitiveView) -> Move:
         last = view.events[-1] if view.events else None
         after_draw, self._after_draw = self._after_draw, {}
-        if isinstance(last, FugitiveDraw) and after_draw.get(last.card):
+        if isinstance(last, FugitiveDraw) and last.card is not None and after_draw.get(last.card):
             # the draw's search already placed this card, on the same kind of samples
             return self._take(after_draw[last.card])
         base = determinize(view, self.rng)
@@ -363,7 +365,7 @@ class SearchFugitive:
         value the mean over cards, each weighted by how often it could come. The plan
         found best for the card he does draw is his placement (no second search)."""
         # (option, card) -> plan -> values over determinizations
-        vals: dict[tuple[int, int], dict[tuple, list[float]]] = {}
+        vals: dict[tuple[int, int], dict[tuple[Move, ...], list[float]]] = {}
         tried: set[int] = set()
         try:
             for r in range(self.samples):
@@ -391,7 +393,7 @@ class SearchFugitive:
         except OutOfTime:
             pass
         score: dict[int, list[tuple[float, int]]] = defaultdict(list)
-        plans: dict[int, dict[int, tuple]] = defaultdict(dict)
+        plans: dict[int, dict[int, tuple[Move, ...]]] = defaultdict(dict)
         for (d, card), cell in vals.items():
             if not cell:
                 continue
@@ -413,6 +415,7 @@ class SearchFugitive:
         each on top of the same order (0 and the state itself for a declined draw)."""
         if isinstance(option, DeclineDraw):
             return [(apply(state, option), 0)]
+        assert isinstance(option, Draw)
         i = option.deck - 1
         deck = state.decks[i]
         out = []
@@ -433,7 +436,7 @@ class SearchFugitive:
         self.stats.valued += 1
         return value
 
-    def _solve(self, state: GameState):
+    def _solve(self, state: GameState) -> Posterior:
         """Her posterior of ``state`` (cached), the count bounded by the decision's deadline."""
         return solve_cached(state.marshal_record(), validate=False,
                             deadline=None if self._deadline == math.inf else self._deadline)

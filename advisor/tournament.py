@@ -16,10 +16,19 @@ from __future__ import annotations
 import csv
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Sequence, cast
 from math import sqrt
 
 from . import registry
 from .search import Budget
+
+if TYPE_CHECKING:
+    from engine.bots import FugitiveBot, MarshalBot
+    from engine.record import Event
+    from engine.state import GameState
+
+#: one game of a tournament: (Marshal, Fugitive, seed, the search bots' budget)
+Task = tuple[str, str, int, Budget | None]
 
 
 def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -39,17 +48,17 @@ def bot(name: str, side: registry.Side, seed: int, budget: Budget | None = None)
     return registry.find(name, side).make(seed, budget)
 
 
-def play_pairing(marshal: str, fugitive: str, seed: int, budget: Budget | None = None):
+def play_pairing(marshal: str, fugitive: str, seed: int, budget: Budget | None = None) -> GameState:
     """One seeded game of a pairing, as the tournament plays it: engine and Fugitive
     bot seed ``seed``, Marshal bot seed ``seed + 1_000_003`` (the final state); a
     search bot with ``budget`` (None: its own defaults)."""
     from engine.bots import play_game
 
-    return play_game(bot(fugitive, "fugitive", seed, budget), bot(marshal, "marshal", seed + 1_000_003, budget),
-                     seed=seed)
+    return play_game(cast("FugitiveBot", bot(fugitive, "fugitive", seed, budget)),
+                     cast("MarshalBot", bot(marshal, "marshal", seed + 1_000_003, budget)), seed=seed)
 
 
-def opening_of(events) -> tuple[tuple[int, int], ...]:
+def opening_of(events: Sequence[Event]) -> tuple[tuple[int, int], ...]:
     """The first turn's hideouts of a full record: (hideout, sprint cards) of each."""
     from engine.record import Place
 
@@ -57,16 +66,20 @@ def opening_of(events) -> tuple[tuple[int, int], ...]:
     for e in events:
         if not isinstance(e, Place):
             break
+        assert e.hideout is not None  # a full record
         out.append((e.hideout, e.sprints))
     return tuple(out)
 
 
-def won_on_first_guess(events) -> bool:
+def won_on_first_guess(events: Sequence[Event]) -> bool:
     """Did the Marshal win with her first guess (every hideout of the opening hit)?"""
     from engine.record import Guess
 
     first = next((i for i, e in enumerate(events) if isinstance(e, Guess)), None)
-    return first is not None and first == len(events) - 1 and events[first].hit
+    if first is None or first != len(events) - 1:
+        return False
+    guess = events[first]
+    return isinstance(guess, Guess) and guess.hit
 
 
 @dataclass
@@ -80,7 +93,7 @@ class PairResult:
     #: games the Marshal won on her first guess
     first_guess_wins: int = 0
     #: the Fugitive's openings: ((hideout, sprint count), ...) -> games
-    openings: dict = field(default_factory=dict)
+    openings: dict[tuple[tuple[int, int], ...], int] = field(default_factory=dict)
 
     @property
     def rate(self) -> float:
@@ -121,7 +134,7 @@ class GameResult:
                    bool(d["first_guess_win"]), tuple((int(h), int(k)) for h, k in d["opening"]), int(d["seed"]))
 
 
-def read_log(path) -> dict[tuple[str, str, int], GameResult]:
+def read_log(path: str) -> dict[tuple[str, str, int], GameResult]:
     """The games of a tournament log (:func:`run_tournament`'s ``log``) by (Marshal,
     Fugitive, seed); a last line cut short by a killed run is ignored."""
     import json
@@ -140,18 +153,19 @@ def read_log(path) -> dict[tuple[str, str, int], GameResult]:
     return out
 
 
-def play_one(task: tuple) -> GameResult:
+def play_one(task: Task) -> GameResult:
     """One seeded game of a tournament: task (marshal, fugitive, seed[, budget])."""
-    m, f, seed, *rest = task
+    m, f, seed, budget = task
     t = time.perf_counter()
-    state = play_pairing(m, f, seed, *rest)
+    state = play_pairing(m, f, seed, budget)
     events = state.events
     manhunt = any(e.type == "manhunt_guess" for e in events)
+    assert state.winner is not None  # the game is over
     return GameResult(m, f, state.winner, manhunt, time.perf_counter() - t, won_on_first_guess(events),
                       opening_of(events), seed)
 
 
-class Tournament(list):
+class Tournament(list["PairResult"]):
     """The results of a run (a list of :class:`PairResult`), with ``stopped`` True when
     it was interrupted (the results then hold the games that finished) and ``planned``
     the number of games it was to play."""
@@ -194,7 +208,7 @@ def run_tournament(
     out_list.planned = len(tasks)
     done = read_log(log) if log else {}
     sink = open(log, "a") if log else None
-    if sink is not None and sink.tell() and not open(log, "rb").read().endswith(b"\n"):
+    if log and sink is not None and sink.tell() and not open(log, "rb").read().endswith(b"\n"):
         sink.write("\n")  # end the line a stopped run was writing: the next game gets its own
 
     def take(out: GameResult) -> None:
@@ -254,12 +268,12 @@ RAY_IN_FLIGHT_PER_CPU = 2
 RAY_CHUNK = 16
 
 
-def play_chunk(tasks: list) -> list:
+def play_chunk(tasks: list[Task]) -> list[GameResult]:
     """:func:`play_one` for each of several games (one Ray task)."""
     return [play_one(t) for t in tasks]
 
 
-def _run_on_ray(tasks: list, take, address: str) -> None:
+def _run_on_ray(tasks: list[Task], take: Callable[[GameResult], None], address: str) -> None:
     """Games as Ray tasks, a few per task; results taken as they finish. A local Ray
     (address "") is started here and shut down after; a cluster is joined at ``address``."""
     import ray
@@ -269,11 +283,11 @@ def _run_on_ray(tasks: list, take, address: str) -> None:
         ray.init(address=address or None, include_dashboard=False, log_to_driver=False)
     try:
         remote = ray.remote(play_chunk)
-        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call]
         size = max(1, min(RAY_CHUNK, len(tasks) // (cpus * 8)))
         chunks = iter([tasks[i:i + size] for i in range(0, len(tasks), size)])
         limit = cpus * RAY_IN_FLIGHT_PER_CPU
-        pending: list = []
+        pending: list[Any] = []
         try:
             while True:
                 for chunk in chunks:
@@ -322,7 +336,7 @@ def write_csv(results: list[PairResult], path: str) -> None:
                         r.manhunts, f"{r.seconds / max(1, r.games):.3f}", r.first_guess_wins])
 
 
-def read_csv(path) -> list[PairResult]:
+def read_csv(path: str) -> list[PairResult]:
     """The pairings of a CSV of :func:`write_csv` (the openings are not in it), so that
     pairings run by separate commands can share one table and one chart."""
     out = []
@@ -340,7 +354,7 @@ def merge_main(argv: list[str] | None = None) -> int:
     pairings of several tournament CSVs in one table, one CSV and one chart."""
     import argparse
 
-    ap = argparse.ArgumentParser(prog="python -m advisor.tournament", description=merge_main.__doc__.split(":")[1])
+    ap = argparse.ArgumentParser(prog="python -m advisor.tournament", description=(merge_main.__doc__ or "").split(":")[1])
     ap.add_argument("inputs", nargs="+", help="CSV files written by fugitive tournament --csv")
     ap.add_argument("--csv", help="write the merged CSV here")
     ap.add_argument("--png", help="write the merged chart here")

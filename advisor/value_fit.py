@@ -20,7 +20,15 @@ import json
 import math
 import sys
 
+from typing import TYPE_CHECKING, Any, Sequence, cast
+
 from .search import FEATURES, WEIGHTS, SearchFugitive, features
+
+if TYPE_CHECKING:
+    from engine.bots import MarshalBot
+
+#: (the features at the start of one of his turns, 1 if he won the game)
+Row = tuple[tuple[float, ...], int]
 
 
 def game_rows(task: tuple[int, int, tuple[float, ...], str]) -> tuple[int, list[tuple[tuple[float, ...], int]]]:
@@ -34,7 +42,7 @@ def game_rows(task: tuple[int, int, tuple[float, ...], str]) -> tuple[int, list[
 
     seed, samples, weights, marshal = task
     fugitive = SearchFugitive(seed, samples=samples, time_budget=60.0, weights=weights)
-    opponent = make_bot(MARSHAL_BOTS[marshal], seed + 1_000_003)
+    opponent = cast("MarshalBot", make_bot(MARSHAL_BOTS[marshal], seed + 1_000_003))
     state = new_game(seed)
     xs = []
     while not state.is_over:
@@ -50,7 +58,7 @@ def game_rows(task: tuple[int, int, tuple[float, ...], str]) -> tuple[int, list[
     return won, [(x, won) for x in xs]
 
 
-def log_loss(rows, weights) -> float:
+def log_loss(rows: Sequence[Row], weights: tuple[float, ...]) -> float:
     from .search import value_of
 
     total = 0.0
@@ -67,7 +75,7 @@ def log_loss(rows, weights) -> float:
 SIGNS = (+1, +1, -1, -1, +1, +1, +1, +1, +1, 0)
 
 
-def fit(rows, ridge: float = 1.0, steps: int = 50, signs: tuple[int, ...] | None = SIGNS) -> tuple[float, ...]:
+def fit(rows: Sequence[Row], ridge: float = 1.0, steps: int = 50, signs: tuple[int, ...] | None = SIGNS) -> tuple[float, ...]:
     """Logistic regression of the outcome on the features (intercept first), by
     Newton's method with a ridge penalty on the weights (not the intercept), each
     weight held to its sign in ``signs`` (an active set: a weight that would cross
@@ -83,7 +91,7 @@ def fit(rows, ridge: float = 1.0, steps: int = 50, signs: tuple[int, ...] | None
     w = np.zeros(m)
     held = np.zeros(m, dtype=bool)
 
-    def gradient(w):
+    def gradient(w: Any) -> tuple[Any, Any]:
         p = 1.0 / (1.0 + np.exp(-(X @ w)))
         return p, X.T @ (p - y) + pen * w
 
@@ -110,11 +118,12 @@ def fit(rows, ridge: float = 1.0, steps: int = 50, signs: tuple[int, ...] | None
     return tuple(round(float(v), 3) for v in w)
 
 
-def collect(games: int, seed: int, samples: int, weights, marshal: str, jobs: int, progress: bool = True):
+def collect(games: int, seed: int, samples: int, weights: Sequence[float], marshal: str, jobs: int,
+            progress: bool = True) -> tuple[int, list[Row]]:
     from tqdm import tqdm
 
     tasks = [(seed + i, samples, tuple(weights), marshal) for i in range(games)]
-    rows = []
+    rows: list[Row] = []
     wins = 0
     bar = tqdm(total=games, desc="games", unit="game", disable=not progress, mininterval=0.5)
     if jobs <= 1:

@@ -18,12 +18,15 @@ from __future__ import annotations
 
 import time
 from math import comb
-from typing import Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
-from . import _compiled
+from . import _compiled  # type: ignore[attr-defined]  # the built module: no stubs
 from ._packing import CLASS_SETS, DECK_SETS, falling
 from .count_planner import OutOfTime, TaggedQueries
 from .facts import Facts
+
+if TYPE_CHECKING:
+    from .counting import PairCounts
 
 #: the product of the first k primes, k = 1 .. MAX_PRIMES
 _MODULI: list[int] = []
@@ -85,14 +88,14 @@ class CompiledCounter(TaggedQueries):
 
     core = "compiled"
 
-    def __init__(self, facts: Facts, primes: int, core):
+    def __init__(self, facts: Facts, primes: int, core: Any):
         self.facts = facts
         self.n = len(facts.positions)
         self.primes = primes
         self._c = core
         self._pool: tuple[int, ...] | None = None
         self._marginals: tuple[int, list[dict[int, int]]] | None = None
-        self._pair_cache: dict = {}
+        self._pair_cache: dict[tuple[object, ...], PairCounts | None] = {}
 
     @property
     def free_cards(self) -> tuple[int, ...]:
@@ -107,7 +110,7 @@ class CompiledCounter(TaggedQueries):
     def total(self, deadline: float | None = None) -> int:
         if self._marginals is not None:
             return self._marginals[0]
-        return self._c.total(self._budget(deadline))
+        return int(self._c.total(self._budget(deadline)))
 
     def marginals(self, deadline: float | None = None) -> tuple[int, list[dict[int, int]]]:
         if self._marginals is None:
@@ -115,7 +118,7 @@ class CompiledCounter(TaggedQueries):
         return self._marginals
 
     def through(self, numbers: Iterable[int]) -> int:
-        return self._c.through(sorted(set(numbers)))
+        return int(self._c.through(sorted(set(numbers))))
 
     def sprint_classes(self, i: int, deadline: float | None = None) -> dict[int, set[int]]:
         p = self.facts.positions[i - 1]
@@ -128,13 +131,13 @@ class CompiledCounter(TaggedQueries):
         return out
 
     def stored_states(self) -> int:
-        return self._c.stored_states()
+        return int(self._c.stored_states())
 
     # the tagged passes that TaggedQueries (pair_counts, fixed_joint) post-process
     def _tag_positions(self) -> list[int] | None:
         return self._c.tag_positions() or None
 
-    def _pair_counts(self, fixed: dict[int, int]) -> tuple[int, int, dict] | None:
+    def _pair_counts(self, fixed: dict[int, int]) -> PairCounts | None:
         """``TaggedQueries._pair_counts`` with the tables summed in the core (up to two
         fixed hideouts, what the planner asks; the Python post-processing otherwise)."""
         fd = self._tag_positions()
@@ -145,7 +148,7 @@ class CompiledCounter(TaggedQueries):
                                      fd.index(a), fd.index(b), [], [], self._budget(self._deadline))
         return a, b, tables
 
-    def _pair_shares(self, hit: tuple[int, int], at: tuple[int, int]) -> tuple[int, int, dict] | None:
+    def _pair_shares(self, hit: tuple[int, int], at: tuple[int, int]) -> PairCounts | None:
         """``TaggedQueries._pair_shares`` with the division made in the core."""
         fixed = dict((hit, at))
         fd = self._tag_positions()
@@ -181,7 +184,7 @@ class CompiledCounter(TaggedQueries):
             return None, calls
         return (lo_high << 64 | lo_low, hi_high << 64 | hi_low, stopped), calls
 
-    def _tagged(self, fd: list[int], fixed: dict[int, int], keep: dict) -> dict[tuple, int]:
+    def _tagged(self, fd: list[int], fixed: dict[int, int], keep: dict[int, Any]) -> dict[tuple[Any, ...], int]:
         return dict(self._c.tagged(fd, [fixed.get(i, 0) for i in fd],
                                    [int(keep[i][0]) | 2 * int(keep[i][1]) for i in fd],
                                    self._budget(self._deadline)))
@@ -222,7 +225,7 @@ def make(facts: Facts) -> CompiledCounter | None:
 __all__ = ["CompiledCounter", "history_bound", "primes_for", "make"]
 
 
-def caught_by_tags(pool: list[int], x: int, inc: int, tables: list[dict], gone: int, free: int) -> int | None:
+def caught_by_tags(pool: list[int], x: int, inc: int, tables: list[dict[Any, Any]], gone: int, free: int) -> int | None:
     """The Manhunt planner's sum over the sprint sets of one class composition, compiled
     (``solver/compiled/catches.hpp``; the reference is ``advisor.manhunt._caught_by_inc``,
     which documents the arguments; ``gone`` and ``free`` here are bit masks over the
