@@ -40,11 +40,11 @@ import random
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb, lcm
-from typing import Any
+from typing import Any, Callable, Iterator, Sequence, cast
 
 from engine import rules
 from engine.cards import DECKS, ESCAPE, SETUP_DRAWS
-from engine.record import FugitiveDraw, MarshalDraw, Place, Record
+from engine.record import Event, FugitiveDraw, MarshalDraw, Place, Record
 from ._packing import (BITS, CLASS_MEMBERS, CLASS_OF, COUNTS, DECK_OF, FLAG_ONE, MASK, N_CLASSES, deck_used, falling)
 from .count import Counter
 from .facts import Facts, extract
@@ -53,6 +53,11 @@ from .facts import Facts, extract
 class NoHistory(ValueError):
     """The record has no consistent hidden history: there is nothing to sample."""
 
+
+#: a state of the counter's dynamic program: (previous hideout, class usage G, H)
+State = tuple[int, int, int]
+#: the predecessors of a state and their weights (integers or exact fractions)
+Candidates = tuple[list[Any], list[Any]]
 
 @dataclass(frozen=True)
 class HiddenHistory:
@@ -64,17 +69,19 @@ class HiddenHistory:
     draw_lists: dict[int, tuple[int, ...]]  # deck 1-3 -> the Fugitive's draws from it, in order
 
 
-def _pick(rng: random.Random, weights: list) -> int:
+def _pick(rng: random.Random, weights: Sequence[int | Fraction]) -> int:
     """An index drawn with probability weights[i] / sum(weights), exactly (integers or
     Fractions; Fractions are brought to integers over their common denominator)."""
     if any(isinstance(w, Fraction) for w in weights):
         den = lcm(*(Fraction(w).denominator for w in weights))
-        weights = [int(w * den) for w in weights]
-    total = sum(weights)
+        ints: Sequence[int] = [int(w * den) for w in weights]
+    else:
+        ints = cast("Sequence[int]", weights)
+    total = sum(ints)
     if total <= 0:
         raise AssertionError("a sampling step with no weight: the counter and the sampler disagree")
     r = rng.randrange(total)
-    for i, w in enumerate(weights):
+    for i, w in enumerate(ints):
         if r < w:
             return i
         r -= w
@@ -97,11 +104,12 @@ class HistorySampler:
         self.counter = Counter(self.facts)
         c = self.counter
         self.layers = c.forward(backward=True)
+        assert c._inters is not None  # the backward pass keeps them
         self.inters = c._inters
         self.n = c.n
-        self._cache: dict[tuple, tuple[list, list]] = {}
-        self._by_h_H: dict[int, dict] = {}
-        self._by_G: dict[int, dict] = {}
+        self._cache: dict[tuple[object, ...], Candidates] = {}
+        self._by_h_H: dict[int, dict[tuple[int, int], list[State]]] = {}
+        self._by_G: dict[int, dict[int, list[tuple[int, int, int, int]]]] = {}
         # the end of the row: the last layer's states, weighted by their end factor
         ends, weights = [], []
         for s, w in self.layers[self.n].items():
@@ -115,7 +123,7 @@ class HistorySampler:
         self._ends = (ends, weights)
 
     # ------------------------------------------------------------------ phase A
-    def _choose(self, rng: random.Random, key: tuple, make) -> Any:
+    def _choose(self, rng: random.Random, key: tuple[object, ...], make: Callable[[], Candidates]) -> Any:
         got = self._cache.get(key)
         if got is None:
             got = self._cache[key] = make()
@@ -124,9 +132,9 @@ class HistorySampler:
         items, weights = got
         return items[_pick(rng, weights)]
 
-    def _route(self, rng: random.Random) -> tuple[list[int | None], list[tuple[int, ...] | None], int | None]:
+    def _route(self, rng: random.Random) -> tuple[list[int | None], list[tuple[int, ...] | None]]:
         """Backward through the steps: (hideout per position, class counts of the hidden
-        sprint cards per position or None, index 1..n)."""
+        sprint cards per position or None), each by index 1..n."""
         c = self.counter
         hide: list[int | None] = [None] * (self.n + 1)
         comps: list[tuple[int, ...] | None] = [None] * (self.n + 1)
@@ -154,7 +162,7 @@ class HistorySampler:
         assert cur == (0, 0, cur[2]), cur
         return hide, comps
 
-    def _face_up_candidates(self, i: int, j: int, target: tuple) -> tuple[list, list]:
+    def _face_up_candidates(self, i: int, j: int, target: State) -> Candidates:
         layer = self.layers[i - 1]
         items, weights = [], []
         for s, s2, wt, div in self.counter._face_up_moves(i, j, layer):
@@ -165,7 +173,7 @@ class HistorySampler:
                     weights.append(v)
         return items, weights
 
-    def _hideout_candidates(self, i: int, target: tuple) -> tuple[list, list]:
+    def _hideout_candidates(self, i: int, target: State) -> Candidates:
         """The states between the half-steps from which hideout x = target[0] leads to target."""
         c = self.counter
         x, G3, H3 = target
@@ -201,7 +209,7 @@ class HistorySampler:
                 weights.append(v)
         return items, weights
 
-    def _sprint_candidates(self, i: int, inter: tuple) -> tuple[list, list]:
+    def _sprint_candidates(self, i: int, inter: tuple[int, int, int, int]) -> Candidates:
         """The states before position i (and their sprint class increments) that lead to ``inter``."""
         c = self.counter
         h, G2, H, reach = inter
@@ -226,7 +234,7 @@ class HistorySampler:
                     weights.append(self.layers[i - 1][s] * wo)
         return items, weights
 
-    def _last_candidates(self, i: int, target: tuple) -> tuple[list, list]:
+    def _last_candidates(self, i: int, target: State) -> Candidates:
         """The last position (face down): the states before it and the usage and evens
         its sprint cards start from, for hideout x = target[0] (mirrors Counter._finish)."""
         c = self.counter
@@ -263,7 +271,7 @@ class HistorySampler:
             weights.append(_ratio(w * wt * phi, div))
         return items, weights
 
-    def _escape_candidates(self, i: int) -> tuple[list, list]:
+    def _escape_candidates(self, i: int) -> Candidates:
         c = self.counter
         layer = self.layers[i - 1]
         k = self.facts.positions[i - 1].sprints
@@ -275,7 +283,7 @@ class HistorySampler:
                 weights.append(_ratio(layer[s] * phi, div))
         return items, weights
 
-    def _end_candidates(self, i: int, G: int, need: int) -> tuple[list, list]:
+    def _end_candidates(self, i: int, G: int, need: int) -> Candidates:
         """The class counts of the last position's sprint cards (with at least ``need``
         evens), weighted by their sets, draw slots and the unused draw slots of the end
         (the terms of Counter._end_weights, one composition at a time)."""
@@ -321,7 +329,7 @@ class HistorySampler:
         # the sprint cards, class by class: a uniform assignment of distinct free cards
         sprint: list[list[int]] = [[] for _ in range(self.n + 1)]
         for cls in range(N_CLASSES):
-            wanted = [(i, comps[i][cls]) for i in range(1, self.n + 1) if comps[i] is not None and comps[i][cls]]
+            wanted = [(i, comp[cls]) for i, comp in enumerate(comps) if i >= 1 and comp is not None and comp[cls]]
             if not wanted:
                 continue
             free = [x for x in CLASS_MEMBERS[cls] if x not in excluded and x not in face_down]
@@ -336,8 +344,11 @@ class HistorySampler:
         # each deck's draw list: used cards by deadline, each in a uniform free slot
         # among its first a(c); then the rest from the cards neither used nor hers
         used_by_deck: dict[int, list[tuple[int, int]]] = {1: [], 2: [], 3: []}
+        hideouts = tuple(h for h in hide[1:] if h is not None)
+        assert len(hideouts) == self.n, "a position without its hideout: the counter and the sampler disagree"
         for p, cards in zip(facts.positions, sprint_cards):
-            for card in cards + ((hide[p.index],) if hide[p.index] != ESCAPE else ()):
+            h = hideouts[p.index - 1]
+            for card in cards + ((h,) if h != ESCAPE else ()):
                 r = DECK_OF[card]
                 if r:
                     used_by_deck[r].append((facts.slots_at(r, p.turn), card))
@@ -353,7 +364,7 @@ class HistorySampler:
             others = [x for x in DECKS[r] if x not in used and x not in facts.marshal_cards]
             fill = iter(rng.sample(others, slots.count(None)))
             draw_lists[r] = tuple(s if s is not None else next(fill) for s in slots)
-        return HiddenHistory(tuple(hide[1:]), tuple(sprint_cards), draw_lists)
+        return HiddenHistory(hideouts, tuple(sprint_cards), draw_lists)
 
     def record(self, rng: random.Random) -> Record:
         """One consistent hidden history as a full record whose Marshal's view is the input."""
@@ -366,7 +377,7 @@ def full_record(public: Record, history: HiddenHistory) -> Record:
     setup = tuple(sorted(lists[1][:SETUP_DRAWS[1]] + lists[2][:SETUP_DRAWS[2]] + lists[3][:SETUP_DRAWS[3]]))
     nxt = {r: SETUP_DRAWS[r] for r in (1, 2, 3)}
     position = 0
-    events = []
+    events: list[Event] = []
     for e in public.events:
         if isinstance(e, FugitiveDraw):
             events.append(FugitiveDraw(e.deck, lists[e.deck][nxt[e.deck]]))
@@ -383,7 +394,7 @@ def _counts(inc: int) -> tuple[int, ...]:
     return tuple((inc >> (BITS * c)) & MASK for c in range(N_CLASSES))
 
 
-def _compositions(k: int, parts: int):
+def _compositions(k: int, parts: int) -> Iterator[tuple[int, ...]]:
     """Every tuple of ``parts`` non-negative integers summing to k."""
     if parts == 1:
         yield (k,)
