@@ -57,7 +57,7 @@ to the winner and -1 to the loser.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Iterable, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 import numpy as np
 
@@ -66,8 +66,8 @@ from .cards import DECKS, ESCAPE, SETUP_DRAWS, STARTING_HAND, deck_of
 from .errors import IllegalMove
 from .game import _needs_second, apply as engine_apply, guessable_numbers, initial_state
 from .moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
-from .record import FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record, Ruleset, OPENINGS
-from .state import FUGITIVE_PHASES, GameState, Phase
+from .record import Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record, Ruleset, OPENINGS
+from .state import FUGITIVE_PHASES, GameState, Hideout, Phase, PublicHideout
 from .views import fugitive_view, marshal_view
 
 # --------------------------------------------------------------------------- players
@@ -210,7 +210,13 @@ class Node(NamedTuple):
     def __copy__(self) -> "Node":
         return self
 
-    def __deepcopy__(self, memo) -> "Node":
+    @property
+    def dealt_game(self) -> GameState:
+        """The engine state, once the setup is dealt (at every node but the setup's)."""
+        assert self.game is not None, "the setup is not dealt yet"
+        return self.game
+
+    def __deepcopy__(self, memo: object) -> "Node":
         # OpenSpiel clones a Python state by deep-copying its attributes; a node and
         # everything in it is immutable, so the clone shares it (a reference copy).
         return self
@@ -267,7 +273,7 @@ def chance_outcomes(node: Node) -> list[tuple[int, float]]:
     if node.game is None:
         cards = [c for c in DECKS[_setup_deck(node.dealt)] if c not in node.dealt]
     elif node.drawing:
-        cards = list(node.game.decks[node.drawing - 1])
+        cards = list(node.dealt_game.decks[node.drawing - 1])
     else:
         raise ValueError("not a chance node")
     p = 1.0 / len(cards)
@@ -287,12 +293,12 @@ def _apply_chance(node: Node, card: int) -> Node:
         )
         return node._replace(game=initial_state(node.ruleset, decks), dealt=(), fugitive_cards=tuple(sorted(dealt)))
     d = node.drawing
-    g = node.game
-    deck = g.decks[d - 1]
-    if card not in deck:
-        raise IllegalAction(f"chance outcome {card!r}: deck {d} holds {', '.join(map(str, deck))}")
+    g = node.dealt_game
+    left = g.decks[d - 1]
+    if card not in left:
+        raise IllegalAction(f"chance outcome {card!r}: deck {d} holds {', '.join(map(str, left))}")
     # The drawn card goes on top; the rest stay ascending (their order was never seen).
-    top = (card,) + tuple(c for c in deck if c != card)
+    top = (card,) + tuple(c for c in left if c != card)
     decks = g.decks[: d - 1] + (top,) + g.decks[d:]
     node = _moved(node, engine_apply(g._evolve(decks=decks), Draw(d)), drawing=0)
     if g.phase is Phase.MARSHAL_DRAW:
@@ -300,16 +306,17 @@ def _apply_chance(node: Node, card: int) -> Node:
     return node._replace(fugitive_cards=node.fugitive_cards + (card,))
 
 
-def _moved(node: Node, after: GameState, **changes) -> Node:
+def _moved(node: Node, after: GameState, **changes: Any) -> Node:
     """``node`` with the engine state ``after``, the public event it added (if any)
     written into the observers' fields."""
-    before = node.game
+    before = node.dealt_game
     if len(after.public_events) == len(before.public_events):
         return node._replace(game=after, **changes)
     e = after.public_events[-1]
     base = node.guesses * ROUND_FIELDS  # the round: guesses made before this event
     last_guess = node.last_guess
     hunts = node.hunts
+    marks: tuple[int, ...]
     if isinstance(e, Place):
         second = before.phase is Phase.FUGITIVE_OPENING and before.opening_placed == 1
         marks = (base + (5 if second else 4),)
@@ -424,7 +431,7 @@ def legal_actions(node: Node) -> list[int]:
 # --------------------------------------------------------------------------- apply
 def _engine(node: Node, action: int, move: Move) -> GameState:
     try:
-        return engine_apply(node.game, move)
+        return engine_apply(node.dealt_game, move)
     except IllegalMove as exc:
         raise IllegalAction(f"action {action} ({action_name(action)}): {exc.reason}") from None
 
@@ -482,7 +489,7 @@ def apply(node: Node, action: int) -> Node:
 
 
 def _why_not(node: Node, action: int) -> str:
-    g = node.game
+    g = node.dealt_game
     phase = g.phase
     if action in (PASS, DECLINE) or action <= DRAW_BASE + 3:
         return f"not legal now (the game waits for {phase.value})"
@@ -538,7 +545,7 @@ def _walk_record(record: Record, node: Node) -> tuple[Node, list[int]]:
     setup = sorted(record.fugitive_setup)
     play([c for c in setup if deck_of(c) == 1] + [c for c in setup if deck_of(c) != 1])
     for i, event in enumerate(record.events):
-        g = node.game
+        g = node.dealt_game
         try:
             if g.phase is Phase.FUGITIVE_OPENING and g.opening_placed == 1 and not isinstance(event, Place):
                 play([PASS])
@@ -564,13 +571,13 @@ def _walk_record(record: Record, node: Node) -> tuple[Node, list[int]]:
                 raise ValueError(f"event {i}: unknown event {event!r}")
         except IllegalAction as exc:
             raise IllegalAction(f"event {i}: {exc}") from None
-        produced = node.game.events[-1] if node.game.events else None
+        produced = node.dealt_game.events[-1] if node.dealt_game.events else None
         if produced != event and not _same_outcome(produced, event):
             raise IllegalAction(f"event {i}: the record says {event}, but the game gives {produced}")
     return node, actions
 
 
-def _same_outcome(produced, recorded) -> bool:
+def _same_outcome(produced: Event | None, recorded: Event) -> bool:
     """A guess's reveals may be listed in any order in a record."""
     if isinstance(recorded, Guess) and isinstance(produced, Guess):
         key = lambda r: (r.position, r.hideout, tuple(sorted(r.sprint_cards)))  # noqa: E731
@@ -617,7 +624,7 @@ def _selection_owner(node: Node) -> int | None:
     """Whose unfinished choice ``node.chosen`` is."""
     if not node.chosen:
         return None
-    return FUGITIVE if node.game.phase in FUGITIVE_PHASES else MARSHAL
+    return FUGITIVE if node.dealt_game.phase in FUGITIVE_PHASES else MARSHAL
 
 
 def _fugitive_hand(node: Node) -> frozenset[int]:
@@ -767,7 +774,7 @@ class Observer:
         if self.perfect_recall and self.public and node.marks:
             tensor[np.fromiter(node.marks, np.intp, len(node.marks)) + at["rounds"]] = 1.0
 
-    def _public_entries(self, node: Node, idx: list, val: list) -> None:
+    def _public_entries(self, node: Node, idx: list[int], val: list[float]) -> None:
         at = self._at
         idx.append(at["stage"] + _STAGE_INDEX[stage(node)])
         val.append(1.0)
@@ -882,7 +889,7 @@ def _cards(cards: Iterable[int], sort: bool = True) -> str:
     return " ".join(map(str, cards)) if cards else "-"
 
 
-def _public_slot(h) -> str:
+def _public_slot(h: PublicHideout) -> str:
     if h.number == 0:
         return "0"
     number = "?" if h.number is None else str(h.number)
@@ -891,7 +898,7 @@ def _public_slot(h) -> str:
     return f"{number}+{h.sprints}"
 
 
-def _hidden_slot(h) -> str:
+def _hidden_slot(h: Hideout) -> str:
     if h.number == 0:
         return "0"
     number = str(h.number) if h.face_up else f"[{h.number}]"

@@ -46,11 +46,12 @@ at import time (``import engine.openspiel`` loads no solver). OpenSpiel's C++
 from __future__ import annotations
 
 import random
+from typing import Any, cast
 
 import pyspiel
 
 from . import encoding as enc
-from .record import OPENINGS, Record, Ruleset
+from .record import OPENINGS, Opening, Record, Ruleset
 from .state import GameState
 
 assert pyspiel.PlayerId.CHANCE == enc.CHANCE and pyspiel.PlayerId.TERMINAL == enc.TERMINAL
@@ -76,7 +77,7 @@ GAME_TYPE = pyspiel.GameType(
 )
 
 
-def _ruleset(params: dict) -> tuple[Ruleset, int]:
+def _ruleset(params: dict[str, Any]) -> tuple[Ruleset, int]:
     unknown = sorted(set(params) - set(DEFAULT_PARAMETERS))
     if unknown:
         raise ValueError(f"{GAME_NAME} has no parameter {unknown[0]!r} (it has {', '.join(DEFAULT_PARAMETERS)})")
@@ -89,13 +90,13 @@ def _ruleset(params: dict) -> tuple[Ruleset, int]:
         raise ValueError(f"pass_draw must be true or false, not {pass_draw!r}")
     if not isinstance(max_turns, int) or isinstance(max_turns, bool) or not 1 <= max_turns <= enc.MAX_TURNS_LIMIT:
         raise ValueError(f"max_turns must be a whole number from 1 to {enc.MAX_TURNS_LIMIT}, not {max_turns!r}")
-    return Ruleset(opening, pass_draw), max_turns
+    return Ruleset(cast(Opening, opening), pass_draw), max_turns
 
 
 class FugitiveGame(pyspiel.Game):
     """The game; ``ruleset`` and ``max_turns`` come from the parameters."""
 
-    def __init__(self, params: dict | None = None):
+    def __init__(self, params: dict[str, Any] | None = None):
         params = {**DEFAULT_PARAMETERS, **(params or {})}
         self.ruleset, self.max_turns = _ruleset(params)
         info = pyspiel.GameInfo(
@@ -116,7 +117,7 @@ class FugitiveGame(pyspiel.Game):
     def max_chance_nodes_in_history(self) -> int:
         return enc.MAX_CHANCE_NODES
 
-    def make_py_observer(self, iig_obs_type=None, params=None) -> "SpielObserver":
+    def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> "SpielObserver":
         """OpenSpiel's observer factory: None is the default observation (no recall,
         public and the player's own private information)."""
         if params:
@@ -170,7 +171,7 @@ class FugitiveState(pyspiel.State):
     def __str__(self) -> str:
         return enc.referee_text(self._node)
 
-    def resample_from_infostate(self, player_id, probability_sampler=None):
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> "FugitiveState":
         """A state drawn from ``player_id``'s information state with its exact
         probability (see :func:`resample`). ``probability_sampler`` is OpenSpiel's
         (a callable giving a float in [0, 1): it seeds the draw), a
@@ -205,10 +206,11 @@ class FugitiveState(pyspiel.State):
 class SpielObserver(enc.Observer):
     """:class:`engine.encoding.Observer` reading a :class:`FugitiveState`."""
 
-    def set_from(self, state: FugitiveState, player: int) -> None:
+    # OpenSpiel hands a Python observer its own state: the node is read from it
+    def set_from(self, state: FugitiveState, player: int) -> None:  # type: ignore[override]
         super().set_from(state._node, player)
 
-    def string_from(self, state: FugitiveState, player: int) -> str:
+    def string_from(self, state: FugitiveState, player: int) -> str:  # type: ignore[override]
         return super().string_from(state._node, player)
 
 
@@ -240,12 +242,12 @@ def resample(state: FugitiveState, player: int, rng: random.Random) -> FugitiveS
 
     if player not in (enc.FUGITIVE, enc.MARSHAL):
         raise ValueError(f"player must be 0 (the Fugitive) or 1 (the Marshal), not {player!r}")
-    game = state.get_game()
+    game: FugitiveGame = state.get_game()
     node = state.node
     history = state.history()
     if node.game is None:  # the deal: the Fugitive knows his cards, the Marshal nothing
         if player == enc.FUGITIVE:
-            return state.clone()
+            return cast(FugitiveState, state.clone())
         out = game.new_initial_state()
         for _ in node.dealt:
             cards = [c for c, _ in out.chance_outcomes()]
@@ -265,10 +267,10 @@ def resample(state: FugitiveState, player: int, rng: random.Random) -> FugitiveS
     return out
 
 
-_SAMPLERS: dict = {}
+_SAMPLERS: dict[tuple[object, ...], Any] = {}  # Record.key -> solver.HistorySampler
 
 
-def _history_sampler(public: Record):
+def _history_sampler(public: Record) -> Any:
     """The solver's sampler of a Marshal's record, kept for the few records asked last:
     IS-MCTS resamples the same root once per simulation."""
     import solver

@@ -36,6 +36,8 @@ with the reason instead.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import gymnasium
 import numpy as np
 from gymnasium import spaces
@@ -49,9 +51,11 @@ from .record import OPENINGS, Record, Ruleset
 AGENTS = ("fugitive", "marshal")
 OBSERVATIONS = ("information_state", "observation")
 RENDER_VIEWS = ("referee", "fugitive", "marshal")
+NAME = "fugitive_v0"
+RENDER_MODES = ("ansi",)
 
 
-def env(**kwargs) -> AECEnv:
+def env(**kwargs: Any) -> AECEnv:
     """The environment with PettingZoo's usual wrappers (see the module docstring)."""
     e = raw_env(**kwargs)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
@@ -62,7 +66,7 @@ def env(**kwargs) -> AECEnv:
 class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
     """The unwrapped environment (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi"], "name": "fugitive_v0", "is_parallelizable": False}
+    metadata = {"render_modes": list(RENDER_MODES), "name": NAME, "is_parallelizable": False}
 
     def __init__(
         self,
@@ -80,7 +84,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
             raise ValueError(f"pass_draw must be True or False, not {pass_draw!r}")
         if observation not in OBSERVATIONS:
             raise ValueError(f"observation must be one of {OBSERVATIONS}, not {observation!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f'render_mode must be "ansi" or None, not {render_mode!r}')
         if render_as not in RENDER_VIEWS:
             raise ValueError(f"render_as must be one of {RENDER_VIEWS}, not {render_as!r}")
@@ -91,7 +95,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
         self._observer = enc.Observer(max_turns=max_turns, perfect_recall=observation == "information_state")
         size = self._observer.tensor.size
         self.possible_agents = list(AGENTS)
-        self.agents = []
+        self.agents: list[str] = []
         self.observation_spaces = {
             a: spaces.Dict({
                 "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
@@ -104,14 +108,14 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
         self.np_random, _ = seeding.np_random(None)
 
     # -- spaces
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     # -- the AEC cycle
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
         self.agents = list(AGENTS)
@@ -119,7 +123,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
         self._cumulative_rewards = {a: 0.0 for a in AGENTS}
         self.terminations = {a: False for a in AGENTS}
         self.truncations = {a: False for a in AGENTS}
-        self.infos = {a: {} for a in AGENTS}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
         self.node = self._chance(self._root)
         self.agent_selection = AGENTS[enc.current_player(self.node)]
 
@@ -131,7 +135,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
             node = enc.apply(node, outcomes[int(self.np_random.integers(len(outcomes)))][0])
         return node
 
-    def step(self, action) -> None:
+    def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -180,4 +184,4 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
         return enc.record(self.node)
 
     def __str__(self) -> str:
-        return self.metadata["name"]
+        return NAME

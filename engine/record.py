@@ -26,7 +26,9 @@ from .errors import CodedError, CodedText
 
 FORMAT = "fugitive-record"
 VERSION = 1
-OPENINGS = ("one-or-two", "two")
+#: the ruleset's openings (docs/rules.md, "Ruleset options")
+Opening = Literal["one-or-two", "two"]
+OPENINGS: tuple[Opening, ...] = ("one-or-two", "two")
 
 
 class FormatText(CodedText):
@@ -139,7 +141,7 @@ class RecordFormatError(CodedError, ValueError):
 class Ruleset:
     """The ruleset options of RULES.md."""
 
-    opening: Literal["one-or-two", "two"] = "one-or-two"
+    opening: Opening = "one-or-two"
     pass_draw: bool = False
 
     def to_dict(self) -> dict[str, Any]:
