@@ -18,15 +18,12 @@ from __future__ import annotations
 
 import time
 from math import comb
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import Any, Iterable
 
 from . import _compiled  # type: ignore[attr-defined]  # the built module: no stubs
 from ._packing import CLASS_SETS, DECK_SETS, falling
-from .count_planner import OutOfTime, TaggedQueries
+from .count_planner import OutOfTime, PairCounts, TaggedQueries
 from .facts import Facts
-
-if TYPE_CHECKING:
-    from .counting import PairCounts
 
 #: the product of the first k primes, k = 1 .. MAX_PRIMES
 _MODULI: list[int] = []
@@ -95,7 +92,7 @@ class CompiledCounter(TaggedQueries):
         self._c = core
         self._pool: tuple[int, ...] | None = None
         self._marginals: tuple[int, list[dict[int, int]]] | None = None
-        self._pair_cache: dict[tuple[object, ...], PairCounts | None] = {}
+        self._pair_cache: dict[Any, PairCounts | None] = {}
 
     @property
     def free_cards(self) -> tuple[int, ...]:

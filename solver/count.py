@@ -63,14 +63,26 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from math import comb, factorial
+from typing import Any, Iterable, Iterator
 
 from engine import rules
 from engine.cards import ESCAPE
 from .facts import Facts
-from .count_planner import OutOfTime, PlannerQueries
+from .count_planner import OutOfTime, PairCounts, PlannerQueries
 from .gcpause import no_cycle_collection
 from ._packing import (BITS, CLASS_OF, CLASS_SETS, COUNTS, DECK_OF, DECK_SETS, FLAG_ONE, FLAG_SHIFT, MASK,
                        MAX_CARD, TERMINAL, deck_used, falling, g_get)
+
+#: a state of the dynamic program: (previous hideout, class usage G, H)
+State = tuple[int, int, int]
+#: a state's way over face-up positions: (state, successor or None, weight, divisor)
+Move = tuple[State, "State | None", int, int]
+#: a position's candidate numbers (Counter._candidates): (x, class, deck, class
+#: increment, parity bit) of each, the classes and decks among them, what the options
+#: depend on besides the usage, and the usage nibbles they depend on (a mask)
+Candidates = tuple[list[tuple[int, int, int, int, int]], tuple[int, ...], tuple[int, ...],
+                   tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], int]
+
 
 class Counter(PlannerQueries):
     """Counts the consistent hidden histories of :class:`Facts`, with marginals and
@@ -112,17 +124,17 @@ class Counter(PlannerQueries):
                 use[DECK_OF[p.hideout]] += 1
             for s in p.sprint_cards or ():
                 use[DECK_OF[s]] += 1
-            self.revealed_use.append(tuple(use))
+            self.revealed_use.append((use[0], use[1], use[2], use[3]))
         # cumulative revealed usage per deck before each position
         self.revealed_before: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
         acc = (0, 0, 0, 0)
-        for use in self.revealed_use[1:]:
-            if use != (0, 0, 0, 0):
-                acc = (acc[0] + use[0], acc[1] + use[1], acc[2] + use[2], acc[3] + use[3])
+        for used in self.revealed_use[1:]:
+            if used != (0, 0, 0, 0):
+                acc = (acc[0] + used[0], acc[1] + used[1], acc[2] + used[2], acc[3] + used[3])
             self.revealed_before.append(acc)
         self._sprint_cache: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
-        self._hideout_cache: dict[int, dict[int, tuple[list, list[int]]]] = {}  # position -> usage -> entry
-        self._candidate_cache: dict[int, list[tuple[int, int, int, int, int]]] = {}
+        self._hideout_cache: dict[int, dict[int, tuple[list[Any], list[int]]]] = {}  # position -> usage -> entry
+        self._candidate_cache: dict[int, Candidates] = {}
         self._closing_cache: dict[tuple[int, int], int] = {}
         self._end_cache: dict[int, list[int]] = {}  # usage -> _end_weights of the last position
         self._slots_cache: dict[int, int] = {}
@@ -156,21 +168,21 @@ class Counter(PlannerQueries):
                 self._steps[-1] = (self._steps[-1][0], i, kind)
             else:
                 self._steps.append((i, i, kind))
-        self._runs: dict[int, tuple] = {}
+        self._runs: dict[int, tuple[Any, ...]] = {}
         self._layers: list[dict[tuple[int, int, int], int]] | None = None
-        self._inters: list[dict] | None = None  # between the half-steps, for the backward pass
-        self._last_betas: dict = {}  # backward values of the layer before a face-down last position
-        self._betas: list[dict] = []  # backward values by layer, once the marginals are made
+        self._inters: list[dict[Any, Any]] | None = None  # between the half-steps, for the backward pass
+        self._last_betas: dict[Any, Any] = {}  # backward values of the layer before a face-down last position
+        self._betas: list[dict[Any, Any]] = []  # backward values by layer, once the marginals are made
         self._marginals: tuple[int, list[dict[int, int]]] | None = None
-        self._marked_cache: dict[tuple[int, ...], list[dict]] = {}
-        self._pair_cache: dict[tuple, tuple[int, int, dict] | None] = {}
+        self._marked_cache: dict[tuple[int, ...], list[dict[Any, Any]]] = {}
+        self._pair_cache: dict[Any, PairCounts | None] = {}
         # what the tagged passes of a Manhunt node need instead of the full passes
-        self._prefixes: dict[int, dict] = {}  # see _prefix_layer
+        self._prefixes: dict[int, dict[Any, Any]] = {}  # see _prefix_layer
         self._tag_betas: dict[tuple[int, int, int], int] = {}  # see _suffix_beta
         # backward values are scaled by D = prod_c P_c! to stay integers (see marginals)
         self._D = 1
-        for p in self.pool:
-            self._D *= factorial(p)
+        for free in self.pool:
+            self._D *= factorial(free)
 
     def allowed(self, i: int) -> list[bool]:
         """Which numbers a face-down hideout at position i may be (a row by number): not
@@ -294,10 +306,10 @@ class Counter(PlannerQueries):
                 wt *= falling(slots[r] - deck_used(G, r) - before[r], use[r])
         return wt
 
-    def _revealed_moves(self, i: int, layer: dict):
+    def _revealed_moves(self, i: int, layer: Iterable[State]) -> Iterator[Move]:
         """(state, successor, weight, divisor) of every state that can reach position i's number."""
         p = self.facts.positions[i - 1]
-        x = p.hideout
+        x = p.known_hideout
         lowest = _lowest_before(x, p.sprint_cards)
         r_x = DECK_OF[x] if x != ESCAPE else -1
         flagged = self._flag_low[i] <= x or self._flag_clear[i]
@@ -326,9 +338,9 @@ class Counter(PlannerQueries):
                     continue
             yield s, (x, G, H2), wt, div
 
-    def _push_revealed(self, i: int, j: int, layer: dict) -> dict:
+    def _push_revealed(self, i: int, j: int, layer: dict[Any, Any]) -> dict[Any, Any]:
         """Forward over the face-up positions i..j."""
-        out: dict = {}
+        out: dict[Any, Any] = {}
         get = out.get
         for s, s2, wt, div in self._face_up_moves(i, j, layer):
             if s2 is not None:
@@ -336,16 +348,16 @@ class Counter(PlannerQueries):
                 out[s2] = get(s2, 0) + (v // div if div != 1 else v)
         return out
 
-    def _pull_revealed(self, i: int, j: int, layer: dict, after: dict) -> dict:
+    def _pull_revealed(self, i: int, j: int, layer: dict[Any, Any], after: dict[Any, Any]) -> dict[Any, Any]:
         """Backward over the face-up positions i..j."""
-        out: dict = {}
+        out: dict[Any, Any] = {}
         get = after.get
         for s, s2, wt, div in self._face_up_moves(i, j, layer):
             b = get(s2, 0) if s2 is not None else 0
             out[s] = (wt * b // div if div != 1 else wt * b) if b else 0
         return out
 
-    def _run_moves(self, i: int, j: int, layer: dict):
+    def _run_moves(self, i: int, j: int, layer: Iterable[State]) -> Iterator[Move]:
         """``_revealed_moves`` over the face-up positions i..j (i < j) at once.
 
         Along a run of face-up positions the usage G does not change (face-up cards are
@@ -358,7 +370,7 @@ class Counter(PlannerQueries):
         static = self._runs.get(i)
         if static is None:
             pos = self.facts.positions
-            xs = [pos[t - 1].hideout for t in range(i, j + 1)]
+            xs = [pos[t - 1].known_hideout for t in range(i, j + 1)]
             lows = [_lowest_before(x, pos[t - 1].sprint_cards) for t, x in zip(range(i, j + 1), xs)]
             ok = all(xs[k - 1] < xs[k] and xs[k - 1] >= lows[k] for k in range(1, len(xs)))
             flagged = any(self._flag_low[t] <= x or self._flag_clear[t] for t, x in zip(range(i, j + 1), xs))
@@ -391,10 +403,12 @@ class Counter(PlannerQueries):
             else:
                 yield s, (x_last, G, H), wt, 1
 
-    def _chain(self, i: int, j: int, s: tuple) -> tuple:
+    def _chain(self, i: int, j: int, s: State) -> Move:
         """One state over the face-up positions i..j, position by position."""
-        cur, wt, div = s, 1, 1
+        cur: State | None = s
+        wt, div = 1, 1
         for t in range(i, j + 1):
+            assert cur is not None
             ((_, cur, w, d),) = self._revealed_moves(t, (cur,))
             if cur is None:
                 return s, None, 0, 1
@@ -402,10 +416,10 @@ class Counter(PlannerQueries):
             div *= d
         return s, cur, wt, div
 
-    def _face_up_moves(self, i: int, j: int, layer: dict):
+    def _face_up_moves(self, i: int, j: int, layer: Iterable[State]) -> Iterator[Move]:
         return self._revealed_moves(i, layer) if i == j else self._run_moves(i, j, layer)
 
-    def _escape_moves(self, i: int, layer: dict):
+    def _escape_moves(self, i: int, layer: Iterable[State]) -> Iterator[tuple[State, int, int]]:
         """(state, weight of its completions) for the escape at the last position: its
         sprint sets with the evens the last gap needs, and the end (see _finish)."""
         k = self.facts.positions[i - 1].sprints
@@ -424,7 +438,7 @@ class Counter(PlannerQueries):
                 phi = 0
             yield s, phi, closing(DECK_OF[h], H)
 
-    def _push_escape(self, i: int, layer: dict) -> dict:
+    def _push_escape(self, i: int, layer: dict[Any, Any]) -> dict[Any, Any]:
         z = 0
         for s, phi, div in self._escape_moves(i, layer):
             if phi:
@@ -432,15 +446,15 @@ class Counter(PlannerQueries):
                 z += (w // div if div != 1 else w) * phi
         return {(ESCAPE, TERMINAL, 0): z} if z else {}
 
-    def _pull_escape(self, i: int, layer: dict, after: dict) -> dict:
+    def _pull_escape(self, i: int, layer: dict[Any, Any], after: dict[Any, Any]) -> dict[Any, Any]:
         b = after.get((ESCAPE, TERMINAL, 0), 0)
         return {s: (phi * b // div if div != 1 else phi * b) for s, phi, div in self._escape_moves(i, layer)}
 
-    def _push_sprints(self, i: int, layer: dict) -> dict:
+    def _push_sprints(self, i: int, layer: dict[Any, Any]) -> dict[Any, Any]:
         k = self.facts.positions[i - 1].sprints
         cap = self.hi[i]
         low = self.lo[i]
-        out: dict = {}
+        out: dict[Any, Any] = {}
         get = out.get
         entries = self._hideout_cache.setdefault(i, {})
         entry = self._hideout_entry
@@ -460,10 +474,10 @@ class Counter(PlannerQueries):
                     out[key] = get(key, 0) + w * wo
         return out
 
-    def _pull_sprints(self, i: int, layer: dict, after: dict) -> dict:
+    def _pull_sprints(self, i: int, layer: dict[Any, Any], after: dict[Any, Any]) -> dict[Any, Any]:
         k = self.facts.positions[i - 1].sprints
         cap = self.hi[i]
-        out: dict = {}
+        out: dict[Any, Any] = {}
         get = after.get
         entries = self._hideout_cache.setdefault(i, {})
         entry = self._hideout_entry
@@ -484,10 +498,10 @@ class Counter(PlannerQueries):
                 out[(h, G, H)] = acc
         return out
 
-    def _hideout_groups(self, i: int, inter: dict):
+    def _hideout_groups(self, i: int, inter: dict[Any, Any]) -> Iterator[tuple[int, list[Any], list[int], list[Any]]]:
         """The states between the half-steps grouped by usage G2, each group with the
         hideout options of G2 and their numbers: (G2, options, xs, [(h, H, reach, weight, key)])."""
-        groups: dict = {}
+        groups: dict[Any, Any] = {}
         for key, w in inter.items():
             h, G, H, reach = key
             g = groups.get(G)
@@ -507,14 +521,14 @@ class Counter(PlannerQueries):
     # sums of the options' values. A state carrying missed-set flags (its transitions
     # depend on h and x together) is crossed option by option.
 
-    def _push_hideouts(self, i: int, inter: dict) -> dict:
+    def _push_hideouts(self, i: int, inter: dict[Any, Any]) -> dict[Any, Any]:
         """Forward over the hideout half-step."""
-        out: dict = {}
+        out: dict[Any, Any] = {}
         get = out.get
         closing = self._closing
         low = self.lo[i]
         for G2, options, xs, members in self._hideout_groups(i, inter):
-            subs: dict = {}
+            subs: dict[Any, Any] = {}
             for h, H, reach, w, _ in members:
                 a = bisect_left(xs, low if low > h else h + 1)
                 b = bisect_right(xs, reach)
@@ -551,7 +565,7 @@ class Counter(PlannerQueries):
                         out[key] = get(key, 0) + run * wt
         return out
 
-    def _push_flagged(self, i: int, G2: int, options: list, a: int, b: int, h: int, H: int, w: int, out: dict) -> None:
+    def _push_flagged(self, i: int, G2: int, options: list[Any], a: int, b: int, h: int, H: int, w: int, out: dict[Any, Any]) -> None:
         """Forward from one state that carries missed-set flags, option by option."""
         r_open = DECK_OF[h]
         flag_low, clear = self._flag_low[i], self._flag_clear[i]
@@ -570,15 +584,15 @@ class Counter(PlannerQueries):
             key = (x, G2 + inc, H2)
             out[key] = out.get(key, 0) + v
 
-    def _pull_hideouts(self, i: int, inter: dict, after: dict) -> dict:
+    def _pull_hideouts(self, i: int, inter: dict[Any, Any], after: dict[Any, Any]) -> dict[Any, Any]:
         """Backward over the hideout half-step."""
-        out: dict = {}
+        out: dict[Any, Any] = {}
         get = after.get
         closing = self._closing
         low = self.lo[i]
         flag_low, clear = self._flag_low[i], self._flag_clear[i]
         for G2, options, xs, members in self._hideout_groups(i, inter):
-            sums: dict = {}  # (open deck, H) -> prefix sums over the options (staying, leaving)
+            sums: dict[Any, Any] = {}  # (open deck, H) -> prefix sums over the options (staying, leaving)
             for h, H, reach, _, state in members:
                 a = bisect_left(xs, low if low > h else h + 1)
                 b = bisect_right(xs, reach)
@@ -625,7 +639,7 @@ class Counter(PlannerQueries):
                 out[state] = acc + leaving // closing(r_open, H) if leaving else acc
         return out
 
-    def _finish(self, i: int, layer: dict, backward: bool) -> tuple[dict, dict]:
+    def _finish(self, i: int, layer: dict[Any, Any], backward: bool) -> tuple[dict[Any, Any], dict[Any, Any]]:
         """The last (face-down) position: hideout, sprint cards and the end, in one go.
 
         Its hideout comes first; then its sprint sets with the evens the gap needs and
@@ -634,18 +648,18 @@ class Counter(PlannerQueries):
         value is the constant D, so the backward values of the layer before are made
         in the same loop: ``(terminal layer, backward values of layer i - 1 or {})``.
         """
-        sums: dict = {}  # (x, divisor) -> summed numerators, divided once at the end
+        sums: dict[Any, Any] = {}  # (x, divisor) -> summed numerators, divided once at the end
         get = sums.get
-        betas: dict = {}
+        betas: dict[Any, Any] = {}
         closing = self._closing
         D = self._D
-        d_over: dict = {}  # divisor -> D // divisor
+        d_over: dict[Any, Any] = {}  # divisor -> D // divisor
         low, cap = self.lo[i], self.hi[i]
         k = self.facts.positions[i - 1].sprints
         base, most = rules.max_gap(rules.footprints(k)), rules.max_gap(rules.footprints(k, evens=k))
         flag_low, clear = self._flag_low[i], self._flag_clear[i]
         end_weights = self._end_weights_cached
-        shared: dict = {}  # id of an options list (all alive in the hideout cache) -> its numbers, closings
+        shared: dict[Any, Any] = {}  # id of an options list (all alive in the hideout cache) -> its numbers, closings
         for G, members in _by_usage(layer, 1).items():
             options = self._hideout_options(i, G)
             got = shared.get(id(options))
@@ -653,7 +667,7 @@ class Counter(PlannerQueries):
                 # the numbers, and the closing each pays when it opens its deck
                 got = shared[id(options)] = ([o[0] for o in options], [closing(o[3], o[2]) for o in options])
             xs, entering = got
-            ends = [None] * len(options)  # made when first reached
+            ends: list[list[int] | None] = [None] * len(options)  # made when first reached
             for h, H, w in members:
                 r_open = DECK_OF[h]
                 top = h + most if h + most < cap else cap
@@ -691,10 +705,10 @@ class Counter(PlannerQueries):
                         acc += q * f
                 if backward:
                     betas[(h, G, H)] = acc
-        out: dict = {}
+        out: dict[Any, Any] = {}
         for (x, div), v in sums.items():
-            key = (x, TERMINAL, 0)
-            out[key] = out.get(key, 0) + v // div
+            end = (x, TERMINAL, 0)
+            out[end] = out.get(end, 0) + v // div
         return out, betas
 
     # The last position crosses in the other order: hideout first, then its sprint
@@ -758,7 +772,7 @@ class Counter(PlannerQueries):
             exact[e] += exact[e + 1]
         return exact
 
-    def _end_pair(self, key_a: tuple, key_b: tuple) -> list[list[int]]:
+    def _end_pair(self, key_a: tuple[Any, ...], key_b: tuple[Any, ...]) -> list[list[int]]:
         """Two decks' end polynomials multiplied: by cards m <= k, a list by evens.
 
         They depend on the record only through the keys and each deck's draws and free
@@ -832,7 +846,7 @@ class Counter(PlannerQueries):
         """
         return self._hideout_entry(i, G2)[0]
 
-    def _hideout_entry(self, i: int, G2: int) -> tuple[list, list[int]]:
+    def _hideout_entry(self, i: int, G2: int) -> tuple[list[Any], list[int]]:
         """(hideout options, reach table) of position i after usage G2.
 
         Both depend on G2 only through the nibbles of the classes and decks that
@@ -872,7 +886,7 @@ class Counter(PlannerQueries):
         entries[G2] = got
         return got
 
-    def _candidates(self, i: int):
+    def _candidates(self, i: int) -> Candidates:
         """(x, class, deck, class increment, parity bit) for every number position i may
         take by its bounds and the allowed numbers, before any usage is known; with
         the classes and the decks (1-3) among them, what the position's options depend
@@ -928,7 +942,8 @@ class Counter(PlannerQueries):
         for i, j, kind in self._steps:
             self._check_time()
             if kind == "last":  # with the backward values of the layer before
-                inter, (nxt, self._last_betas) = {}, self._finish(i, layers[-1], backward=backward)
+                inter: dict[tuple[int, int, int, int], int] = {}
+                nxt, self._last_betas = self._finish(i, layers[-1], backward=backward)
             else:
                 inter, nxt = self._cross(i, j, kind, layers[-1])
             for _ in range(i, j):  # inside a run of face-up positions: nothing kept
@@ -940,7 +955,7 @@ class Counter(PlannerQueries):
         self._inters = inters if backward else None
         return layers
 
-    def _cross(self, i: int, j: int, kind: str, layer: dict) -> tuple[dict, dict]:
+    def _cross(self, i: int, j: int, kind: str, layer: dict[Any, Any]) -> tuple[dict[Any, Any], dict[Any, Any]]:
         """Forward over the step of positions i..j: (the states between its half-steps,
         the layer after it)."""
         if kind == "regular":
@@ -969,7 +984,7 @@ class Counter(PlannerQueries):
         n += sum(len(layer) for passes in self._marked_cache.values() for layer in passes)
         return n
 
-    def through(self, numbers) -> int:
+    def through(self, numbers: Iterable[int]) -> int:
         """The number of histories in which every one of ``numbers`` is a face-down hideout.
 
         Joint counts without a pass per set: a route is increasing, so the histories
@@ -994,7 +1009,7 @@ class Counter(PlannerQueries):
         assert z % self._D == 0
         return z // self._D
 
-    def _marked(self, prefix: tuple[int, ...]) -> list[dict]:
+    def _marked(self, prefix: tuple[int, ...]) -> list[dict[Any, Any]]:
         """Forward weights of the paths through every number of ``prefix`` (cached)."""
         if not prefix:
             return self.forward()
@@ -1003,8 +1018,8 @@ class Counter(PlannerQueries):
             return got
         before = self._marked(prefix[:-1])
         mark = prefix[-1]
-        out: list[dict] = [{}]
-        cur: dict = {}
+        out: list[dict[Any, Any]] = [{}]
+        cur: dict[Any, Any] = {}
         for i, j, kind in self._steps:
             nxt = self._cross(i, j, kind, cur)[1] if cur else {}
             out.extend({} for _ in range(i, j))
@@ -1066,7 +1081,7 @@ class Counter(PlannerQueries):
             num, div = self._end(s)
             b_next[s] = num * (D // div)
         counts: list[dict[int, int]] = [dict() for _ in range(n + 1)]
-        betas: list[dict] = [{} for _ in range(n + 1)]
+        betas: list[dict[Any, Any]] = [{} for _ in range(n + 1)]
         betas[n] = b_next
         z = sum(w * b_next[s] for s, w in layers[n].items())
         for s, w in layers[n].items():
@@ -1081,6 +1096,7 @@ class Counter(PlannerQueries):
             self._check_time()
             # the half-steps of the step, in reverse
             if kind == "regular":
+                assert self._inters is not None  # kept by the forward pass for this one
                 b_inter = self._pull_hideouts(j, self._inters[j], b_next)
                 b_cur = self._pull_sprints(j, layers[i], b_inter)
             elif kind == "last":
@@ -1104,14 +1120,14 @@ class Counter(PlannerQueries):
         return self._marginals
 
 
-def _lowest_before(x: int, sprint_cards) -> int:
+def _lowest_before(x: int, sprint_cards: Iterable[int] | None) -> int:
     """The smallest previous hideout from which x can be placed over these sprint cards."""
-    return rules.lowest_previous(x, rules.sprint_total(sprint_cards))
+    return rules.lowest_previous(x, rules.sprint_total(sprint_cards or ()))
 
 
-def _by_usage(states: dict, at: int) -> dict:
+def _by_usage(states: dict[Any, Any], at: int) -> dict[Any, Any]:
     """States grouped by their usage G (key[at]): G -> [(other key fields..., weight)]."""
-    groups: dict = {}
+    groups: dict[Any, Any] = {}
     for key, w in states.items():
         rest = key[:at] + key[at + 1:] + (w,)
         g = groups.get(key[at])
@@ -1124,22 +1140,22 @@ def _by_usage(states: dict, at: int) -> dict:
 
 #: hideout options and reach tables by (what a position's options depend on besides the
 #: usage, the usage's nibbles they depend on): shared by every counter (bounded)
-_HIDEOUT_ENTRIES: dict[tuple, tuple[list, list[int]]] = {}
+_HIDEOUT_ENTRIES: dict[tuple[Any, ...], tuple[list[Any], list[int]]] = {}
 _HIDEOUT_MAX = 8_000
 
 #: the last position's per-deck-pair end polynomials, by their inputs (see _end_pair)
-_END_PAIRS: dict[tuple, list[list[int]]] = {}
+_END_PAIRS: dict[tuple[Any, ...], list[list[int]]] = {}
 _END_PAIRS_MAX = 4_000
 
 #: sprint sets by (sprint count, each deck's free odd, free even and free slots): they do
 #: not depend on the record otherwise, so every counter shares them (bounded)
-_SPRINT_SETS: dict[tuple, list[tuple[int, int, int]]] = {}
+_SPRINT_SETS: dict[tuple[Any, ...], list[tuple[int, int, int]]] = {}
 _DECK_SPRINTS: dict[tuple[int, int, int, int, int], list[list[tuple[int, int, int]]]] = {}
 _SHARED_MAX = 60_000  # stored tuples; both tables are dropped when they pass it
 _shared_size = [0]
 
 
-def _share(table: dict, key, value: list, size: int) -> list:
+def _share(table: dict[Any, Any], key: object, value: list[Any], size: int) -> list[Any]:
     if _shared_size[0] + size > _SHARED_MAX:
         _SPRINT_SETS.clear()
         _DECK_SPRINTS.clear()
@@ -1193,7 +1209,8 @@ def _deck_sprints(r: int, fo: int, fe: int, room: int, k: int) -> list[list[tupl
     return got
 
 
-def _join(a: list[list[tuple[int, int, int]]], b: list[list[tuple[int, int, int]]], k: int):
+def _join(a: list[list[tuple[int, int, int]]], b: list[list[tuple[int, int, int]]],
+          k: int) -> list[list[tuple[int, int, int]]]:
     """Two decks' sprint shares combined, by total card count m <= k."""
     out: list[list[tuple[int, int, int]]] = [[] for _ in range(k + 1)]
     for ma, rows_a in enumerate(a):

@@ -15,13 +15,21 @@ from __future__ import annotations
 
 import time
 from contextlib import contextmanager
-from typing import Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from math import comb
 
 from engine import rules
 
 from ._packing import BITS, CLASS_OF, COUNTS, DECK_OF, FLAG_ONE, FLAG_SHIFT, MASK, N_CLASSES
+
+if TYPE_CHECKING:
+    from .count import Move, State
+    from .facts import Facts
+
+#: a pair of face-down positions and the counts of their hideouts by sprint classes
+#: (``TaggedQueries.pair_counts``), or None when the passes cannot say
+PairCounts = tuple[int, int, dict[Any, Any]]
 
 
 def composition_counts(comp: int) -> tuple[int, ...]:
@@ -39,6 +47,16 @@ class TaggedQueries:
     differ only in how they run the passes."""
 
     _deadline: float | None = None
+    #: the pair counts asked for, by their fixed positions (made by the core)
+    _pair_cache: dict[Any, PairCounts | None]
+
+    if TYPE_CHECKING:  # what each core provides
+        @property
+        def free_cards(self) -> tuple[int, ...]: ...
+
+        def _tag_positions(self) -> list[int] | None: ...
+
+        def _tagged(self, fd: list[int], fixed: dict[int, int], keep: dict[Any, Any]) -> dict[tuple[Any, ...], int]: ...
 
     @contextmanager
     def _limited(self, deadline: float | None) -> Iterator[None]:
@@ -54,7 +72,7 @@ class TaggedQueries:
         if self._deadline is not None and time.perf_counter() > self._deadline:
             raise OutOfTime
 
-    def pair_counts(self, *fixed: tuple[int, int], deadline: float | None = None) -> tuple[int, int, dict] | None:
+    def pair_counts(self, *fixed: tuple[int, int], deadline: float | None = None) -> PairCounts | None:
         """For a Manhunt node with two face-down positions a < b besides the ``fixed``
         ones ((position, hideout) pairs): ``(a, b, {incs: (first, second)})`` with
 
@@ -69,21 +87,20 @@ class TaggedQueries:
         One tagged pass (``_tagged``) keeps the hideouts and sprint classes of both a
         and b; each table sums out the sprint classes of the other position.
         """
-        got = self._pair_cache.get(fixed, False)
-        if got is not False:
-            return got
+        if fixed in self._pair_cache:
+            return self._pair_cache[fixed]
         with self._limited(deadline):
             got = self._pair_cache[fixed] = self._pair_counts(dict(fixed))
         return got
 
-    def _pair_counts(self, fixed: dict[int, int]) -> tuple[int, int, dict] | None:
+    def _pair_counts(self, fixed: dict[int, int]) -> PairCounts | None:
         fd = self._tag_positions()
         if fd is None or len(fd) != len(fixed) + 2 or not fixed.keys() <= set(fd):
             return None
         a, b = [q for q in fd if q not in fixed]
         at = [fd.index(q) for q in fixed]  # where the fixed positions' tags are in a key
         ia, ib = fd.index(a), fd.index(b)
-        out: dict = {}
+        out: dict[tuple[int, ...], tuple[dict[tuple[int, int], dict[int, int]], dict[tuple[int, int], dict[int, int]]]] = {}
         keep = {a: (True, True), b: (True, True)}
         for q in fixed:
             keep[q] = (False, True)
@@ -100,7 +117,7 @@ class TaggedQueries:
         return a, b, out
 
     def pair_shares(self, hit: tuple[int, int], at: tuple[int, int],
-                    deadline: float | None = None) -> tuple[int, int, dict] | None:
+                    deadline: float | None = None) -> PairCounts | None:
         """``pair_counts(hit, at)`` with every count divided by the sprint sets of the
         hit's class composition that the free cards allow besides the hit's hideout, the
         hideout at ``at`` and the two of its row: the histories of *one* sprint set of
@@ -108,24 +125,23 @@ class TaggedQueries:
         once the hideouts are fixed, so each such set has an equal share). The Manhunt
         planner values the guesses of a child it derives from its parent this way."""
         key = ("shares", hit, at)
-        got = self._pair_cache.get(key, False)
-        if got is not False:
-            return got
+        if key in self._pair_cache:
+            return self._pair_cache[key]
         with self._limited(deadline):
             got = self._pair_cache[key] = self._pair_shares(hit, at)
         return got
 
-    def _pair_shares(self, hit: tuple[int, int], at: tuple[int, int]) -> tuple[int, int, dict] | None:
+    def _pair_shares(self, hit: tuple[int, int], at: tuple[int, int]) -> PairCounts | None:
         got = self._pair_counts(dict((hit, at)))
         if got is None:
             return None
         a, b, by_incs = got
         pool = self.free_cards
-        shares: dict = {}
-        out: dict = {}
+        shares: dict[Any, Any] = {}
+        out: dict[Any, Any] = {}
         for (inc_hit, inc), tables in by_incs.items():
             need = composition_counts(inc_hit)
-            mine: tuple[dict, dict] = ({}, {})
+            mine: tuple[dict[Any, Any], dict[Any, Any]] = ({}, {})
             for which, table in enumerate(tables):
                 for row_key, row in table.items():
                     x2 = row_key[0]
@@ -156,7 +172,7 @@ class TaggedQueries:
         keep = {i: (True, False) for i in fd}
         keep[p] = (False, True)
         t = fd.index(p)
-        out: dict = {}
+        out: dict[Any, Any] = {}
         with self._limited(deadline):
             tagged = self._tagged(fd, {p: x}, keep)
         for key, n in tagged.items():
@@ -170,7 +186,47 @@ class PlannerQueries(TaggedQueries):
     """The Manhunt planner's queries on the Python counter's passes (mixed into
     :class:`solver.count.Counter`)."""
 
-    def _moves_from(self, i: int, h: int, G: int, H: int, only: int = 0):
+    # what the Python counter (solver.count.Counter, the one class that inherits this)
+    # holds and does, for the queries below
+    facts: Facts
+    n: int
+    lo: list[int]
+    hi: list[int]
+    _D: int
+    _all_flags: int
+    _flag_low: list[int]
+    _flag_clear: list[bool]
+    _steps: list[tuple[int, int, str]]
+    _layers: list[dict[State, int]] | None
+    _betas: list[dict[Any, Any]]
+    _prefixes: dict[int, dict[Any, Any]]
+    _tag_betas: dict[State, int]
+
+    if TYPE_CHECKING:
+        def marginals(self, deadline: float | None = None) -> tuple[int, list[dict[int, int]]]: ...
+
+        def _closing(self, r: int, H: int) -> int: ...
+
+        def _cross(self, i: int, j: int, kind: str, layer: dict[Any, Any]) -> tuple[dict[Any, Any], dict[Any, Any]]: ...
+
+        def _end(self, state: State) -> tuple[int, int]: ...
+
+        def _escape_moves(self, i: int, layer: Iterable[State]) -> Iterator[tuple[State, int, int]]: ...
+
+        def _face_up_moves(self, i: int, j: int, layer: Iterable[State]) -> Iterator[Move]: ...
+
+        def _flags_after(self, i: int, h: int, x: int, H: int, H2: int) -> int: ...
+
+        def _hideout_options(self, i: int, G2: int) -> list[tuple[int, int, int, int, int]]: ...
+
+        def _regular(self, i: int) -> bool: ...
+
+        def _revealed(self, i: int) -> bool: ...
+
+        def _sprint_options(self, i: int, G: int) -> list[tuple[int, int, int]]: ...
+
+    def _moves_from(self, i: int, h: int, G: int, H: int,
+                    only: int = 0) -> Iterator[tuple[int, int, State, int, bool]]:
         """Every way one state crosses the face-down position i (not the last):
         ``(class increment of the sprint cards, hideout y, successor, weight, whether it
         leaves the open deck)``; a move that leaves it is still to be divided by the
@@ -213,6 +269,7 @@ class PlannerQueries(TaggedQueries):
         if not self._regular(i):
             raise ValueError(f"position {i} is not a face-down position before the last")
         self.marginals(deadline)
+        assert self._layers is not None  # kept by the marginals
         layer, beta = self._layers[i - 1], self._betas[i]
         out: dict[int, set[int]] = {}
         with self._limited(deadline):
@@ -236,7 +293,7 @@ class PlannerQueries(TaggedQueries):
             return None
         return fd if len(self._prefix_layer(fd[0])) == 1 else None
 
-    def _prefix_layer(self, first: int) -> dict:
+    def _prefix_layer(self, first: int) -> dict[Any, Any]:
         """The layer before position ``first``, crossing only the steps before it (a
         tagged pass starts there and needs nothing else of the forward pass)."""
         if self._layers is not None:
@@ -251,7 +308,7 @@ class PlannerQueries(TaggedQueries):
             self._prefixes[first] = layer
         return layer
 
-    def _tagged(self, fd: list[int], fixed: dict[int, int], keep: dict) -> dict[tuple, int]:
+    def _tagged(self, fd: list[int], fixed: dict[int, int], keep: dict[Any, Any]) -> dict[tuple[Any, ...], int]:
         """Counts of histories with the hideouts ``fixed`` asks for (position -> hideout)
         by tag: for each face-down position in ``fd`` (in order) the part ``keep`` asks
         for, (hideout if keep[i][0]) + (class increment of its sprint cards if keep[i][1]).
@@ -262,14 +319,14 @@ class PlannerQueries(TaggedQueries):
         (``_suffix_beta``). It needs no other pass.
         """
         ((s0, w0),) = self._prefix_layer(fd[0]).items()
-        cur: dict = {s0: {(): w0}}
+        cur: dict[Any, Any] = {s0: {(): w0}}
         betas = self._tag_betas
-        out: dict = {}
+        out: dict[Any, Any] = {}
         closing = self._closing
         for t, i in enumerate(fd):
             last = t == len(fd) - 1
             if t and i > fd[t - 1] + 1:  # the face-up positions between
-                nxt: dict = {}
+                nxt: dict[Any, Any] = {}
                 for s, s2, wt, div in self._face_up_moves(fd[t - 1] + 1, i - 1, cur):
                     if s2 is not None:
                         got = nxt.setdefault(s2, {})

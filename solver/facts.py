@@ -32,6 +32,12 @@ class Position:
     def sprints_hidden(self) -> bool:
         return self.sprint_cards is None
 
+    @property
+    def known_hideout(self) -> int:
+        """The number of a face-up position (or 42 after the escape)."""
+        assert self.hideout is not None, "a face-down position has no known number"
+        return self.hideout
+
 
 @dataclass(frozen=True)
 class Facts:
