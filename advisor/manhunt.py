@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations, count, product
 from math import comb, floor
-from typing import Any
+from typing import Any, Iterable, Iterator, Sequence
 
 from engine import rules
 from engine.record import ManhuntGuess, Record
@@ -85,6 +85,11 @@ DERIVE_LIMIT = 20_000
 class _OutOfBudget(Exception):
     pass
 
+
+#: a node's result: (lower, upper, best first guess, {x: (lo, hi)}, tree)
+NodeResult = tuple[Fraction, Fraction, "int | None", dict[int, tuple[Fraction, Fraction]], "dict[str, Any] | None"]
+#: ``HistoryCounter.fixed_joint``: class increment -> the other hideouts -> histories
+FixedJoint = dict[int, dict[tuple[int, ...], int]]
 
 @dataclass
 class ManhuntPlan:
@@ -145,35 +150,35 @@ class _Ctx:
     #: names the public content of the root's record without its Manhunt hits
     prefix_key: int = 0
     solves: int = 0
-    memo: dict = field(default_factory=dict)
+    memo: dict[Any, Any] = field(default_factory=dict)
     build_tree: bool = False
-    posteriors: dict = field(default_factory=dict)
-    counts: dict = field(default_factory=dict)
-    classes: dict = field(default_factory=dict)
+    posteriors: dict[tuple[Any, ...], Posterior] = field(default_factory=dict)
+    counts: dict[tuple[Any, ...], int] = field(default_factory=dict)
+    classes: dict[Any, Any] = field(default_factory=dict)
     #: the counters of nodes with two face-down hideouts or more (their stored passes
     #: answer ``sprint_classes`` and ``pair_counts`` without counting again)
-    counters: dict = field(default_factory=dict)
+    counters: dict[tuple[Any, ...], HistoryCounter] = field(default_factory=dict)
     #: nodes whose posterior and pair counts come from their parent's tagged passes
     #: (``_derive_child``): node -> (parent, (position, hideout) of the hit, class
     #: increment of its sprint cards, the numbers they hold, the node's free cards)
-    derived: dict = field(default_factory=dict)
+    derived: dict[Any, Any] = field(default_factory=dict)
     #: (parent, position, hideout) -> the parent's ``HistoryCounter.fixed_joint``
-    fixed_joints: dict = field(default_factory=dict)
+    fixed_joints: dict[tuple[Any, ...], FixedJoint | None] = field(default_factory=dict)
     #: (parent, hit, class increment, position, hideout) -> a derived node's pair counts
-    derived_pairs: dict = field(default_factory=dict)
+    derived_pairs: dict[Any, Any] = field(default_factory=dict)
 
     def charge(self) -> None:
         if time.perf_counter() > self.deadline or self.solves >= self.max_solves:
             raise _OutOfBudget
         self.solves += 1
 
-    def known_value(self, hits: tuple) -> tuple | None:
+    def known_value(self, hits: tuple[Any, ...]) -> tuple[Any, ...] | None:
         got = self.memo.get(hits)
         if got is None and not self.build_tree:
             got = _EXACT.get((self.prefix_key, hits))
         return got
 
-    def posterior(self, hits: tuple, facts: Facts) -> Posterior:
+    def posterior(self, hits: tuple[Any, ...], facts: Facts) -> Posterior:
         post = self.posteriors.get(hits)
         if post is None:
             self.charge()
@@ -187,19 +192,18 @@ class _Ctx:
                 self.counters[hits] = counter
         return post
 
-    def fixed_joint(self, hits: tuple, facts: Facts, p: int, x: int) -> dict | None:
+    def fixed_joint(self, hits: tuple[Any, ...], facts: Facts, p: int, x: int) -> FixedJoint | None:
         """A node's ``HistoryCounter.fixed_joint(p, x)`` (made once; a solver call of the budget)."""
         key = (hits, p, x)
-        joint = self.fixed_joints.get(key, False)
-        if joint is False:
+        if key not in self.fixed_joints:
             self.charge()
             try:
-                joint = self.fixed_joints[key] = self.counter(hits, facts).fixed_joint(p, x, deadline=self.deadline)
+                self.fixed_joints[key] = self.counter(hits, facts).fixed_joint(p, x, deadline=self.deadline)
             except OutOfTime:
                 raise _OutOfBudget from None
-        return joint
+        return self.fixed_joints[key]
 
-    def counter(self, hits: tuple, facts: Facts) -> HistoryCounter:
+    def counter(self, hits: tuple[Any, ...], facts: Facts) -> HistoryCounter:
         """A node's counter with its forward and backward values (counted again only
         for a node whose posterior came from elsewhere, the root)."""
         counter = self.counters.get(hits)
@@ -208,7 +212,8 @@ class _Ctx:
             counter = self.counters[hits] = new_counter(facts)
         return counter
 
-    def pair_tables(self, hits: tuple, facts: Facts, p: int, x: int) -> tuple[list[int], dict, frozenset[int]] | None:
+    def pair_tables(self, hits: tuple[Any, ...], facts: Facts, p: int,
+                    x: int) -> tuple[Sequence[int], dict[Any, Any], frozenset[int]] | None:
         """A node's pair counts with x fixed at p (``HistoryCounter.pair_counts``), by the class
         increment under x, with the node's free cards per class and the numbers to leave
         out (held by the sprint cards of a derived node's last hit). From the node's own
@@ -238,7 +243,7 @@ class _Ctx:
         except OutOfTime:
             raise _OutOfBudget from None
 
-    def sprint_classes(self, hits: tuple, facts: Facts, position: int) -> dict[int, set[int]]:
+    def sprint_classes(self, hits: tuple[Any, ...], facts: Facts, position: int) -> dict[int, set[int]]:
         """``HistoryCounter.sprint_classes`` of a node's position (one more count of the node,
         made once): most sprint sets a reveal could show fit no history, and this
         rules them out by class composition without a count each."""
@@ -251,7 +256,7 @@ class _Ctx:
                 raise _OutOfBudget from None
         return got
 
-    def bounds_caught(self, hits: tuple, facts: Facts, n: int) -> tuple[int, int]:
+    def bounds_caught(self, hits: tuple[Any, ...], facts: Facts, n: int) -> tuple[int | Fraction, int | Fraction]:
         """Bounds on the histories a node's best play catches (its value times its
         histories ``n``; integers, see :func:`_catches_of`) without searching it: its
         value if known; else all with nothing left face down, the most likely number's
@@ -269,7 +274,7 @@ class _Ctx:
         top = max(post.number_counts.values())
         return (top, top) if m == 1 else (0, top)
 
-    def count(self, hits: tuple, facts: Facts) -> int:
+    def count(self, hits: tuple[Any, ...], facts: Facts) -> int:
         """A node's number of histories: from its posterior, which its search needs
         anyway, unless its value is already known (then a count alone)."""
         n = self.counts.get(hits)
@@ -304,10 +309,11 @@ def sprint_groups(
     if k == 0:
         return [((), 1)]
     if known is None:
+        assert record is not None, "the record, or the cards known"
         facts = extract(record.marshal_view())
         known = facts.marshal_cards | facts.known_cards
     free = [c for c in range(1, 42) if c not in known and c != x]
-    cand = set()
+    cand: set[int] = set()
     for q in post.positions:
         if not q.revealed and q.position != p:
             cand.update(c for c, n in q.counts.items() if n)
@@ -365,10 +371,10 @@ def _prev_max(post: Posterior, p: int) -> int:
     if p == 1:
         return 0
     q = post.positions[p - 2]
-    return q.hideout if q.revealed else max(q.counts)
+    return q.hideout if q.hideout is not None else max(q.counts)
 
 
-def _compositions(n: int, caps: list[int], start: int = 0):
+def _compositions(n: int, caps: list[int], start: int = 0) -> Iterator[list[int]]:
     if n == 0:
         yield [0] * (len(caps) - start)
         return
@@ -382,12 +388,12 @@ def _compositions(n: int, caps: list[int], start: int = 0):
 #: exact results across calls (a bot asks again after every hit of a Manhunt), by
 #: (the number _PREFIXES gives the record without its Manhunt hits, its hits in
 #: canonical order): a number, so a lookup does not hash the whole record again
-_EXACT: dict = {}
-_PREFIXES: dict = {}
+_EXACT: dict[Any, Any] = {}
+_PREFIXES: dict[Any, Any] = {}
 _PREFIX_IDS = count()
 
 
-def _split_hits(record: Record) -> tuple[Record, tuple]:
+def _split_hits(record: Record) -> tuple[Record, tuple[Any, ...]]:
     """The record without its trailing Manhunt hits, and those hits in canonical form.
 
     A later call (after one more hit) has the same prefix, so it finds the nodes of
@@ -395,14 +401,19 @@ def _split_hits(record: Record) -> tuple[Record, tuple]:
     """
     events = record.events
     k = len(events)
-    while k and isinstance(events[k - 1], ManhuntGuess) and events[k - 1].hit:
+    tail: list[ManhuntGuess] = []
+    while k:
+        e = events[k - 1]
+        if not (isinstance(e, ManhuntGuess) and e.hit):
+            break
+        tail.append(e)
         k -= 1
-    hits = tuple(sorted((e.position, e.number, tuple(e.sprint_cards or ())) for e in events[k:]))
+    hits = tuple(sorted((e.position, e.number, tuple(e.sprint_cards or ())) for e in tail))
     return Record(events[:k], record.ruleset), hits
 
 
-def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[int], x: int, px: Fraction,
-                 ctx: _Ctx, beat: Fraction | None = None) -> tuple[Fraction, Fraction, list, bool]:
+def _value_guess(hits: tuple[Any, ...], facts: Facts, post: Posterior, known: frozenset[int], x: int, px: Fraction,
+                 ctx: _Ctx, beat: Fraction | None = None) -> tuple[Fraction, Fraction, list[Any], bool]:
     """(lower, upper, outcome branches, out of budget) of guessing x first at a node.
 
     Its value is the sum over x's outcomes (position, sprint group) of the outcome's
@@ -416,7 +427,7 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
     """
     N = post.histories
     lo, hi = ZERO, px
-    branches: list = []
+    branches: list[Any] = []
     if PAIR_VALUES and not ctx.build_tree and post.face_down_count == 3:
         try:
             v = _value_by_tags(hits, facts, post, known, x, ctx)
@@ -435,14 +446,15 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
     # the bounds in histories caught (the node's N of them): an outcome's share of N is
     # its sprint sets times the histories of one (n1), and a child's value times its n1
     # is the histories it catches, an integer (see _catches_of), so the sums are integers
-    lo_c = hi_c = None
+    lo_c: int | Fraction | None = None
+    hi_c: int | Fraction | None = None
     try:
-        outcomes = []
+        outcomes: list[tuple[int, tuple[Any, ...], Facts, int, tuple[int, ...], int, int | Fraction, int | Fraction]] = []
         for q in post.positions:
             if q.revealed or not q.counts.get(x):
                 continue
             target = q.counts[x]
-            got = 0
+            covered = 0
             # only sprint sets of a class composition some history has there (a Manhunt
             # record ends with the escape, so a face-down position is never the last)
             last = q.position == len(facts.positions)
@@ -460,6 +472,7 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
                 for o in post.positions if not o.revealed and o.position != q.position
             ]
             if derive and joint is not None:  # the sets that lead to one node merged (_merge_siblings)
+                assert fits is not None
                 groups = _merged_groups(post, x, q.position, known, joint, fits, ctx.deadline)
             else:
                 groups = sprint_groups(post, None, x, q.position, ctx.deadline, known=known, fits=fits)
@@ -474,13 +487,13 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
                 n = n1 * mult
                 if not n:
                     continue
-                got += n
+                covered += n
                 clo, chi = ctx.bounds_caught(child, child_facts, n1)
-                outcomes.append([mult, child, child_facts, q.position, S, n1, clo, chi])
-                if got == target:
+                outcomes.append((mult, child, child_facts, q.position, S, n1, clo, chi))
+                if covered == target:
                     break
-            if got != target:
-                raise AssertionError(f"sprint groups of {x} at {q.position} cover {got} of {target} histories")
+            if covered != target:
+                raise AssertionError(f"sprint groups of {x} at {q.position} cover {covered} of {target} histories")
         lo_c = sum(o[0] * o[6] for o in outcomes)
         hi_c = sum(o[0] * o[7] for o in outcomes)
         # x cannot beat ``beat`` once hi_c / N <= beat (for an integer hi_c, once hi_c <=
@@ -505,13 +518,14 @@ def _value_guess(hits: tuple, facts: Facts, post: Posterior, known: frozenset[in
                 if beat_c is not None and hi_c <= beat_c:
                     break
     except _OutOfBudget:
-        if lo_c is None:
+        if lo_c is None or hi_c is None:
             return lo, hi, branches, True
         return Fraction(lo_c, N), Fraction(hi_c, N), branches, True
+    assert lo_c is not None and hi_c is not None
     return Fraction(lo_c, N), Fraction(hi_c, N), branches, False
 
 
-def _guess_by_core(hits: tuple, facts: Facts, post: Posterior, known: frozenset[int], x: int,
+def _guess_by_core(hits: tuple[Any, ...], facts: Facts, post: Posterior, known: frozenset[int], x: int,
                   beat: Fraction | None, ctx: _Ctx) -> tuple[int, int, bool] | None:
     """``_value_guess`` at a deriving node with four to seven face-down hideouts, in the
     compiled core (``solver/compiled/planner.hpp``): bounds on the histories guessing x
@@ -536,6 +550,7 @@ def _guess_by_core(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
     # the core's fixed joints are solver calls of the budget, as in _Ctx.fixed_joint,
     # charged however the call ends
     try:
+        got: tuple[int, int, bool] | None
         got, calls = core.value_guess(x, positions, sum(1 << c for c in known), beat_c, ctx.deadline,
                                       ctx.max_solves - ctx.solves, DERIVE_LIMIT)
     except OutOfTime as stop:
@@ -545,7 +560,7 @@ def _guess_by_core(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
     return got
 
 
-def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[int], x: int,
+def _value_by_tags(hits: tuple[Any, ...], facts: Facts, post: Posterior, known: frozenset[int], x: int,
                    ctx: _Ctx) -> Fraction | None:
     """The exact value of guessing x at a node with three face-down hideouts, from the
     node's tagged passes (or its parent's, ``_Ctx.pair_tables``); no child is counted
@@ -584,7 +599,9 @@ def _value_by_tags(hits: tuple, facts: Facts, post: Posterior, known: frozenset[
     return Fraction(caught, post.histories)
 
 
-def _caught_by_inc(pool: list[int], x: int, inc: int, tables, gone: frozenset[int], free: list[list[int]]) -> int:
+def _caught_by_inc(pool: Sequence[int], x: int, inc: int, tables: Iterable[dict[tuple[int, int], dict[int, int]]],
+                   gone: frozenset[int],
+                   free: list[list[int]]) -> int:
     """The histories a guess of x catches over every sprint set of class increment
     ``inc`` under it (at the position the ``tables`` are of), the Marshal guessing the
     best x' and then the best y after the hit (see :func:`_value_by_tags`): the readable
@@ -598,9 +615,9 @@ def _caught_by_inc(pool: list[int], x: int, inc: int, tables, gone: frozenset[in
     cx = CLASS_OF[x]
     # the child's free cards: less x and the sprint cards
     child_pool = [pool[c] - (c == cx) - m for c, m in enumerate(composition_counts(inc))]
-    rows: dict = {}  # x' -> [(class increment, ranked shares of the next guesses)]
-    sets: dict = {}  # (class of x', class of y) -> sets of this composition avoiding x, x', y
-    next_sets: dict = {}  # the same for the sprint sets of x' (see _ranked)
+    rows: dict[Any, Any] = {}  # x' -> [(class increment, ranked shares of the next guesses)]
+    sets: dict[Any, Any] = {}  # (class of x', class of y) -> sets of this composition avoiding x, x', y
+    next_sets: dict[Any, Any] = {}  # the same for the sprint sets of x' (see _ranked)
     for table in tables:
         for (x2, inc2), row in table.items():
             if x2 in gone:
@@ -622,7 +639,7 @@ def _caught_by_inc(pool: list[int], x: int, inc: int, tables, gone: frozenset[in
     # holds none of the set's numbers (no later one can do better)
     ys = {x2: {y for _, ranked in parts for _, y in ranked} for x2, parts in rows.items()}
     full = {x2: _catches(child_pool, x2, parts) for x2, parts in rows.items()}
-    order = sorted(full, key=full.get, reverse=True)
+    order = sorted(full, key=lambda x2: full[x2], reverse=True)
     numbers = set(rows).union(*ys.values())
     caught = 0
     for held, mult in _held_sets(inc, numbers, free):
@@ -645,7 +662,7 @@ def _held_sets(inc: int, numbers: set[int], free: list[list[int]]) -> list[tuple
     those). The other cards of a class are interchangeable, so a group is one choice
     of numbers per class and any choice of the rest."""
     need, active = _needs(inc)
-    out = [(frozenset(), 1)]
+    out: list[tuple[frozenset[int], int]] = [(frozenset(), 1)]
     for c in active:
         m = need[c]
         nums = [n for n in free[c] if n in numbers]
@@ -656,12 +673,12 @@ def _held_sets(inc: int, numbers: set[int], free: list[list[int]]) -> list[tuple
     return out
 
 
-def _merge_siblings(groups: list[tuple[tuple[int, ...], int]], joint: dict) -> list[tuple[tuple[int, ...], int]]:
+def _merge_siblings(groups: list[tuple[tuple[int, ...], int]], joint: dict[Any, Any]) -> list[tuple[tuple[int, ...], int]]:
     """Sprint groups of one hit with the sets that lead to the same node merged: sets
     of one composition that hold the same numbers the other positions can take (in
     ``joint``, the parent's ``HistoryCounter.fixed_joint``) give the same posterior and value
     (see ``_derive_child``), so the first stands for all, with their multiplicities."""
-    merged: dict = {}
+    merged: dict[Any, Any] = {}
     numbers: dict[int, set[int]] = {}
     for S, mult in groups:
         inc = composition(S)
@@ -677,7 +694,7 @@ def _merge_siblings(groups: list[tuple[tuple[int, ...], int]], joint: dict) -> l
     return [(S, mult) for S, mult in merged.values()]
 
 
-def _merged_groups(post: Posterior, x: int, p: int, known: set[int] | frozenset[int], joint: dict,
+def _merged_groups(post: Posterior, x: int, p: int, known: set[int] | frozenset[int], joint: dict[Any, Any],
                    fits: set[int], deadline: float | None) -> list[tuple[tuple[int, ...], int]]:
     """``_merge_siblings(sprint_groups(...), joint)`` made directly, without the sets
     of each merged group: for each class composition in ``fits`` that the gap rule
@@ -729,8 +746,8 @@ def _derives(post: Posterior) -> bool:
     return size <= DERIVE_LIMIT
 
 
-def _derive_child(ctx: _Ctx, hits: tuple, facts: Facts, x: int, p: int, S: tuple[int, ...],
-                  child: tuple, child_facts: Facts) -> None:
+def _derive_child(ctx: _Ctx, hits: tuple[Any, ...], facts: Facts, x: int, p: int, S: tuple[int, ...],
+                  child: tuple[Any, ...], child_facts: Facts) -> None:
     """The posterior of the node after a hit of x at p over S (one face-down hideout
     fewer than its parent) from its parent's count, without a count of its own.
 
@@ -747,7 +764,7 @@ def _derive_child(ctx: _Ctx, hits: tuple, facts: Facts, x: int, p: int, S: tuple
     inc = composition(S)
     pool = ctx.counters[hits].free_cards
     gone = frozenset(S)
-    shares: dict = {}
+    shares: dict[Any, Any] = {}
     mine: dict[tuple[int, ...], int] = {}
     rows = joint.get(inc, {})
     for hideouts, n in rows.items():
@@ -790,12 +807,12 @@ def _catches_of(v: Fraction, n: int) -> int | Fraction:
     return Fraction(v.numerator * n, v.denominator) if r else q
 
 
-def _add_hit(hits: tuple, x: int, p: int, S: tuple[int, ...]) -> tuple:
+def _add_hit(hits: tuple[Any, ...], x: int, p: int, S: tuple[int, ...]) -> tuple[Any, ...]:
     return tuple(sorted(hits + ((p, x, tuple(S)),)))
 
 
-def _node(hits: tuple, facts: Facts, ctx: _Ctx,
-          post: Posterior | None = None) -> tuple[Fraction, Fraction, int | None, dict, dict | None]:
+def _node(hits: tuple[Any, ...], facts: Facts, ctx: _Ctx,
+          post: Posterior | None = None) -> NodeResult:
     """(lower, upper, best first guess, {x: (lo, hi)}, tree) for the record with these
     Manhunt hits (``facts`` are its facts)."""
     got = ctx.known_value(hits)
@@ -808,7 +825,7 @@ def _node(hits: tuple, facts: Facts, ctx: _Ctx,
         raise ValueError(f"inconsistent Manhunt record: {post.reason}")
     m = post.face_down_count
     if m == 0:
-        res = (ONE, ONE, None, {}, {"value": ONE})
+        res: NodeResult = (ONE, ONE, None, {}, {"value": ONE})
         ctx.memo[key] = res
         return res
     # most likely first (the counts share the denominator, so they are ranked as integers)
@@ -829,8 +846,9 @@ def _node(hits: tuple, facts: Facts, ctx: _Ctx,
         ctx.memo[key] = res
         return res
     if m == 2 and PAIR_VALUES:
-        res = _pair_node(hits, facts, post, ctx)
-        if res is not None:
+        pair = _pair_node(hits, facts, post, ctx)
+        if pair is not None:
+            res = pair
             ctx.memo[key] = res
             if not ctx.build_tree:
                 _remember(ctx, key, res)
@@ -838,7 +856,7 @@ def _node(hits: tuple, facts: Facts, ctx: _Ctx,
     known = facts.marshal_cards | facts.known_cards
     values: dict[int, tuple[Fraction, Fraction]] = {x: (ZERO, p) for p, x in probs}
     best_lo, best_x = ZERO, probs[0][1]
-    trees: dict[int, list] = {}
+    trees: dict[int, list[Any]] = {}
     out_of_budget = False
     # Guessing a certain number first is optimal: it cannot miss, and a strategy that
     # guesses it later can be followed after it, knowing more. So once one certain
@@ -888,7 +906,7 @@ def _node(hits: tuple, facts: Facts, ctx: _Ctx,
     return res
 
 
-def _remember(ctx: _Ctx, key: tuple, res: tuple) -> None:
+def _remember(ctx: _Ctx, key: tuple[Any, ...], res: tuple[Any, ...]) -> None:
     """Keep an exact node's result for later calls (see ``_EXACT``)."""
     if len(_EXACT) > 50000:
         _EXACT.clear()
@@ -896,7 +914,7 @@ def _remember(ctx: _Ctx, key: tuple, res: tuple) -> None:
     _EXACT[(ctx.prefix_key, key)] = res
 
 
-def _pair_node(hits: tuple, facts: Facts, post: Posterior, ctx: _Ctx) -> tuple | None:
+def _pair_node(hits: tuple[Any, ...], facts: Facts, post: Posterior, ctx: _Ctx) -> NodeResult | None:
     """The exact value of a node with two face-down hideouts, from its own count alone.
 
     A guess x that hits at position p over the sprint set S leaves one face-down
@@ -919,12 +937,12 @@ def _pair_node(hits: tuple, facts: Facts, post: Posterior, ctx: _Ctx) -> tuple |
     N = post.histories
     pool = ctx.counter(hits, facts).free_cards
     known = facts.marshal_cards | facts.known_cards
-    by_guess: dict = {}  # x -> [(position, {class increment: {y: count}})]
+    by_guess: dict[Any, Any] = {}  # x -> [(position, {class increment: {y: count}})]
     for p, table in ((a, first), (b, second)):
         for (x, inc), row in table.items():
             by_guess.setdefault(x, {}).setdefault(p, {})[inc] = row
     values: dict[int, tuple[Fraction, Fraction]] = {}
-    trees: dict[int, list] = {}
+    trees: dict[int, list[Any]] = {}
     for x, where in by_guess.items():
         if time.perf_counter() > ctx.deadline:
             raise _OutOfBudget
@@ -966,7 +984,8 @@ def _pair_node(hits: tuple, facts: Facts, post: Posterior, ctx: _Ctx) -> tuple |
     return v, v, best_x, values, tree
 
 
-def _catches(pool: list[int], x: int, parts, held: frozenset[int] | set[int] = frozenset()) -> int:
+def _catches(pool: Sequence[int], x: int, parts: Iterable[tuple[int, list[tuple[int, int]]]],
+             held: frozenset[int] | set[int] = frozenset()) -> int:
     """The histories a hit of x catches with the best next guess, summed over every
     sprint set of each class composition of ``parts`` ((class increment, ranked shares
     from :func:`_ranked`)), leaving out the numbers in ``held`` (no longer possible)."""
@@ -978,8 +997,8 @@ def _catches(pool: list[int], x: int, parts, held: frozenset[int] | set[int] = f
     return total
 
 
-def _ranked(pool: list[int], inc: int, x: int, row: dict[int, int],
-            sets: dict | None = None) -> list[tuple[int, int]]:
+def _ranked(pool: Sequence[int], inc: int, x: int, row: dict[int, int],
+            sets: dict[Any, Any] | None = None) -> list[tuple[int, int]]:
     """The numbers y of ``row`` ({y: histories of x over sprint cards of class increment
     ``inc`` with y left}) with the share of one sprint set, best first: (share, y).
     ``sets``: a cache of the sets counts for this ``pool``, shared by calls."""
@@ -1004,7 +1023,7 @@ def _ranked(pool: list[int], inc: int, x: int, row: dict[int, int],
 _NEEDS: dict[int, tuple[tuple[int, ...], list[int]]] = {}
 
 
-def _caught_over_sets(pool: list[int], inc: int, x: int, ranked: list[tuple[int, int]]) -> int:
+def _caught_over_sets(pool: Sequence[int], inc: int, x: int, ranked: list[tuple[int, int]]) -> int:
     """Sum over every sprint set S of class increment ``inc`` under x of the histories
     the best second guess catches: the largest share (``_ranked``) of a y not in S.
 
@@ -1032,7 +1051,7 @@ def _caught_over_sets(pool: list[int], inc: int, x: int, ranked: list[tuple[int,
     return total
 
 
-def _sets_of(pool: list[int], inc: int, *hideouts: int) -> int:
+def _sets_of(pool: Sequence[int], inc: int, *hideouts: int) -> int:
     """How many sprint sets of class increment ``inc`` the free cards allow besides the
     given hideouts (``pool``: the free cards of each class)."""
     need, active = _needs(inc)
@@ -1056,7 +1075,7 @@ def _needs(inc: int) -> tuple[tuple[int, ...], list[int]]:
 
 
 class _Partial(_OutOfBudget):
-    def __init__(self, res):
+    def __init__(self, res: NodeResult) -> None:
         self.res = res
 
 
@@ -1128,10 +1147,11 @@ def _plan(record: Record, time_budget: float, max_solves: int, tree: bool, all_f
     seconds = time.perf_counter() - start
     if lo != hi or not value_seconds:
         value_seconds = seconds
+    assert bx is not None  # a record in a Manhunt has a face-down hideout to guess
     return ManhuntPlan(bx, lo, hi, values, ctx.solves, seconds, t, note, value_seconds)
 
 
-def _value_first_guesses(hits: tuple, facts: Facts, post: Posterior, values: dict, ctx: _Ctx) -> None:
+def _value_first_guesses(hits: tuple[Any, ...], facts: Facts, post: Posterior, values: dict[Any, Any], ctx: _Ctx) -> None:
     """Narrow the bounds of the first guesses the search left unvalued, most likely
     first, until each is exact or the budget runs out (the record's value is already
     known: these only say how much worse each other first guess is)."""
@@ -1161,7 +1181,8 @@ def _fixed_set_floor(post: Posterior) -> tuple[Fraction, tuple[int, ...]]:
     per_position = {max(q.counts, key=lambda x: (q.counts[x], -x)) for q in post.positions if not q.revealed}
     if len(per_position) == m:
         candidates.add(tuple(sorted(per_position)))
-    best, best_set = ZERO, ()
+    best: Fraction = ZERO
+    best_set: tuple[int, ...] = ()
     for T in candidates:
         if len(T) == m:
             j = post.joint(frozenset(T))

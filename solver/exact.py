@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from engine.record import Event, Record, RecordFormatError, load_record, record_from_dict, record_from_json
 from notepad.validator import RecordRuleError
@@ -128,7 +128,7 @@ def counted(facts: Facts, deadline: float | None = None, keep: bool = False) -> 
     return posterior_from_counts(facts, total, marg, counter if keep else None), counter
 
 
-def posterior_from_counts(facts: Facts, total: int, counts: Sequence[dict[int, int]],
+def posterior_from_counts(facts: Facts, total: int, counts: Sequence[dict[int, int]] | Mapping[int, dict[int, int]],
                           counter: HistoryCounter | None = None) -> Posterior:
     """The posterior of ``facts`` from the count of all histories and, for each
     face-down position (by index), number -> histories with it there; ``counter``, kept
