@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-fast bench venv clean
+.PHONY: run test test-fast check bench venv clean
 
 # the compiled counting core is built by the install (scikit-build-core, CMakeLists.txt);
 # where it cannot be built, the project installs without it and counts on the Python core
@@ -47,11 +47,19 @@ $(PG_STAMP): $(STAMP) scripts/install-postgres.sh
 	bash scripts/install-postgres.sh
 	if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then touch $(PG_STAMP); fi
 
-# every test, hypothesis derandomized (the same examples every run, as in CI), on the
+# the static checks: ruff (a small rule set, the whole project), import-linter (the
+# layers of docs/architecture.md) and mypy --strict (engine, notepad, solver, advisor);
+# their settings are in pyproject.toml
+check: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/lint-imports
+	$(BIN)/mypy
+
+# the static checks, then every test, hypothesis derandomized (the same examples every run, as in CI), on the
 # compiled counting core; then the solver's tests once more on the Python core. -rs
 # prints the reason of every skip (no browser, no PostgreSQL). In CI (CI=true) a
 # missing compiled core is an error, not a fallback.
-test: $(STAMP) $(BROWSER_STAMP) $(RESEARCH_STAMP) $(PG_STAMP)
+test: $(STAMP) $(BROWSER_STAMP) $(RESEARCH_STAMP) $(PG_STAMP) check
 	@if [ -n "$$CI" ]; then $(BIN)/python -c "import solver._compiled" || \
 	  { echo "CI: the compiled counting core did not build"; exit 1; }; fi
 	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -n 2 -rs
@@ -65,4 +73,4 @@ bench: $(STAMP) $(RESEARCH_STAMP)
 	$(BIN)/python -m bench
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache .import_linter_cache

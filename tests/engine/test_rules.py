@@ -111,3 +111,58 @@ def test_state_level_queries_match_rules():
     assert can_place(s, 6, {1, 2}) and not can_place(s, 6, {1, 3})
     assert all(isinstance(m, PlaceHideout) for m in legal_moves(s))  # first turn: no pass
     assert PassTurn() not in legal_moves(s)
+
+
+# --------------------------------------------------------------------------- the arithmetic, one home
+def _brute_fewest(previous, hand, hideout):
+    """The fewest sprint cards of ``hand`` with which placing ``hideout`` is legal (None: none)."""
+    from itertools import combinations
+
+    others = sorted(c for c in hand if c != hideout)
+    for k in range(len(others) + 1):
+        if any(err(previous, hideout, s, hand=hand) is None for s in combinations(others, k)):
+            return k
+    return None
+
+
+@pytest.mark.parametrize("previous", [0, 4, 9, 27, 33])
+def test_fewest_sprint_cards_is_the_placement_rules_smallest_legal_set(previous):
+    hands = [frozenset({1, 2, 3, 42, 5, 8, 13}), frozenset({1, 3, 42, 7, 9, 11, 40, 41}),
+             frozenset({2, 6, 10, 16, 30, 36, 42})]
+    for hand in hands:
+        for hideout in sorted(hand):
+            if hideout <= previous:
+                continue
+            assert rules.fewest_sprint_cards(previous, hand, hideout) == _brute_fewest(previous, hand, hideout), \
+                (previous, sorted(hand), hideout)
+
+
+def test_the_marshals_bounds_from_a_sprint_count():
+    # each sprint card of unknown number is worth 1 or 2: the widest reach counts 2 each
+    assert rules.widest_reach(9, 2) == 9 + 3 + 4
+    assert rules.lowest_previous(16, rules.footprints(2, evens=2)) == 9
+    assert [rules.fewest_sprints(30, 42), rules.fewest_sprints(0, 42), rules.fewest_sprints(5, 7)] == [5, 20, 0]
+    # from 30, five sprint cards reach 43 at the most: the escape is in reach with 5, not 4
+    assert rules.widest_reach(30, 5) >= 42 > rules.widest_reach(30, 4)
+    for k in range(6):
+        assert rules.max_gaps(k) == tuple(3 + k + evens for evens in range(k + 1))
+        assert rules.max_gaps(k)[-1] == rules.widest_reach(0, k)
+
+
+def test_the_escape_threshold():
+    assert not rules.escape_wins(29) and rules.escape_wins(30) and rules.escape_wins(41)
+    assert not rules.escape_wins(0)  # no hideout revealed: 0 counts
+
+
+def test_reach_and_the_footprints_needed_are_the_placement_rule():
+    hand = frozenset({1, 2, 3, 5, 6, 7, 10, 15, 42})
+    for previous in range(0, 12):
+        for hideout in sorted(hand):
+            for size in range(3):
+                from itertools import combinations
+
+                for s in combinations(sorted(hand - {hideout, 42}), size):
+                    legal_by_reach = previous < hideout <= rules.reach(previous, rules.sprint_total(s))
+                    assert legal_by_reach == (err(previous, hideout, s) is None)
+                    assert (rules.footprints_needed(previous, hideout) <= rules.sprint_total(s)) == (
+                        hideout <= rules.reach(previous, rules.sprint_total(s)))
