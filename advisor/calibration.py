@@ -8,7 +8,7 @@ recorded hit or miss. Predictions are binned by tenths; the Brier score is the m
 ``(prediction - outcome)^2``.
 
 The solver's measure assumes a Fugitive whose choices carry no information beyond
-being legal (SOLVER_MODEL.md), so a Fugitive bot with a style (small steps) is exactly
+being legal (docs/model.md), so a Fugitive bot with a style (small steps) is exactly
 where miscalibration should show.
 """
 from __future__ import annotations

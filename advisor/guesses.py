@@ -4,7 +4,7 @@ Candidates
 ----------
 Single numbers (the most likely face-down hideouts), the set of all *certain*
 numbers, the certain numbers plus one uncertain number, and pairs of the most likely
-uncertain numbers. A guess is all-or-nothing (RULES.md), so a set is only as good as
+uncertain numbers. A guess is all-or-nothing (docs/rules.md), so a set is only as good as
 the chance that every number of it hits.
 
 Criteria (every figure is stated per suggestion)

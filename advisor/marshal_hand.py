@@ -5,7 +5,7 @@ and nothing of her cards. The decks were shuffled uniformly, each on its own, so
 exchangeability her cards of deck d are a uniformly random subset, of the size of her
 draws from d, of the cards of d he has never held; the decks are independent, and the
 cards left in a deck lie in a uniformly random order. This is the Fugitive's side of
-what SOLVER_MODEL.md is for the Marshal: it reads nothing into her choices (a
+what docs/model.md is for the Marshal: it reads nothing into her choices (a
 Marshal who never guesses a card she holds does say a little about her hand; like
 the solver's measure, this model ignores what a player's style would say).
 
@@ -66,7 +66,7 @@ def sample_marshal_hand(view: FugitiveView, rng: random.Random) -> tuple[int, ..
 
 
 def marshal_record(view: FugitiveView, hand: tuple[int, ...]) -> Record:
-    """Her record (RECORD.md, no hidden field) if her draws gave ``hand`` (in order)."""
+    """Her record (docs/record.md, no hidden field) if her draws gave ``hand`` (in order)."""
     cards = iter(hand)
     events: list[Event] = []
     for e in view.events:

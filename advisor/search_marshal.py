@@ -2,7 +2,7 @@
 
 The Marshal's side of issue 19's search (``advisor.search`` is the Fugitive's). What
 she does not know is the Fugitive's hidden history; ``solver.HistorySampler`` draws
-it *exactly* (with the probability SOLVER_MODEL.md gives it) from her own record. So
+it *exactly* (with the probability docs/model.md gives it) from her own record. So
 for a guess the bot
 
 1. takes the candidates of the lookahead Marshal (``advise_guesses`` ranked by the

@@ -944,7 +944,7 @@ def _selected(n: int, manhunt: bool) -> tuple[int, ...]:
 
 def _on_guess_pick(gid: str, n: int, manhunt: bool) -> None:
     """A face-up number (a hideout, or a sprint card beside one) cannot be guessed
-    (RULES.md): it is taken out of the selection at once, with the rule's words."""
+    (docs/rules.md): it is taken out of the selection at once, with the rule's words."""
     pad, _ = _opened(gid)
     if pad is None:
         return

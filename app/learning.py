@@ -239,7 +239,7 @@ def run() -> None:
     humans = _humans(stored)
     if "fugitive" in humans and not over:
         # Learning shows the Marshal's record, whose drawn cards are private to her
-        # (RULES.md): a person who plays the Fugitive sees it once the match is over
+        # (docs/rules.md): a person who plays the Fugitive sees it once the match is over
         st.info(t("learning_after_match"))
         return
     # the truth (his hidden cards) once a match is over: its record is a full one
@@ -390,7 +390,7 @@ def _q_place(answer) -> bool:
 
 
 def _q_first_draws(answer) -> bool:
-    return answer == 2  # RULES.md, "Turns": the Marshal's first turn draws 2 cards
+    return answer == 2  # docs/rules.md, "Turns": the Marshal's first turn draws 2 cards
 
 
 #: the passing question: after 9, a hand of 15 and 42 (the rules decide: no placement)

@@ -104,7 +104,7 @@ def marshal_bots() -> dict[str, BotSpec]:
     return out
 
 
-#: The moves that end a turn and write no event (RECORD.md): the Fugitive stopping his
+#: The moves that end a turn and write no event (docs/record.md): the Fugitive stopping his
 #: first turn at one hideout, and declining the extra draw after a pass. Inside a record
 #: the next event says they were made; after its last event only the match's metadata
 #: can (``ENDED_TURN``), so a reload or a second window does not give the turn back.

@@ -359,7 +359,7 @@ def _guess_controls(m: MatchSession, key: str) -> None:
                  disabled=not chosen):
         human(m, HuntGuess(int(chosen[0])) if manhunt else MakeGuess(frozenset(int(x) for x in chosen)))
         st.rerun()
-    # RULES.md: a number of her own hand may be guessed, but cannot hit: said under the
+    # docs/rules.md: a number of her own hand may be guessed, but cannot hit: said under the
     # button (a line of fixed height, so nothing moves when it comes)
     mine = sorted(x for x in chosen if x in hand)
     line = ('<span class="warn">' + html.escape(t("guess_own_card", n=", ".join(map(str, mine)))) + "</span>"

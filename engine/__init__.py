@@ -1,4 +1,4 @@
-"""The rules of Fugitive (shared/RULES.md) as a library.
+"""The rules of Fugitive (docs/rules.md) as a library.
 
 Typical use::
 

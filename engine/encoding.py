@@ -11,7 +11,7 @@ a sequence has chosen so far.
 
 Players: 0 is the Fugitive (he moves first), 1 the Marshal.
 
-Actions (170 distinct ids; every legal move of RULES.md has exactly one sequence):
+Actions (170 distinct ids; every legal move of docs/rules.md has exactly one sequence):
 
 ======================  ===========  =====================================================
 id                      name         meaning
@@ -256,7 +256,7 @@ def returns(node: Node) -> tuple[float, float]:
 
 
 def record(node: Node) -> Record:
-    """The full record (RECORD.md) of the game so far; before the deal is complete,
+    """The full record (docs/record.md) of the game so far; before the deal is complete,
     an empty record without ``fugitive_setup``."""
     if node.game is None:
         return Record((), node.ruleset, None)

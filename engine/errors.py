@@ -29,7 +29,7 @@ class CodedError:
 
 
 class IllegalMove(CodedError, Exception):
-    """A move that the rules (RULES.md) do not allow in this state.
+    """A move that the rules (docs/rules.md) do not allow in this state.
 
     ``reason`` is a sentence for a human, e.g. "14 is more than 3 above 9 and the
     sprint cards add only +2". The state the move was tried on is never changed.

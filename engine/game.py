@@ -288,7 +288,7 @@ def _pass(state: GameState, move: PassTurn) -> GameState:
             raise IllegalMove.because("opening_pass_two" if state.ruleset.opening == "two" else "opening_pass")
         if state.ruleset.opening == "two":
             raise IllegalMove.because("opening_needs_second")
-        # Stopping after one opening hideout writes no event (RECORD.md).
+        # Stopping after one opening hideout writes no event (docs/record.md).
         return state._evolve(phase=_marshal_phase(state.decks), draws_left=2)
     if phase is Phase.FUGITIVE_DRAW:
         raise IllegalMove.because("fugitive_draw_first")

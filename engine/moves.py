@@ -48,7 +48,7 @@ class PassTurn:
 
     On the first turn with the "one-or-two" opening, after one hideout, this is how
     the Fugitive stops at one: it ends the opening and writes no ``pass`` event
-    (RECORD.md: the opening is simply one ``place``).
+    (docs/record.md: the opening is simply one ``place``).
     """
 
     def __str__(self) -> str:

@@ -9,10 +9,10 @@
     while not state.is_terminal():
         ...                   # chance nodes: state.chance_outcomes(); players: state.legal_actions()
     state.returns()           # [+1, -1] when the Fugitive (player 0) won, [-1, +1] when the Marshal did
-    state.record()            # the engine's full Record of the game (RECORD.md)
+    state.record()            # the engine's full Record of the game (docs/record.md)
 
 Game parameters: ``opening`` ("one-or-two" | "two") and ``pass_draw`` (bool), the
-ruleset options of RULES.md, and ``max_turns`` (default 200): the game is cut, with
+ruleset options of docs/rules.md, and ``max_turns`` (default 200): the game is cut, with
 returns 0 and 0, after the Marshal's ``max_turns``-th guess if it has not ended (the
 rules do not bound a game; OpenSpiel needs a longest one).
 
@@ -33,7 +33,7 @@ the undrawn cards of a node are kept in ascending order, so the record alone fix
 
 ``resample_from_infostate(player, sampler)`` draws the other player's hidden state
 exactly (:func:`resample`): for the Marshal, a hidden history of her record with its
-probability under SOLVER_MODEL.md (``solver.sample``); for the Fugitive, the Marshal's
+probability under docs/model.md (``solver.sample``); for the Fugitive, the Marshal's
 cards (uniform over the cards of her decks he never held). The new state is
 rebuilt from the sampled full record, then the actions the record does not write are
 applied again (ending a one-hideout opening, declining a bonus draw, a draw whose card
@@ -230,7 +230,7 @@ def resample(state: FugitiveState, player: int, rng: random.Random) -> FugitiveS
     string), drawn with its exact probability given what ``player`` knows.
 
     The Marshal (1): a hidden history of her record drawn by ``solver.sample`` (the
-    exact measure of SOLVER_MODEL.md). The Fugitive (0): the Marshal's cards drawn by
+    exact measure of docs/model.md). The Fugitive (0): the Marshal's cards drawn by
     ``solver.sample_marshal_hand`` (uniform over the cards of her decks he never
     held). During the deal the Marshal has seen nothing: the dealt cards are dealt
     again. An unfinished choice of sub-actions of the *other* player (a choice is

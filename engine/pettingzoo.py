@@ -180,7 +180,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
 
     # -- the engine's side
     def record(self) -> Record:
-        """The full record of the game so far (RECORD.md, with the hidden fields)."""
+        """The full record of the game so far (docs/record.md, with the hidden fields)."""
         return enc.record(self.node)
 
     def __str__(self) -> str:

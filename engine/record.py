@@ -1,4 +1,4 @@
-"""The game record of ``shared/RECORD.md``: typed events, JSON in and out, projection.
+"""The game record of ``docs/record.md``: typed events, JSON in and out, projection.
 
 This module is the project's one reader and writer of the interchange format. It
 checks the *format* (types, ranges, required fields, the version); whether a record
@@ -139,7 +139,7 @@ class RecordFormatError(CodedError, ValueError):
 
 @dataclass(frozen=True)
 class Ruleset:
-    """The ruleset options of RULES.md."""
+    """The ruleset options of docs/rules.md."""
 
     opening: Opening = "one-or-two"
     pass_draw: bool = False
@@ -220,7 +220,7 @@ EVENT_TYPES = ("place", "pass", "fugitive_draw", "marshal_draw", "guess", "manhu
 # --------------------------------------------------------------------------- record
 @dataclass(frozen=True)
 class Record:
-    """One game as far as it has gone (RECORD.md, version 1)."""
+    """One game as far as it has gone (docs/record.md, version 1)."""
 
     events: tuple[Event, ...] = ()
     ruleset: Ruleset = Ruleset()

@@ -72,7 +72,7 @@ class PublicHideout(NamedTuple):
 
 def face_up_sprint_cards(public_row: Iterable[PublicHideout]) -> frozenset[int]:
     """The revealed sprint cards of a public row (:class:`PublicHideout` values): they
-    lie face up beside their hideout, so (RULES.md) their numbers cannot be guessed.
+    lie face up beside their hideout, so (docs/rules.md) their numbers cannot be guessed.
     42's sprint cards are never revealed (None)."""
     return frozenset(c for h in public_row if h.sprint_cards for c in h.sprint_cards)
 
@@ -183,7 +183,7 @@ class GameState(tuple[Any, ...]):
         return self.row[-1].number == 42
 
     def record(self) -> Record:
-        """The full record (RECORD.md) with every hidden field."""
+        """The full record (docs/record.md) with every hidden field."""
         return Record(self.events, self.ruleset, self.fugitive_setup)
 
     def marshal_record(self) -> Record:

@@ -61,7 +61,7 @@ class MarshalView(NamedTuple):
 
     @property
     def record(self) -> Record:
-        """The Marshal's record (RECORD.md) of the game so far."""
+        """The Marshal's record (docs/record.md) of the game so far."""
         return Record(self.events, self.ruleset, None)
 
     @property

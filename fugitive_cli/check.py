@@ -15,7 +15,7 @@ from .reading import read_record, report
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("record", metavar="RECORD.json", help="a game record (RECORD.md, version 1); '-' reads standard input")
+    parser.add_argument("record", metavar="RECORD.json", help="a game record (docs/record.md, version 1); '-' reads standard input")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -14,7 +14,7 @@ import sys
 COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("fugitive_cli.play", "play a game in the terminal against a bot"),
     "simulate": ("fugitive_cli.simulate", "play bot games and print win counts and speed"),
-    "check": ("fugitive_cli.check", "validate a game record (RECORD.md)"),
+    "check": ("fugitive_cli.check", "validate a game record (docs/record.md)"),
     "games": ("fugitive_cli.games", "list, export and import the stored games"),
     "solve": ("fugitive_cli.solve", "exact probabilities for the Marshal's position of a record"),
     "tournament": ("fugitive_cli.tournament", "play every Marshal bot against every Fugitive bot"),

@@ -48,7 +48,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ruleset-two", action="store_true", help='opening "two": exactly two opening hideouts')
     parser.add_argument("--pass-draw", action="store_true", help="second edition: bonus draw after a pass")
     parser.add_argument("--save", metavar="PATH",
-                        help="write the full record (RECORD.md) here at the end, or when you quit")
+                        help="write the full record (docs/record.md) here at the end, or when you quit")
 
 
 # --------------------------------------------------------------------------- rendering

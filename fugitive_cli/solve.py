@@ -8,8 +8,8 @@ import sys
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("record", help="a game record (RECORD.md); '-' reads standard input")
-    parser.add_argument("--json", action="store_true", help="print the JSON object of RECORD.md")
+    parser.add_argument("record", help="a game record (docs/record.md); '-' reads standard input")
+    parser.add_argument("--json", action="store_true", help="print the JSON object of docs/record.md")
     parser.add_argument("--core", choices=("compiled", "python"),
                         help="the counting core (default: compiled where it is built; the counts are the same); "
                              "said on standard error when chosen here or when the compiled core cannot be loaded")

@@ -12,7 +12,7 @@ Why these choices:
   transaction as the write, so two copies of a game never overwrite each other.
 - A connection per request, from a pool: Streamlit reruns scripts in threads and the
   CLI is short-lived, so nothing but the pool is shared across threads.
-- Records are stored as RECORD.md JSON and validated on every save, so the store
+- Records are stored as docs/record.md JSON and validated on every save, so the store
   never holds a game the notepad would refuse.
 - Every game has a version number that every write raises by one: a page that shows
   a game compares it to learn cheaply that another window or device moved it on.
@@ -302,7 +302,7 @@ class GameStore:
                 raise StoreError.of("no_game", game_id=game_id)
 
     def export_json(self, game_id: str) -> str:
-        """The game's record as a RECORD.md document (readable by ``fugitive check``)."""
+        """The game's record as a docs/record.md document (readable by ``fugitive check``)."""
         return self.open(game_id).record.to_json()
 
     def import_json(self, text: str | bytes, title: str = "", kind: Kind = "assistant") -> GameInfo:

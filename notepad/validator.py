@@ -1,4 +1,4 @@
-"""The rules of RULES.md checked event by event, incrementally.
+"""The rules of docs/rules.md checked event by event, incrementally.
 
 Why incremental: the notepad checks every entry as the Marshal types it, and the
 app asks after each entry which entries are allowed next. A :class:`Validator`
@@ -348,7 +348,7 @@ class Validator:
 
     def _settled_phase(self) -> Phase:
         """The phase as the engine names it: a draw due while every deck is empty is
-        skipped (RULES.md), so that turn is already at its guess or placement. (A
+        skipped (docs/rules.md), so that turn is already at its guess or placement. (A
         decision that writes no event, one opening hideout or no bonus draw, cannot
         be seen in a record: until the next event the phase stays the Fugitive's.)"""
         if not self._nonempty():

@@ -1,4 +1,4 @@
-"""The exact solver for the Marshal's position (shared/SOLVER_MODEL.md).
+"""The exact solver for the Marshal's position (docs/model.md).
 
 Typical use::
 

@@ -43,7 +43,7 @@ def history_bound(facts: Facts) -> int:
     """An upper bound on the number of consistent hidden histories of ``facts`` (so on
     every count of them: marginals, joint counts, the planner's counts).
 
-    A hidden history (SOLVER_MODEL.md) is the draw list of each deck, the number of
+    A hidden history (docs/model.md) is the draw list of each deck, the number of
     every face-down hideout and the sprint cards under every position whose sprint
     cards are face down; everything else is in the record. So it is at most
 

@@ -13,7 +13,7 @@ position ``i`` is
 * ``H``  – how many face-down hideouts lie in each class of the deck the route is in
   now (the "open" deck; see below).
 
-Weight of a history (SOLVER_MODEL.md, "Counting hint")
+Weight of a history (docs/model.md, "Counting hint")
 ------------------------------------------------------
 For each deck r, the used cards of r must sit in the Fugitive's draw list of r
 before their deadline a(c) (the draws of r made by the turn of use). In position

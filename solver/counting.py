@@ -1,7 +1,7 @@
 """The counting core's public interface: what the solver and the Manhunt planner ask.
 
 A *counter* counts the consistent hidden histories of a record's :class:`Facts`
-(SOLVER_MODEL.md) and answers questions about them::
+(docs/model.md) and answers questions about them::
 
     counter = new_counter(facts)
     total, by_position = counter.marginals()   # position -> {number: histories}

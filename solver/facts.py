@@ -1,7 +1,7 @@
 """What a Marshal's record says, in the shape the counting needs.
 
 The solver never looks at events again after this: every public fact of
-SOLVER_MODEL.md ("Consistent", 1–6) becomes a field here. A hidden field in the
+docs/model.md ("Consistent", 1–6) becomes a field here. A hidden field in the
 input is never read: :func:`extract` projects the record to the Marshal's record
 first.
 """
@@ -83,7 +83,7 @@ class Facts:
 def extract(record: Record) -> Facts:
     """Turn a (format-valid, rule-valid) record into :class:`Facts`.
 
-    Turn bookkeeping follows RULES.md: the opening is turn 0; every later Fugitive
+    Turn bookkeeping follows docs/rules.md: the opening is turn 0; every later Fugitive
     turn starts with its draw; a bonus draw after a pass counts from the next turn.
     (One pass over the events, dispatching on their ``type``: every solve starts here.)
     """

@@ -42,7 +42,7 @@ class PositionPosterior:
 
 @dataclass(frozen=True)
 class Posterior:
-    """What the Marshal can know at the end of a record (SOLVER_MODEL.md).
+    """What the Marshal can know at the end of a record (docs/model.md).
 
     ``histories`` is the exact number of consistent hidden histories; every
     probability is an exact ratio of two such counts (``Fraction`` through
@@ -115,7 +115,7 @@ class Posterior:
 
     # ---------------------------------------------------------------- output
     def to_dict(self) -> dict[str, Any]:
-        """Exactly the ``fugitive solve --json`` object of RECORD.md."""
+        """Exactly the ``fugitive solve --json`` object of docs/record.md."""
         if not self.consistent:
             return {
                 "consistent": False,

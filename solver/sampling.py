@@ -1,7 +1,7 @@
 """Drawing hidden histories exactly: ``solver.sample(record, rng)``.
 
 The counter of :mod:`solver.count` sums the weights of all consistent hidden
-histories (SOLVER_MODEL.md) in a forward pass over the row. Its forward values
+histories (docs/model.md) in a forward pass over the row. Its forward values
 ``alpha(s)`` (the summed weight of the paths that reach state ``s``) are all a sampler
 needs: going *backward* from the end, a state ``s'`` is reached from a predecessor
 ``s`` by a transition of weight ``t`` with probability ``alpha(s) * t / alpha(s')``,
@@ -12,7 +12,7 @@ exact integer weights of its candidates.
 The dynamic program tells sprint cards apart only by *class* (deck x parity), so the
 backward pass draws the hideouts and each position's class composition of sprint
 cards. The rest is uniform given those, because its count does not depend on which
-cards were chosen (SOLVER_MODEL.md, "Counting hint"):
+cards were chosen (docs/model.md, "Counting hint"):
 
 * the sprint cards of each class: a uniformly random assignment of distinct free
   cards of the class that are not face-down hideouts of the drawn route;
@@ -21,7 +21,7 @@ cards were chosen (SOLVER_MODEL.md, "Counting hint"):
   them, the counting hint's factor), then the other slots filled in a uniformly
   random order from the deck's cards neither used nor the Marshal's.
 
-The result is a full record (RECORD.md) whose Marshal's view is the input.
+The result is a full record (docs/record.md) whose Marshal's view is the input.
 
 The other direction, :func:`sample_marshal_hand`: what the Fugitive does not know is
 the Marshal's hand, and the decks are shuffled uniformly, each on its own, so by
@@ -61,7 +61,7 @@ Candidates = tuple[list[Any], list[Any]]
 
 @dataclass(frozen=True)
 class HiddenHistory:
-    """One hidden history (SOLVER_MODEL.md): the row's numbers, the sprint cards under
+    """One hidden history (docs/model.md): the row's numbers, the sprint cards under
     every position, and each deck's draw list (setup draws first)."""
 
     hideouts: tuple[int, ...]  # position 1..n (face-up ones included; 42 for the escape)
@@ -407,7 +407,7 @@ def _compositions(k: int, parts: int) -> Iterator[tuple[int, ...]]:
 def sample(record: Any, rng: random.Random) -> Record:
     """One consistent hidden history of a Marshal's record (a Record, dict, JSON text or
     path; a full record is projected first), drawn with exactly the probability
-    SOLVER_MODEL.md gives it, as a full record whose Marshal's view is the input.
+    docs/model.md gives it, as a full record whose Marshal's view is the input.
     Raises :class:`NoHistory` when no history fits. For many samples of one record,
     build a :class:`HistorySampler` once."""
     from .exact import as_record

@@ -624,7 +624,7 @@ def test_the_best_set_search_is_exact_on_real_positions():
 # --------------------------------------------------------------------------- issue 16: hindsight and the coach
 def test_the_coach_on_a_first_hideout_is_the_solvers_worked_example():
     """No card drawn by her yet: one hand, so the exposure is the solver's probability
-    itself; SOLVER_MODEL.md's worked examples give the figures."""
+    itself; docs/model.md's worked examples give the figures."""
     from fractions import Fraction
 
     import solver

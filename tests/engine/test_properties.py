@@ -129,7 +129,7 @@ def check_growth(before: GameState, after: GameState) -> None:
 
 
 def check_escape(before: GameState, after: GameState) -> None:
-    """RULES.md Winning: 30+ revealed wins at once, else a Manhunt."""
+    """docs/rules.md Winning: 30+ revealed wins at once, else a Manhunt."""
     highest = max(h.number for h in before.row if h.face_up)
     if highest >= 30:
         assert after.winner == "fugitive"

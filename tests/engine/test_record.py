@@ -1,4 +1,4 @@
-"""The record the engine writes (RECORD.md), its Marshal's projection and replay."""
+"""The record the engine writes (docs/record.md), its Marshal's projection and replay."""
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,4 @@
-"""The placement rule (RULES.md "Placing a hideout") and the rulebook's examples."""
+"""The placement rule (docs/rules.md "Placing a hideout") and the rulebook's examples."""
 from __future__ import annotations
 
 import pytest

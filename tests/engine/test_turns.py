@@ -1,4 +1,4 @@
-"""Turn order, drawing, guessing and winning (RULES.md), each rule and [decision]."""
+"""Turn order, drawing, guessing and winning (docs/rules.md), each rule and [decision]."""
 from __future__ import annotations
 
 import pytest

@@ -67,7 +67,7 @@ def test_public_api_names():
 
 
 def test_a_face_up_sprint_card_is_not_guessable_anywhere():
-    """RULES.md: a number already face up cannot be guessed; a revealed sprint card lies
+    """docs/rules.md: a number already face up cannot be guessed; a revealed sprint card lies
     face up beside its hideout, so its number is face up too (the engine, the Marshal's
     view and the random Marshal agree)."""
     from engine import HuntGuess, IllegalMove, MakeGuess, apply, guessable_numbers, marshal_view

@@ -55,7 +55,7 @@ def rec(*events, opening: str = "one-or-two", pass_draw: bool = False, setup=Non
     return Record(tuple(events), Ruleset(opening, pass_draw), tuple(setup) if setup is not None else None)
 
 
-#: RECORD.md's example: a valid Marshal's record.
+#: docs/record.md's example: a valid Marshal's record.
 EXAMPLE = rec(
     place(0), place(1), mdraw(17), mdraw(6), miss(3),
     fdraw(2), PASS, mdraw(30), hit((1, 2, ())),

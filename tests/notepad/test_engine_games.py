@@ -1,6 +1,6 @@
 """The validator against the engine: every engine game is valid, every mutation caught.
 
-The engine and the validator are written independently from RULES.md, so
+The engine and the validator are written independently from docs/rules.md, so
 agreement on thousands of games is evidence for both; each mutation below is one
 way a hand-entered record goes wrong, and must be caught at the right event.
 """

@@ -1,4 +1,4 @@
-"""One test (or a few) per rule of RULES.md, on hand-written records."""
+"""One test (or a few) per rule of docs/rules.md, on hand-written records."""
 from __future__ import annotations
 
 import pytest
@@ -176,7 +176,7 @@ def test_guess_face_up_number():
 
 
 def test_guess_of_a_face_up_sprint_card_is_refused():
-    # RULES.md: a face-up number cannot be guessed; a revealed sprint card lies face up
+    # docs/rules.md: a face-up number cannot be guessed; a revealed sprint card lies face up
     seen = rec(place(1), place(), mdraw(4), mdraw(5), hit((1, 3, (9,))), fdraw(1), PASS, mdraw(6))
     fails(rec(*seen.events, miss(9)), 8, "9 lies face up as a sprint card (position 1)")
     fails(rec(*seen.events[:4], hit((1, 3, (9,))), fdraw(1), escape(5), hunt_miss(9)), 7,

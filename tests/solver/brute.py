@@ -179,7 +179,7 @@ def _placements(d: int, used: tuple[tuple[int, int], ...], draw_turns: tuple[int
 
 def brute_distribution(record: dict, feature) -> dict:
     """The exact distribution of ``feature(row, sprint_sets, slots)`` over the hidden
-    histories (SOLVER_MODEL.md): key -> histories. ``slots`` maps each used card of
+    histories (docs/model.md): key -> histories. ``slots`` maps each used card of
     decks 1-3 to its index in its deck's draw list; every such placement is counted
     with the ways to fill the other slots. Enumerates everything: tiny records only."""
     positions, draw_turns, marshal, misses = read_events(record)

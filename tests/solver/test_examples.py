@@ -1,4 +1,4 @@
-"""The worked examples of SOLVER_MODEL.md and hand-checked cases."""
+"""The worked examples of docs/model.md and hand-checked cases."""
 from __future__ import annotations
 
 import json

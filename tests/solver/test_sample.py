@@ -1,4 +1,4 @@
-"""solver.sample: hidden histories drawn with exactly the probability of SOLVER_MODEL.md.
+"""solver.sample: hidden histories drawn with exactly the probability of docs/model.md.
 
 The exact distribution comes from the brute-force enumerator (tests/solver/brute.py,
 written independently of solver/): every route, every concrete sprint set and every
