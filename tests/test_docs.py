@@ -49,7 +49,7 @@ def test_the_models_worked_examples_are_the_solvers():
     one = solve(Record((Place(0),)))
     two = solve(Record((Place(0), Place(0))))
     sprint = solve(Record((Place(1),)))
-    assert f"| 540540 (= 3 · 990 · 182) |" in text and one.histories == 540540 == 3 * 990 * 182
+    assert "| 540540 (= 3 · 990 · 182) |" in text and one.histories == 540540 == 3 * 990 * 182
     assert one.probability(1) == Fraction(1, 3)
     assert f"| {two.histories} |" in text
     assert (two.probability(1), two.number_counts[1], two.probability(4), two.number_counts[4]) == (
