@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from .search import Budget
 
 Side = Literal["marshal", "fugitive"]
-SIDES: tuple[Side, ...] = ("marshal", "fugitive")
 #: The levels of the AI a match offers, weakest first, named by what they do; the top
 #: level on each side is the strongest bot measured (docs/advisor.md).
 Level = Literal["casual", "careful", "expert"]
@@ -127,5 +126,5 @@ def make_bot(spec: str, seed: int | None, **options: object) -> Bot:
     return made
 
 
-__all__ = ["BOTS", "BotEntry", "Side", "SIDES", "Level", "LEVELS", "BudgetKind", "bots", "names", "at_level", "find",
+__all__ = ["BOTS", "BotEntry", "Side", "Level", "LEVELS", "BudgetKind", "bots", "names", "at_level", "find",
            "make_bot"]

@@ -26,7 +26,7 @@ def test_each_bot_of_the_registry_is_made_and_plays_its_side():
 
 
 def test_names_are_unique_per_side_and_the_levels_are_one_bot_each():
-    for side in registry.SIDES:
+    for side in ("marshal", "fugitive"):
         names = [b.name for b in registry.bots(side, research=True)]
         assert len(names) == len(set(names))
         assert [registry.at_level(side, level).level for level in registry.LEVELS] == list(registry.LEVELS)
