@@ -115,8 +115,8 @@ class RandomFugitive:
         beyond it: a far jump (and the sprint cards it needs) stays possible but rare,
         so the games look like played ones rather than sprint-card avalanches.
         """
-        needs = [rules.footprints_needed(prev, h) for h in options]
-        weights = [1.0 if need <= 0 else self.step_decay ** need for need in needs]
+        base = rules.reach(prev, 0)  # the normal reach, without sprint cards
+        weights = [1.0 if h <= base else self.step_decay ** (h - base) for h in options]
         r = self.rng.random() * sum(weights)
         for h, w in zip(options, weights):
             r -= w
