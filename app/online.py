@@ -301,7 +301,8 @@ def _over(m, winner: str) -> None:
         why = t(f"ended_{end['how']}", who=t(loser))
     else:
         why = ui.end_reason(state.events, winner)
-    _status(m, t("phase_over") + " — " + t(f"winner_{winner}") + " " + why, winner)
+    seat = m.role if m.role in ("marshal", "fugitive") else None
+    _status(m, mp.over_text(winner, seat, why), winner)
     if m.role in ("marshal", "fugitive"):
         if m.rematch:
             if st.button(t("open_rematch"), key="m_open_rematch", type="primary", use_container_width=True):
@@ -310,9 +311,7 @@ def _over(m, winner: str) -> None:
             _rematch(m)
     mp.recent(m, "all")
     mp.table(m, "all")
-    if state.is_over and st.button(t("open_in_learning"), key="m_learn", use_container_width=True):
-        st.query_params.from_dict(dict(mp.lang_param(), page="learning", game=m.gid))
-        st.rerun()
+    ui.review_button(m.gid, primary=m.role not in ("marshal", "fugitive"))  # a resigned or claimed match too
     mp.log(m)
     mp.footer(m)
     _live(m.gid, m.version, None)
