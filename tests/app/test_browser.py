@@ -116,7 +116,7 @@ def test_hotseat_and_ai_vs_ai(server, page):
     page.get_by_role("button", name="Review this game").click()
     page.wait_for_selector("text=The Marshal guessed", timeout=120_000)
     shot(page, "learning.png", top='[data-testid="fg-status"]')
-    shot(page, "learning-grades.png", top="text=guesses, graded")  # the Marshal's (a bot played her)
+    shot(page, "learning-grades.png", top="text=decisions, graded")  # the Marshal's (a bot played her)
 
 
 def _top(page, selector: str) -> float:
