@@ -48,13 +48,11 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from engine.game import legal_moves
-from engine.moves import PassTurn
 from engine.cards import BASE_STEP, DECKS, ESCAPE, ESCAPE_THRESHOLD, deck_of
 from engine.record import Event, FugitiveDraw, MarshalDraw, Pass, Place, Record
 from engine.replaying import replay, turns
 from engine.rules import SPRINT, placement_error
-from engine.state import GameState, Phase
+from engine.state import GameState
 from solver import Posterior
 
 from .cache import solve_cached
@@ -112,7 +110,7 @@ class Exposure:
 
 @dataclass(frozen=True)
 class Option:
-    """A move he had, valued: a placement (the best one of its public look), or the
+    """A move he had, valued: a placement (the best one of its public look), or his
     pass (``hideout`` None)."""
 
     hideout: int | None
@@ -146,13 +144,13 @@ class CoachTurn:
     found: float  #: the chance her most likely number then is one of them
     worst: float
     total: float
-    #: the move that would have hidden him best, when it beats his (or, when he passed,
-    #: a placement that would have hidden him as well as passing)
+    #: the placement that would have hidden him best, when it beats his (or, when he
+    #: passed, when it would have hidden him as well as passing)
     best: Option | None
     bluff: Bluff | None
     hands: int  #: how many hands she could hold
     averaged: int  #: over how many the figures are averaged (all of them when exact)
-    options: tuple[Option, ...] = ()  #: every move valued (placements by public look)
+    options: tuple[Option, ...] = ()  #: every placement valued (the best of each public look)
 
     @property
     def exact(self) -> bool:
@@ -168,7 +166,6 @@ class _Plan:
     hands: list[dict[int, tuple[int, ...]]]
     count: int
     options: list[tuple[int, int]]  #: the placements he had, as (hideout, sprint count)
-    can_pass: bool  #: passing was legal
 
 
 def _unseen_hands(full: Record, index: int) -> tuple[int, list[dict[int, tuple[int, ...]]]]:
@@ -260,15 +257,14 @@ def coach_plan(full: Record) -> list[_Plan]:
         event = full.events[index]
         count, hands = _unseen_hands(full, index)
         sprints = event.sprints if isinstance(event, Place) else 0
-        can_pass = any(isinstance(m, PassTurn) for m in legal_moves(state))
-        plans.append(_Plan(a, index, b, state, hands, count, _options(state, sprints), can_pass))
+        plans.append(_Plan(a, index, b, state, hands, count, _options(state, sprints)))
     return plans
 
 
 def coach_work(plans: list[_Plan]) -> int:
     """How many solves :func:`coach_fugitive` makes at most for these plans (for a
     progress bar)."""
-    return sum(len(p.hands) * (1 + p.can_pass + len({_look(h, s) for h, s in p.options})) for p in plans)
+    return sum(len(p.hands) * (1 + len({_look(h, s) for h, s in p.options})) for p in plans)
 
 
 @dataclass(frozen=True)
@@ -369,11 +365,11 @@ def _turn(full: Record, plan: _Plan, avg: _Averager) -> CoachTurn:
     total_p = sum(e.p for e in exposures)
     old = [h.number for pos, h in enumerate(plan.state.row) if pos and not h.face_up]
     top_up = max((h.number for h in plan.state.row if h.face_up), default=0)
-    looks: dict[tuple[Event, ...], _Averaged] = {}
+    looks: dict[Place, _Averaged] = {}
 
-    def after(*look: Event) -> _Averaged:
+    def after(look: Place) -> _Averaged:
         if look not in looks:
-            looks[look] = avg.average([_with_hand(before + look, hand, ruleset) for hand in plan.hands])
+            looks[look] = avg.average([_with_hand(before + (look,), hand, ruleset) for hand in plan.hands])
         return looks[look]
 
     valued = []
@@ -385,16 +381,10 @@ def _turn(full: Record, plan: _Plan, avg: _Averager) -> CoachTurn:
         hidden = old + ([h] if h != ESCAPE else [])
         values = [seen.exposure(x) for x in hidden]
         valued.append(Option(h, s, seen.found(hidden), max(values, default=0.0), sum(values)))
-    if plan.can_pass:
-        # ending the first turn at one hideout writes no event (RECORD.md)
-        seen = actual if isinstance(event, Pass) else after() if plan.state.phase is Phase.FUGITIVE_OPENING else after(Pass())
-        values = [seen.exposure(x) for x in old]
-        valued.append(Option(None, 0, seen.found(old), max(values, default=0.0), sum(values)))
     mine = Option(event.hideout if isinstance(event, Place) else None, getattr(event, "sprints", 0), found, worst,
                   total_p)
-    others = [o for o in valued if not (isinstance(event, Pass) and o.hideout is None)]
     best = None
-    for o in others:
+    for o in valued:
         if best is None or _better(o, best):
             best = o
     if best is not None and isinstance(event, Place) and not _better(best, mine):
@@ -405,8 +395,8 @@ def _turn(full: Record, plan: _Plan, avg: _Averager) -> CoachTurn:
     if isinstance(event, Place) and event.hideout not in (None, ESCAPE) and event.sprint_cards:
         fewest = _fewest(plan.state.previous, plan.state.fugitive_hand, event.hideout)
         look = _look(event.hideout, fewest) if fewest is not None else None
-        if fewest is not None and fewest < event.sprints and (look,) in looks:
+        if fewest is not None and fewest < event.sprints and look in looks:
             p_mine = next((e.p for e in exposures if e.number == event.hideout), 0.0)
-            bluff = Bluff(event.hideout, event.sprints, fewest, p_mine, looks[(look,)].exposure(event.hideout))
+            bluff = Bluff(event.hideout, event.sprints, fewest, p_mine, looks[look].exposure(event.hideout))
     return CoachTurn(plan.index, event, exposures, found, worst, total_p, best, bluff, plan.count, len(plan.hands),
                      tuple(valued))

@@ -201,6 +201,8 @@ def fugitive_lines(turn: CoachTurn, reader: Reader) -> list[str]:
         lines.append(t("coach_best", o=_option_text(b), d=diff))
     elif isinstance(turn.event, Place):
         lines.append(_tw("coach_good", you))
+    else:
+        lines.append(_tw("coach_pass_good", you))
     if turn.bluff is not None:
         f = turn.bluff
         key = "coach_bluff_worked" if f.worked and pct(f.p) != pct(f.p_fewest) else "coach_bluff_failed"

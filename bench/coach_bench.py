@@ -6,8 +6,8 @@ The Marshal's coach (``advisor.coach_marshal``) grades each of her draws (the dr
 advice's scores: one solve) and guesses (the best guess of any size: joints over the
 candidates) and plans each Manhunt guess (the planner, at most
 ``MANHUNT_SECONDS`` each). The Fugitive's coach (``advisor.coach_fugitive``) makes one
-exact solve per hand she could hold (up to 48, else 32 sampled) for his own move, the
-pass and each public look of the placements he had, at every turn of the Fugitive.
+exact solve per hand she could hold (up to 48, else 32 sampled) for his own move and
+each public look of the placements he had, at every turn of the Fugitive.
 Games: three pairs of advisor bots, and the app's expert levels (the search Fugitive
 with the app's budget against the lookahead Marshal), the match a player meets.
 """

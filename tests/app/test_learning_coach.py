@@ -130,7 +130,8 @@ def test_each_side_reads_its_own_coach_in_its_own_words_and_watchers_read_both(m
     him = make_app(page="learning", game=gid, owner=fkey)
     no_exception(him)
     assert "Your coach (Fugitive)" in [e.label for e in him.expander]
-    him.button(key="l_coach").click().run()
+    if "l_coach" in keys(him.button):  # else measured for another page of this server, kept: shown at once
+        him.button(key="l_coach").click().run()
     no_exception(him)
     page = texts(him)
     assert "Your guesses" not in page and "Your decisions" not in page and "You guessed" not in page
@@ -150,7 +151,8 @@ def test_no_coach_line_says_a_figure_is_better_than_the_same_figure(make_app, db
                                 metadata={"seed": 2, "mode": "ai_ai", "fugitive_bot": "advisor:adversarial",
                                           "marshal_bot": "advisor:notepad"})
     at = make_app(page="learning", game=info.id)
-    at.button(key="l_coach").click().run()
+    if "l_coach" in keys(at.button):  # else measured for another page of this server, kept: shown at once
+        at.button(key="l_coach").click().run()
     no_exception(at)
     page = texts(at)
     same = [m.group(0) for m in re.finditer(
