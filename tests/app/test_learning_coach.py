@@ -185,3 +185,46 @@ def test_the_charts_legend_is_whole_and_its_lines_far_apart_in_colour(make_app, 
     (h1, l1, _), (h2, l2, _) = (colorsys.rgb_to_hls(*(v / 255 for v in rgb(c))) for c in colours)
     hue = min(abs(h1 - h2), 1 - abs(h1 - h2))
     assert hue > 0.25 and abs(l1 - l2) > 0.1  # a red and a dark blue, not two blues
+
+
+def test_found_next_turn_is_her_most_likely_numbers_share_of_his_hideouts_over_her_hands():
+    """The worked example of SOLVER_MODEL.md (his first hideout 2, no sprint card: 1, 2
+    and 3 at 1/3 each, one hand) and a turn averaged over all 28 hands she could hold,
+    counted here with the solver alone."""
+    import itertools
+
+    import solver
+    from advisor.coach_fugitive import coach_fugitive
+    from engine import legal_placements
+    from engine.cards import DECKS, deck_of
+    from engine.moves import Draw, MakeGuess, PassTurn
+    from engine.record import MarshalDraw, Place, Record, Ruleset
+
+    (turn,) = coach_fugitive(Record((Place(0, 2, ()),), Ruleset(), (4, 5, 6, 15, 16)))
+    assert abs(turn.found - 1 / 3) < 1e-12  # her most likely numbers: 1, 2, 3; his is one of them
+
+    def first_placement(state):
+        return next(iter(legal_placements(state)))
+
+    state = new_game(1)
+    for move in (first_placement, PassTurn(), Draw(1), Draw(1), lambda s: MakeGuess(frozenset({min(s.marshal_hand)})),
+                 Draw(2), first_placement):
+        state = apply(state, move(state) if callable(move) else move)
+    full = state.record()
+    last = coach_fugitive(full)[-1]
+    assert last.exact and last.hands == 28
+    seen = set(full.fugitive_setup) | {e.card for e in full.events[:last.index] if e.type == "fugitive_draw"}
+    drawn = {d: sum(1 for e in full.events[:last.index] if e.type == "marshal_draw" and deck_of(e.card) == d)
+             for d in (1, 2, 3)}
+    hidden = {x.number for x in last.exposures}
+    shares = []
+    for combo in itertools.product(*(itertools.combinations([c for c in DECKS[d] if c not in seen], drawn[d])
+                                     for d in (1, 2, 3))):
+        left = {d: list(cards) for d, cards in zip((1, 2, 3), combo)}
+        events = [MarshalDraw(left[deck_of(e.card)].pop(0)) if e.type == "marshal_draw" else e for e in full.events]
+        post = solver.solve(Record(tuple(events), full.ruleset).marshal_view())
+        hand = {c for cards in combo for c in cards}
+        top = max(c for x, c in post.number_counts.items() if x not in hand)
+        best = {x for x, c in post.number_counts.items() if c == top and x not in hand}
+        shares.append(len(best & hidden) / len(best))
+    assert len(shares) == 28 and abs(last.found - sum(shares) / 28) < 1e-12
