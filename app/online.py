@@ -309,9 +309,10 @@ def _over(m, winner: str) -> None:
                 _go(m.rematch)
         elif st.button(t("rematch"), key="m_rematch", type="primary", use_container_width=True):
             _rematch(m)
+    # one tap to its review, under the rematch: a resigned or claimed match too
+    ui.review_button(m.gid, primary=m.role not in ("marshal", "fugitive"))
     mp.recent(m, "all")
     mp.table(m, "all")
-    ui.review_button(m.gid, primary=m.role not in ("marshal", "fugitive"))  # a resigned or claimed match too
     mp.log(m)
     mp.footer(m)
     _live(m.gid, m.version, None)
