@@ -39,7 +39,10 @@ FLASH = "match_flash"  # session_state: a message for the next run
 MATCH_CSS = """
 <style>
 .fg-match .fg-row {gap: 3px; margin: 2px 0;}
-.fg-match .fg-card {min-width: 34px; padding: 3px 4px; font-size: 14px; line-height: 18px;}
+.fg-match .fg-card {min-width: 34px; padding: 3px 4px; font-size: 14px;}
+/* a slot as wide as its card: the sprint stack wraps under it, so a row of 20 cards
+   keeps to few lines and no stack pushes the cards apart */
+.fg-match .fg-slot {width: min-content;}
 .fg-match .fg-stack {min-height: 15px; margin-top: 1px;}
 /* what happened since: three lines at most, always three lines high (the newest kept
    when there is more), so the controls under it stand still from turn to turn */

@@ -60,12 +60,13 @@ div.stButton > button, div.stDownloadButton > button {min-height: 46px; font-siz
 .fg-certain {background: #7a0010 !important; color: #fff !important;}
 .fg-legend {font-size: 12px; color: #666; margin-bottom: 6px;}
 .fg-row {display: flex; flex-wrap: wrap; align-items: flex-start; gap: 4px; margin: 4px 0;}
-/* a slot is as wide as its card: its sprint stack wraps under the card, never wider
-   than it, so a stack always stands under its own card and never pushes cards apart */
-.fg-slot {display: flex; flex-direction: column; align-items: stretch; width: min-content;}
+/* a card is as wide as its slot: never narrower than its sprint stack, so a stack
+   always stands under its own card (the match page's compact row wraps the stack
+   under the card instead: MATCH_CSS) */
+.fg-slot {display: flex; flex-direction: column; align-items: stretch; width: max-content;}
 .fg-card {border-radius: 6px; min-width: 40px; padding: 4px 5px; text-align: center; font-weight: 700;
           border: 2px solid #444; background: #fff; font-family: system-ui, sans-serif; font-size: 15px;
-          line-height: 20px; box-sizing: border-box;}
+          box-sizing: border-box;}
 /* a face-down card is a card back: no number on it, only its position in a small ring
    (a label, never to be read as a card number) */
 .fg-card.down {background: repeating-linear-gradient(135deg, #3b4a6b 0 5px, #33415f 5px 10px); color: #fff;
