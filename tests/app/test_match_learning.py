@@ -600,30 +600,6 @@ def test_a_set_is_graded_by_its_joint_chance_against_the_best_guess_of_any_size(
         assert "The best guess then." in page
 
 
-def test_the_best_set_search_is_exact_on_real_positions():
-    from advisor.coach_marshal import best_set
-    from engine.bots import play_game
-
-    from app.services import solve
-
-    checked = 0
-    for seed in range(4):
-        rec = play_game(RandomFugitive(seed), RandomMarshal(seed), seed=seed).record().marshal_view()
-        for cut in range(4, len(rec.events), 11):
-            part = rec.truncated(cut)
-            post = solve(part)
-            if not post.consistent or post.face_down_count < 2:
-                continue
-            candidates = sum(1 for x, c in post.number_counts.items() if c and x not in part.marshal_cards)
-            for k in (1, 2, 3):
-                if k > post.face_down_count or (k == 3 and candidates > 16):  # the test's own count: C(n, 3) joints
-                    continue
-                got = best_set(post, k, part.marshal_cards)
-                assert got.exact and got.p == _all_sets_best(post, k, part.marshal_cards), (seed, cut, k)
-                checked += 1
-    assert checked > 12
-
-
 # --------------------------------------------------------------------------- issue 16: hindsight and the coach
 def test_the_coach_on_a_first_hideout_is_the_solvers_worked_example():
     """No card drawn by her yet: one hand, so the exposure is the solver's probability
