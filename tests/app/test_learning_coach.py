@@ -122,20 +122,21 @@ def test_every_draw_and_guess_of_hers_is_graded_against_the_best_decision_of_any
 def test_each_side_reads_its_own_coach_in_its_own_words_and_watchers_read_both(make_app, db):
     final = _full_game("heuristic", "solver", 0)
     gid, mkey, fkey, wsecret = _online(db, final, 0)
-    her = make_app(page="learning", game=gid, owner=mkey)
-    no_exception(her)
-    page = texts(her)
-    assert "Your decisions, graded" in page and "You guessed" in page and "You drew from deck" in page
-    assert not [e for e in her.expander if "Coach" in e.label or "coach" in e.label]  # his coach is his own
     him = make_app(page="learning", game=gid, owner=fkey)
     no_exception(him)
+    # the old page: "Your guesses, graded … You guessed 2" to the Fugitive of a match by links
+    assert "Your guesses" not in texts(him) and "Your decisions" not in texts(him) and "You guessed" not in texts(him)
     assert "Your coach (Fugitive)" in [e.label for e in him.expander]
     if "l_coach" in keys(him.button):  # else measured for another page of this server, kept: shown at once
         him.button(key="l_coach").click().run()
     no_exception(him)
     page = texts(him)
-    assert "Your guesses" not in page and "Your decisions" not in page and "You guessed" not in page
-    assert "You placed" in page and "The Marshal guessed" not in page
+    assert "You placed" in page and "The Marshal guessed" not in page and "You guessed" not in page
+    her = make_app(page="learning", game=gid, owner=mkey)
+    no_exception(her)
+    page = texts(her)
+    assert "Your decisions, graded" in page and "You guessed" in page and "You drew from deck" in page
+    assert not [e for e in her.expander if "Coach" in e.label or "coach" in e.label]  # his coach is his own
     watcher = make_app(page="learning", game=gid, s=wsecret)
     no_exception(watcher)
     assert "Coach for the Fugitive" in [e.label for e in watcher.expander]
