@@ -42,12 +42,30 @@ DRAW_REASONS = {
 
 
 @dataclass(frozen=True)
+class DeckScore:
+    """One deck's score and its parts (see the module docstring)."""
+
+    deck: int
+    left: int  #: cards left in it
+    mass: float  #: expected face-down hideouts among its cards she has not seen
+    candidates: float  #: ``mass / left``: what one card from it rules out
+    blocking: float
+    reason_key: str  #: the reason that wins for this deck (a key of DRAW_REASONS)
+
+    @property
+    def score(self) -> float:
+        return self.candidates + self.blocking
+
+
+@dataclass(frozen=True)
 class DrawAdvice:
     deck: int
     scores: dict[int, float]
     reason: str
     reason_key: str = ""
     reason_args: dict[str, object] = field(default_factory=dict, compare=False)
+    #: every deck that can be drawn, with the parts of its score
+    decks: tuple[DeckScore, ...] = ()
 
 
 def _last_max(post: Posterior) -> int:
@@ -81,6 +99,7 @@ def _advise(post: Posterior, deck_sizes: tuple[int, int, int], hand: frozenset[i
     top = _last_max(post) if post.consistent else 0
     scores: dict[int, float] = {}
     why: dict[int, tuple[str, dict[str, object]]] = {}
+    parts: list[DeckScore] = []
     for d in open_decks:
         left = deck_sizes[d - 1]
         mass = sum(probs.get(c, 0.0) for c in DECKS[d] if c not in hand)
@@ -96,6 +115,7 @@ def _advise(post: Posterior, deck_sizes: tuple[int, int, int], hand: frozenset[i
             why[d] = ("candidates", {"d": d, "mass": f"{mass:.2f}", "left": left})
         else:
             why[d] = ("nothing", {"d": d, "left": left})
+        parts.append(DeckScore(d, left, mass, cand, block, why[d][0]))
     best = max(open_decks, key=lambda d: (scores[d], -d))
     key, args = why[best]
     reason = DRAW_REASONS[key].format(**args)
@@ -103,4 +123,4 @@ def _advise(post: Posterior, deck_sizes: tuple[int, int, int], hand: frozenset[i
     if empty:
         args = dict(args, decks=", ".join(map(str, empty)), s="s" if len(empty) > 1 else "")
         reason += DRAW_REASONS["exhausted"].format(**args)
-    return DrawAdvice(best, scores, reason, key, args)
+    return DrawAdvice(best, scores, reason, key, args, tuple(parts))

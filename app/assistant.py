@@ -792,6 +792,7 @@ def entry_panel(gid: str, pad: Notepad, post: Posterior | None) -> None:
     s = pad.state
     if s.over:
         st.info(t("nothing_to_enter"))
+        ui.review_button(gid, key="review_game")
         return
     n = len(pad)
     allowed = s.by_kind()

@@ -1,19 +1,22 @@
 """Learning: replay a saved game move by move with the Marshal's posterior at each
-moment, each guess graded against the best guess of its size; once a match is over,
-where the Fugitive really was (hindsight) and the Fugitive's coach; and a short
-interactive tutorial. The figures come from :mod:`app.review` (no Streamlit there).
+moment and her coach (each draw and guess graded against the best decision then);
+once a match is over (also by a resignation or a claim), where the Fugitive really
+was (hindsight) and his coach; and a short interactive tutorial. The figures come
+from :mod:`advisor.coach_marshal` and :mod:`advisor.coach_fugitive`, their words
+from :mod:`app.review`; each side reads its own coach, watchers both.
 """
 from __future__ import annotations
 
 import html
-import math
 import threading
 from collections import OrderedDict
 from typing import Callable
 
 import streamlit as st
 
-from engine.record import Pass, Place, Record, record_from_json
+from advisor.coach_fugitive import CoachTurn, coach_fugitive, hindsight, truth_at
+from advisor.coach_marshal import MarshalCall, coach_marshal
+from engine.record import Record
 from engine.rules import has_placement, placement_error
 from notepad.store import GameInfo, StoreError, StoredGame
 from notepad.validator import RecordRuleError, validate
@@ -22,42 +25,6 @@ from . import match_logic as ml
 from . import review, services, ui
 from .i18n import error_text, rule_text, t
 from .services import pct
-
-
-# --------------------------------------------------------------------------- grading
-def grade_record(record: Record) -> tuple[review.Grade, ...]:
-    """Every guess of a Marshal's record against the best guess of its size then."""
-    return review.grade_record(record, services.solve)
-
-
-@st.cache_data(show_spinner=False, max_entries=100)
-def grade_json(record_json: str) -> tuple[review.Grade, ...]:
-    return grade_record(record_from_json(record_json))
-
-
-def _nums(numbers) -> str:
-    return "+".join(map(str, numbers))
-
-
-def grade_text(g: review.Grade, you: bool = True) -> str:
-    """One guess's grade and what it gained; ``you``: the reader made it (else a bot
-    Marshal did)."""
-    bot = "" if you else "_bot"
-    k = len(g.numbers)
-    kind = "single" if k == 1 else "set"
-    args = dict(g=_nums(g.numbers), p=pct(g.p), k=k, b=_nums(g.best), bp=pct(g.best_p))
-    text = t(f"grade_{kind}_best{bot}" if g.is_best else f"grade_{kind}{bot}", **args)
-    if not g.best_exact:
-        text += " " + t("grade_searched", n=review.MAX_SETS)
-    if g.hit:
-        text += " " + (t("gain_won", n=g.revealed) if g.won else t("gain_hit", n=g.revealed))
-    elif g.own_cards:
-        text += " " + t("gain_own", n=", ".join(map(str, g.own_cards)))
-    elif g.p > 0:
-        text += " " + t("gain_miss", p=pct(g.p))
-    else:
-        text += " " + t("gain_miss_zero")
-    return text
 
 
 # --------------------------------------------------------------------------- kept results
@@ -86,21 +53,32 @@ class _Kept:
 
 
 _coached = _Kept(32)
+_marshal_coached = _Kept(64)
 _series = _Kept(64)
 
 
-def coach(full: Record, progress: Callable[[int, int], None] | None = None) -> tuple[review.CoachTurn, ...]:
-    """:func:`review.coach`, kept for the last 32 records."""
-    key = full.to_json(indent=None)
-    got = _coached.get(key)
+def _kept(kept: _Kept, record: Record, compute: Callable[..., object], progress=None):
+    """``compute(record, progress)``, kept by the record."""
+    key = record.to_json(indent=None)
+    got = kept.get(key)
     if got is None:
-        got = review.coach(full, progress)
-        _coached.put(key, got)
+        got = compute(record, progress)
+        kept.put(key, got)
     return got
+
+
+def coach(full: Record, progress: Callable[[int, int], None] | None = None) -> tuple[CoachTurn, ...]:
+    """:func:`advisor.coach_fugitive.coach_fugitive`, kept for the last 32 records."""
+    return _kept(_coached, full, coach_fugitive, progress)
 
 
 def coach_known(full: Record) -> bool:
     return _coached.get(full.to_json(indent=None)) is not None
+
+
+def marshal_coach(record: Record, progress: Callable[[int, int], None] | None = None) -> tuple[MarshalCall, ...]:
+    """:func:`advisor.coach_marshal.coach_marshal` of her record, kept for the last 64."""
+    return _kept(_marshal_coached, record.marshal_view(), coach_marshal, progress)
 
 
 def _progress_bar(text: str) -> tuple[Callable[[int, int], None], Callable[[], None]]:
@@ -114,50 +92,26 @@ def _progress_bar(text: str) -> tuple[Callable[[int, int], None], Callable[[], N
     return progress, bar.empty
 
 
-def _move_text(e) -> str:
-    if isinstance(e, Place):
-        if e.is_escape:
-            return t("coach_move_escape", s=e.sprints)
-        return t("coach_move_place", h=e.hideout, s=e.sprints) if e.sprints else t("coach_move_place_none", h=e.hideout)
-    return t("coach_move_pass")
-
-
-def coach_lines(turn: review.CoachTurn) -> list[str]:
-    """The coach's words for one turn (markdown-free text)."""
-    spots = " · ".join(f"#{x.position} ({x.number}) {pct(x.p)}" for x in turn.exposures) or t("coach_nothing_hidden")
-    lines = [f"{turn.index + 1}. {_move_text(turn.event)} — {spots}"]
-    if turn.hands == 1:
-        lines.append(t("coach_hands_one"))
-    elif turn.exact:
-        lines.append(t("coach_hands_exact", n=f"{turn.hands:,}"))
-    else:
-        se = max((x.se for x in turn.exposures), default=0.0)
-        lines.append(t("coach_hands_sampled", k=turn.averaged, n=f"{turn.hands:,}",
-                       se=f"{max(math.ceil(se * 1000), 1) / 10:.1f}"))
-    b = turn.best
-    if b is not None and b.wins:
-        lines.append(t("coach_best_escape", s=b.sprints))
-    elif b is not None and isinstance(turn.event, Pass):
-        lines.append(t("coach_best_instead_of_pass", h=b.hideout, s=b.sprints, bp=pct(b.worst), p=pct(turn.worst)))
-    elif b is not None:
-        lines.append(t("coach_best", h=b.hideout, s=b.sprints, bp=pct(b.worst), p=pct(turn.worst)))
-    elif isinstance(turn.event, Place):
-        lines.append(t("coach_good"))
-    if turn.bluff is not None:
-        f = turn.bluff
-        key = "coach_bluff_worked" if f.worked else "coach_bluff_failed"
-        lines.append(t(key, h=f.hideout, s=f.sprints, p=pct(f.p), f=f.fewest, pf=pct(f.p_fewest)))
-    return lines
-
-
 # --------------------------------------------------------------------------- replay page
-def _humans(stored: StoredGame) -> tuple[str, ...]:
-    """The roles a person played in a saved game: the Marshal in the assistant's games,
+def _players(stored: StoredGame) -> tuple[str, ...]:
+    """The sides people played in a saved game: the Marshal in the assistant's games,
     a match's from its mode (``match_logic.human_roles``)."""
     if stored.info.kind != "match":
         return ("marshal",)
     mode = stored.metadata.get("mode")
     return ml.human_roles(mode) if mode in ml.MODES else ()
+
+
+def _reader(stored: StoredGame) -> review.Reader:
+    """Who reads the game here: a match by links is read by the seat this browser
+    holds (a watcher reads both sides), any other game by the sides its mode gives
+    people."""
+    if stored.info.kind == "match" and stored.metadata.get("mode") == ml.ONLINE:
+        from . import online
+
+        role = online.access(stored.info.id)
+        return review.Reader.of((role.value,) if role is not None and role.value in review.SIDES else ())
+    return review.Reader.of(_players(stored))
 
 
 ROLES = "learning_roles"  # session_state: {game id: this browser's role in it}, for the picker's labels
@@ -182,8 +136,7 @@ def _pick(games: list[GameInfo]) -> str | None:
     gid = st.selectbox(t("pick_game"), ids, index=ids.index(want) if want in ids else None,
                        placeholder=t("pick_game_prompt"), format_func=lambda i: names[i], key=f"l_game_{want}")
     if gid is not None and gid != want:
-        lang = st.query_params.get("lang")
-        st.query_params.from_dict(dict({"lang": lang} if lang else {}, page="learning", game=gid))
+        _go("learning", game=gid)
         st.rerun()
     return want if want in ids else None
 
@@ -232,16 +185,17 @@ def run() -> None:
         return
     record = stored.record.marshal_view()
     try:
-        over = validate(record).state.over
+        # a match that ended off the board (resigned, claimed) is over too
+        over = validate(record).state.over or (stored.info.kind == "match" and ml.ended_by(stored.metadata) is not None)
     except RecordRuleError as exc:  # saved by an older version whose rules allowed it
         st.error(t("game_unreadable_rule", n=(exc.index or 0) + 1, reason=rule_text(exc.reason)))
         return
-    humans = _humans(stored)
-    if "fugitive" in humans and not over:
+    if "fugitive" in _players(stored) and not over:
         # Learning shows the Marshal's record, whose drawn cards are private to her
         # (docs/rules.md): a person who plays the Fugitive sees it once the match is over
         st.info(t("learning_after_match"))
         return
+    reader = _reader(stored)
     # the truth (his hidden cards) once a match is over: its record is a full one
     truth = stored.record if over and stored.record.is_full else None
     n = len(record.events)
@@ -266,30 +220,42 @@ def run() -> None:
                     show_suggestions=not state.over)
     else:
         _hindsight(truth, prefix, step, state)
-    you = "marshal" in humans  # the reader made the guesses, unless a bot played the Marshal
-    st.markdown(f"#### {t('grades') if you else t('grades_bot')}")
-    with st.spinner(t("computing")):
-        grades = grade_json(record.to_json(indent=None))
-    if not grades:
-        st.caption(t("no_guesses"))
-    for g in grades:
-        mark = "✓" if g.hit else "×"
-        line = f"{mark} **{g.index + 1}.** {html.escape(grade_text(g, you))}"
-        st.markdown(line if g.index < step else f"<span style='color:#999'>{line}</span>", unsafe_allow_html=True)
+    if "marshal" in reader.sides:
+        _marshal_section(record, step, reader)
     if truth is not None:
         _exposure_chart(truth)
-        _coach_section(truth, open_=("fugitive" in humans))
+        if "fugitive" in reader.sides:
+            _coach_section(truth, reader)
     elif stored.info.kind != "match":
         st.caption(t("hindsight_only_matches"))
     else:
         st.caption(t("hindsight_after_end"))
 
 
+def _marshal_section(record: Record, step: int, reader: review.Reader) -> None:
+    """Each of her decisions, draw and guess, graded (a progress bar the first time:
+    the Manhunt's guesses are planned; then kept); the decisions after the step
+    shown are greyed."""
+    st.markdown(f"#### {t('mc_title_you') if reader.own('marshal') else t('mc_title')}")
+    calls = _shown_with_progress(_marshal_coached, record.marshal_view(), marshal_coach, t("computing"))
+    if not calls:
+        st.caption(t("no_guesses"))
+    body = []
+    for call in calls:
+        lines = [html.escape(x) for x in review.marshal_lines(call, reader)]
+        lines[0] = f"<b>{lines[0]}</b>"
+        grey = "" if call.index < step else ' style="color:#999"'
+        body.append(f'<div class="fg-cands" data-testid="fg-marshal-coach" data-index="{call.index}"{grey}>'
+                    + "<br>".join(lines) + "</div>")
+    if body:
+        st.html("".join(body))
+
+
 # --------------------------------------------------------------------------- hindsight
 def _hindsight(full: Record, prefix: Record, step: int, state) -> None:
     """The real row at this step beside the Marshal's heat map, his face-down hideouts
     outlined on it, and for each of them what she could know."""
-    real = review.truth_at(full, step)
+    real = truth_at(full, step)
     cards = [ui.RowCard(i, h.face_up, len(h.sprint_cards), h.number, tuple(h.sprint_cards))
              for i, h in enumerate(real.row[1:], start=1)]
     st.markdown(f"**{t('hindsight_title')}**")
@@ -297,7 +263,7 @@ def _hindsight(full: Record, prefix: Record, step: int, state) -> None:
     post = None
     if prefix.events:
         post = services.solve(prefix)
-    spots = review.hindsight(full, step, post) if post is not None and post.consistent else ()
+    spots = hindsight(full, step, post) if post is not None and post.consistent else ()
     if post is None or not post.consistent:
         ui.heat(prefix, state.marshal_hand, state.face_up_numbers)  # nothing yet, or the contradiction
     else:
@@ -316,14 +282,7 @@ def _hindsight(full: Record, prefix: Record, step: int, state) -> None:
         st.caption(t("hindsight_none"))
 
 
-def exposure_series(full: Record, progress: Callable[[int, int], None] | None = None) -> list[tuple[int, float, float]]:
-    """(move, her chance on his most exposed face-down hideout, her most likely
-    number's chance) after every move of a finished match (one solve per move), kept
-    for the last 64 records."""
-    key = full.to_json(indent=None)
-    got = _series.get(key)
-    if got is not None:
-        return got
+def _series_of(full: Record, progress: Callable[[int, int], None] | None = None) -> list[tuple[int, float, float]]:
     out = []
     n = len(full.events)
     for step in range(1, n + 1):
@@ -333,49 +292,76 @@ def exposure_series(full: Record, progress: Callable[[int, int], None] | None = 
             progress(step, n)
         if not post.consistent:
             continue
-        real = review.truth_at(full, step)
+        real = truth_at(full, step)
         hidden = [h.number for i, h in enumerate(real.row) if i and not h.face_up]
         if not hidden:
             continue
         mine = prefix.marshal_cards
         top = max((float(post.probability(x)) for x in range(1, 42) if x not in mine), default=0.0)
         out.append((step, max(float(post.probability(x)) for x in hidden), top))
-    _series.put(key, out)
     return out
 
 
+def exposure_series(full: Record, progress: Callable[[int, int], None] | None = None) -> list[tuple[int, float, float]]:
+    """(move, her chance on his most exposed face-down hideout, her most likely
+    number's chance) after every move of a finished match (one solve per move), kept
+    for the last 64 records."""
+    return _kept(_series, full, _series_of, progress)
+
+
+#: the chart's two lines: his most exposed hideout (the Marshal's red) and her most
+#: likely number (the Fugitive's dark blue), far apart in hue and in lightness
+CHART_COLOURS = ("#c8374a", "#1f3a93")
+
+
 def _exposure_chart(full: Record) -> None:
-    if _series.get(full.to_json(indent=None)) is not None:
-        series = exposure_series(full)
-    else:  # the first time: one solve per move, with a progress bar
-        progress, done = _progress_bar(t("computing"))
-        series = exposure_series(full, progress)
-        done()
+    import altair as alt
+
+    series = _shown_with_progress(_series, full, exposure_series, t("computing"))
     if not series:
         return
     st.markdown(f"**{t('chart_title')}**")
-    st.line_chart({t("chart_move"): [s[0] for s in series],
-                   t("chart_exposed"): [s[1] for s in series],
-                   t("chart_best"): [s[2] for s in series]},
-                  x=t("chart_move"), y=[t("chart_exposed"), t("chart_best")], height=220)
+    names = (t("chart_exposed"), t("chart_best"))
+    # the legend is drawn by the page, not the chart: on a phone a chart's legend beside
+    # the plot is cut to the width left over
+    st.html('<div class="fg-legend" data-testid="fg-chart-legend">' + "".join(
+        f'<div><span style="display:inline-block; width:18px; height:3px; vertical-align:middle; '
+        f'background:{colour}; margin-right:6px"></span>{html.escape(name)}</div>'
+        for name, colour in zip(names, CHART_COLOURS)) + "</div>")
+    rows = [{"move": m, "line": names[i], "chance": v} for m, *values in series for i, v in enumerate(values)]
+    chart = alt.Chart(alt.Data(values=rows)).mark_line(point=True).encode(
+        x=alt.X("move:Q", title=t("chart_move"), axis=alt.Axis(tickMinStep=1)),
+        y=alt.Y("chance:Q", title=None, scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
+        color=alt.Color("line:N", scale=alt.Scale(domain=list(names), range=list(CHART_COLOURS)), legend=None),
+    ).properties(height=220)
+    st.altair_chart(chart, use_container_width=True)
     st.caption(t("chart_caption"))
 
 
-def _coach_section(full: Record, open_: bool) -> None:
+def _shown_with_progress(kept: _Kept, record: Record, compute: Callable[..., object], text: str):
+    """``compute(record, progress)``'s kept result, computed the first time under a
+    progress bar."""
+    if kept.get(record.to_json(indent=None)) is not None:
+        return compute(record)
+    progress, done = _progress_bar(text)
+    got = compute(record, progress)
+    done()
+    return got
+
+
+def _coach_section(full: Record, reader: review.Reader) -> None:
     """The Fugitive's coach: measured on request (hundreds of exact solves, with a
     progress bar), kept once measured."""
-    with st.expander(t("coach_title"), expanded=open_):
-        st.caption(t("coach_intro"))
+    you = reader.own("fugitive")
+    with st.expander(t("coach_title_you") if you else t("coach_title"), expanded=you):
+        st.caption(t("coach_intro_you") if you else t("coach_intro"))
         if not coach_known(full) and not st.button(t("coach_button"), key="l_coach", type="primary"):
             return
-        progress, done = _progress_bar(t("coach_computing"))
-        turns = coach(full, progress)
-        done()
+        turns = _shown_with_progress(_coached, full, coach, t("coach_computing"))
         for turn in turns:
-            lines = coach_lines(turn)
-            st.html('<div class="fg-cands" data-testid="fg-coach">' + "<br>".join(
-                ("<b>" + html.escape(x) + "</b>") if i == 0 else html.escape(x) for i, x in enumerate(lines))
-                + "</div>")
+            lines = [html.escape(x) for x in review.fugitive_lines(turn, reader)]
+            lines[0] = f"<b>{lines[0]}</b>"
+            st.html('<div class="fg-cands" data-testid="fg-coach">' + "<br>".join(lines) + "</div>")
 
 
 # --------------------------------------------------------------------------- tutorial
@@ -413,9 +399,10 @@ STEPS = [
 ]
 
 
-def _go(page: str) -> None:
+def _go(page: str, **params: str) -> None:
     lang = st.query_params.get("lang")
-    st.query_params.from_dict(dict({"lang": lang} if lang else {}, page=page))
+    st.query_params.from_dict(dict({"lang": lang} if lang else {}, page=page, **params))
+
 
 
 def tutorial() -> None:

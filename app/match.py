@@ -295,12 +295,11 @@ def page(m: mp.MatchSession) -> None:
     state = m.state
     player = state.current_player
     if state.is_over:
+        humans = ml.human_roles(m.mode)
         with status_slot:
-            ui.status(t("phase_over") + " — " + t(f"winner_{state.winner}") + " "
-                      + ui.end_reason(state.events, state.winner))
-        if st.button(t("open_in_learning"), key="m_learn", type="primary", use_container_width=True):
-            st.query_params.from_dict(dict(mp.lang_param(), page="learning", game=m.gid))
-            st.rerun()
+            ui.status(mp.over_text(state.winner, humans[0] if len(humans) == 1 else None,
+                                   ui.end_reason(state.events, state.winner)), state.winner)
+        ui.review_button(m.gid)
         mp.recent(m, "all")
         mp.table(m, "all")
         mp.log(m)

@@ -150,22 +150,6 @@ def rebuild(seed: int, ruleset: Ruleset, record: Record, ended_turn: Any = None)
     return state
 
 
-_FUGITIVE_EVENTS = ("place", "pass", "fugitive_draw")
-
-
-def turns(events) -> list[tuple[str, int, int]]:
-    """The events cut into turns: (player, first index, end index), a turn being the
-    events one player wrote one after the other (every turn writes at least one)."""
-    out: list[tuple[str, int, int]] = []
-    for i, e in enumerate(events):
-        who = "fugitive" if e.type in _FUGITIVE_EVENTS else "marshal"
-        if out and out[-1][0] == who:
-            out[-1] = (who, out[-1][1], i + 1)
-        else:
-            out.append((who, i, i + 1))
-    return out
-
-
 def human_roles(mode: str) -> tuple[str, ...]:
     return {
         "human_marshal": ("marshal",),

@@ -18,10 +18,10 @@ from typing import Any
 
 import streamlit as st
 
-from engine import IllegalMove, apply, fugitive_view, marshal_view
+from engine import IllegalMove, apply, fugitive_view, legal_moves, marshal_view
 from engine.moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
 from engine.record import Guess, ManhuntGuess, Record
-from engine import rules
+from engine import replaying, rules
 from engine.state import GameState, Phase
 from notepad.store import StoreError
 
@@ -39,6 +39,9 @@ MATCH_CSS = """
 <style>
 .fg-match .fg-row {gap: 3px; margin: 2px 0;}
 .fg-match .fg-card {min-width: 34px; padding: 3px 4px; font-size: 14px;}
+/* a slot as wide as its card: the sprint stack wraps under it, so a row of 20 cards
+   keeps to few lines and no stack pushes the cards apart */
+.fg-match .fg-slot {width: min-content;}
 .fg-match .fg-stack {min-height: 15px; margin-top: 1px;}
 /* what happened since: three lines at most, always three lines high (the newest kept
    when there is more), so the controls under it stand still from turn to turn */
@@ -198,7 +201,7 @@ def table(m: MatchSession, viewer: str) -> None:
 def _drawn_this_turn(state: GameState) -> frozenset[int]:
     """The cards drawn in the turn now being played (marked in the hand: which card is
     new is the first thing a player looks for after a draw)."""
-    turns = ml.turns(state.events)
+    turns = replaying.turns(state.events)
     if not turns or turns[-1][0] != state.current_player:
         return frozenset()
     _, a, b = turns[-1]
@@ -228,7 +231,7 @@ def recent_events(state: GameState, viewer: str) -> tuple[str, list[int]]:
     the thumb. "public" (the hand-over screen) and "all" (a spectator) see the last
     turn, however far it has gone.
     """
-    turns = ml.turns(state.events)
+    turns = replaying.turns(state.events)
     if not turns:
         return "since_your_move", []
     if viewer in ("public", "all", "watcher"):
@@ -349,7 +352,10 @@ def _guess_controls(m: MatchSession, key: str) -> None:
     state = m.state
     manhunt = state.phase is Phase.MANHUNT
     hand = state.marshal_hand
-    numbers = [x for x in range(1, 42) if x not in state.up_numbers]
+    # the numbers the rules let her name now (the engine's legal moves): never a face-up
+    # hideout, nor a sprint card lying face up beside one
+    numbers = sorted({n for mv in legal_moves(state)
+                      for n in (mv.numbers if isinstance(mv, MakeGuess) else (mv.number,))})
     # the status line says what to do: the numbers need no label of their own on screen
     sel = st.pills(t("guess_number_match" if manhunt else "guess_numbers_match"), numbers,
                    selection_mode="single" if manhunt else "multi", key=f"mc_g_{key}",
@@ -391,13 +397,23 @@ def footer(m: MatchSession) -> None:
     c[1].caption(f"{t('game_id')}: `{m.gid}`")
 
 
+def over_text(winner: str, seat: str | None, why: str) -> str:
+    """The status line at the end: "you won" / "you lost" for a person who played one
+    side (``seat``), else who won; then why."""
+    result = (t("over_you_won") if winner == seat else t("over_you_lost")) if seat else t(f"winner_{winner}")
+    return t("phase_over") + " — " + result + (" " + why if why else "")
+
+
 def lang_param() -> dict[str, str]:
     lang = st.query_params.get("lang")
     return {"lang": lang} if lang else {}
 
 
 def phase_hint(state: GameState) -> str:
-    """What the player whose turn it is does now (said to them: it follows "Your turn")."""
+    """What the player whose turn it is does now (said to them: it follows "Your turn");
+    when the rules leave the Fugitive only the pass, that is what it says."""
+    if state.phase is Phase.FUGITIVE_PLACE and not fugitive_view(state).legal_hideouts():
+        return t("you_must_pass", p=state.previous)
     if state.phase is Phase.MARSHAL_DRAW and state.draws_left == 2:
         return t("you_draw_two")
     if state.phase is Phase.MARSHAL_DRAW and not any(isinstance(e, (Guess, ManhuntGuess)) for e in state.events):

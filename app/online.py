@@ -301,18 +301,18 @@ def _over(m, winner: str) -> None:
         why = t(f"ended_{end['how']}", who=t(loser))
     else:
         why = ui.end_reason(state.events, winner)
-    _status(m, t("phase_over") + " — " + t(f"winner_{winner}") + " " + why, winner)
+    seat = m.role if m.role in ("marshal", "fugitive") else None
+    _status(m, mp.over_text(winner, seat, why), winner)
     if m.role in ("marshal", "fugitive"):
         if m.rematch:
             if st.button(t("open_rematch"), key="m_open_rematch", type="primary", use_container_width=True):
                 _go(m.rematch)
         elif st.button(t("rematch"), key="m_rematch", type="primary", use_container_width=True):
             _rematch(m)
+    # one tap to its review, under the rematch: a resigned or claimed match too
+    ui.review_button(m.gid, primary=m.role not in ("marshal", "fugitive"))
     mp.recent(m, "all")
     mp.table(m, "all")
-    if state.is_over and st.button(t("open_in_learning"), key="m_learn", use_container_width=True):
-        st.query_params.from_dict(dict(mp.lang_param(), page="learning", game=m.gid))
-        st.rerun()
     mp.log(m)
     mp.footer(m)
     _live(m.gid, m.version, None)

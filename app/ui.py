@@ -59,22 +59,33 @@ div.stButton > button, div.stDownloadButton > button {min-height: 46px; font-siz
 .fg-mine {background: #dfe8f5; color: #58708f;}
 .fg-certain {background: #7a0010 !important; color: #fff !important;}
 .fg-legend {font-size: 12px; color: #666; margin-bottom: 6px;}
-.fg-row {display: flex; flex-wrap: wrap; gap: 4px; margin: 4px 0;}
-.fg-slot {display: flex; flex-direction: column; align-items: center;}
+.fg-row {display: flex; flex-wrap: wrap; align-items: flex-start; gap: 4px; margin: 4px 0;}
+/* a card is as wide as its slot: never narrower than its sprint stack, so a stack
+   always stands under its own card (the match page's compact row wraps the stack
+   under the card instead: MATCH_CSS) */
+.fg-slot {display: flex; flex-direction: column; align-items: stretch; width: max-content;}
 .fg-card {border-radius: 6px; min-width: 40px; padding: 4px 5px; text-align: center; font-weight: 700;
-          border: 2px solid #444; background: #fff; font-family: system-ui, sans-serif; font-size: 15px;}
-.fg-card.down {background: #3b4a6b; color: #fff; border-color: #3b4a6b;}
+          border: 2px solid #444; background: #fff; font-family: system-ui, sans-serif; font-size: 15px;
+          box-sizing: border-box;}
+/* a face-down card is a card back: no number on it, only its position in a small ring
+   (a label, never to be read as a card number) */
+.fg-card.down {background: repeating-linear-gradient(135deg, #3b4a6b 0 5px, #33415f 5px 10px); color: #fff;
+               border-color: #3b4a6b;}
+.fg-pos {display: inline-block; font-size: 10px; font-weight: 400; line-height: 14px; min-width: 10px; padding: 0 3px;
+         border: 1px solid rgba(255, 255, 255, 0.8); border-radius: 8px; vertical-align: middle; color: #e8ecf5;}
 .fg-card .s {display: block; font-size: 11px; font-weight: 400;}
 /* the sprint cards under a card: a stack of small backs with their count (x2), or
    their numbers and the steps they add (+4) when the viewer may see them */
-.fg-stack {display: flex; align-items: center; min-height: 18px; margin-top: 2px; font-size: 11px;
-           font-family: system-ui, sans-serif;}
+.fg-stack {display: flex; flex-wrap: wrap; justify-content: center; align-items: center; row-gap: 1px;
+           min-height: 18px; margin-top: 2px; font-size: 11px; font-family: system-ui, sans-serif;}
+.fg-backs {display: inline-flex; white-space: nowrap;}
 .fg-mini {display: inline-block; width: 9px; height: 14px; border-radius: 2px; background: #7d8cad;
-          border: 1px solid #fff; margin-left: -4px; box-shadow: 0 0 0 1px #3b4a6b;}
+          border: 1px solid #fff; margin-left: -4px; box-shadow: 0 0 0 1px #3b4a6b; box-sizing: border-box;}
 .fg-mini:first-child {margin-left: 0;}
 .fg-mini.up {width: auto; height: auto; min-width: 14px; padding: 0 2px; background: #fff; color: #333;
-             box-shadow: 0 0 0 1px #888; margin-left: 1px; font-size: 10px; line-height: 14px; text-align: center;}
-.fg-count, .fg-steps {margin-left: 3px; font-weight: 600; color: #3b4a6b;}
+             box-shadow: 0 0 0 1px #888; margin: 0 1px; font-size: 10px; line-height: 14px; text-align: center;}
+.fg-mini.up:first-child {margin-left: 1px;}
+.fg-count, .fg-steps {margin: 0 1px 0 2px; font-weight: 600; color: #3b4a6b;}
 .fg-slot.marked .fg-card {box-shadow: 0 0 0 3px #e0a800;}
 .fg-sprint {border-style: dashed;}
 .fg-status {font-size: 1.05rem; font-weight: 600; padding: 6px 10px; border-radius: 8px; background: #f3f1ea;
@@ -230,14 +241,14 @@ def _sprint_stack(card: RowCard) -> str:
         return (f'<div class="fg-stack" title="{title}" data-sprints="{card.sprints}">{mini}'
                 f'<span class="fg-steps">+{steps}</span></div>')
     backs = "".join('<span class="fg-mini"></span>' for _ in range(min(card.sprints, 6)))
-    return (f'<div class="fg-stack" title="{title}" data-sprints="{card.sprints}">{backs}'
+    return (f'<div class="fg-stack" title="{title}" data-sprints="{card.sprints}"><span class="fg-backs">{backs}</span>'
             f'<span class="fg-count">×{card.sprints}</span></div>')
 
 
 def row_html(row: Iterable[RowCard], *, pick: bool = False, mark: int | None = None) -> str:
     """The row as cards: card 0, then each card with its sprint cards under it. A
-    face-down card shows ``#position`` (or, in brackets, the hidden number its owner
-    knows).
+    face-down card is a card back with its position in a small ring (or, in brackets,
+    the hidden number its owner knows).
 
     ``pick``: each card from position 1 is tappable (``data-pick`` = its position,
     read by :mod:`app.tappable`); ``mark``: the position whose card is ringed (the
@@ -254,12 +265,15 @@ def row_html(row: Iterable[RowCard], *, pick: bool = False, mark: int | None = N
 
 def card_face_html(card: RowCard) -> str:
     """One card of the row without its sprint cards: its number when face up (or, in
-    brackets, the hidden number its owner knows), else ``#position``."""
+    brackets, the hidden number its owner knows), else a card back with its position
+    in a small ring, named in words for screen readers and on hover."""
     if card.face_up:
         return f'<div class="fg-card">{card.number}</div>'
     if card.number is not None:
         return f'<div class="fg-card down">({card.number})</div>'
-    return f'<div class="fg-card down">#{card.position}</div>'
+    label = html.escape(t("row_position", p=card.position))
+    return (f'<div class="fg-card down" title="{label}" aria-label="{label}">'
+            f'<span class="fg-pos">{card.position}</span></div>')
 
 
 def card_html(card: RowCard, cls: str = "") -> str:
@@ -268,6 +282,15 @@ def card_html(card: RowCard, cls: str = "") -> str:
     return (f'<div class="fg-slot {cls}" data-position="{card.position}">{card_face_html(card)}'
             f'{_sprint_stack(card)}</div>')
 
+
+
+def review_button(gid: str, primary: bool = True, key: str = "m_learn") -> None:
+    """One tap from the end of a game (a match's, an assistant game's) to its review in
+    Learning."""
+    if st.button(t("review_game"), key=key, type="primary" if primary else "secondary", use_container_width=True):
+        lang = st.query_params.get("lang")
+        st.query_params.from_dict(dict({"lang": lang} if lang else {}, page="learning", game=gid))
+        st.rerun()
 
 
 def status(text: str, who: str | None = None) -> None:

@@ -11,6 +11,7 @@ rule, and each produced event is compared with the recorded one.
 from __future__ import annotations
 
 import random
+from typing import Iterable
 
 from .cards import DECKS, SETUP_DRAWS, deck_of
 from .errors import IllegalMove, ReplayError
@@ -132,3 +133,19 @@ def _step(state: GameState, move: Move, index: int) -> GameState:
         return apply(state, move)
     except IllegalMove as exc:
         raise ReplayError(f"{move}: {exc.reason}", index) from None
+
+
+_FUGITIVE_EVENTS = ("place", "pass", "fugitive_draw")
+
+
+def turns(events: Iterable[Event]) -> list[tuple[str, int, int]]:
+    """The events cut into turns: (player, first index, end index), a turn being the
+    events one player wrote one after the other (every turn writes at least one)."""
+    out: list[tuple[str, int, int]] = []
+    for i, e in enumerate(events):
+        who = "fugitive" if e.type in _FUGITIVE_EVENTS else "marshal"
+        if out and out[-1][0] == who:
+            out[-1] = (who, out[-1][1], i + 1)
+        else:
+            out.append((who, i, i + 1))
+    return out

@@ -112,11 +112,11 @@ def test_hotseat_and_ai_vs_ai(server, page):
     tap(page, "Players", "AI vs AI (watch)")
     page.get_by_role("button", name="Start the match").click()
     page.get_by_role("button", name="Play to the end").click()
-    page.wait_for_selector("text=Open in Learning", timeout=120_000)
-    page.get_by_role("button", name="Open in Learning").click()
+    page.wait_for_selector("text=Review this game", timeout=120_000)
+    page.get_by_role("button", name="Review this game").click()
     page.wait_for_selector("text=The Marshal guessed", timeout=120_000)
     shot(page, "learning.png", top='[data-testid="fg-status"]')
-    shot(page, "learning-grades.png", top="text=guesses, graded")  # the Marshal's (a bot played her)
+    shot(page, "learning-grades.png", top="text=decisions, graded")  # the Marshal's (a bot played her)
 
 
 def _top(page, selector: str) -> float:

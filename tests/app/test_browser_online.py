@@ -37,7 +37,7 @@ SHOWN_WITHIN = 6.0
 FUGITIVE_ONLY = (
     re.compile(rb'fg-card down">\(\d+\)'),
     re.compile(rb'class="fg-card(?: fg-new)?">\d+<span class="s">'),
-    re.compile(rb'fg-card down">#\d+</div><div class="fg-stack"[^>]*><span class="fg-mini up">'),
+    re.compile(rb'<span class="fg-pos">\d+</span></div><div class="fg-stack"[^>]*><span class="fg-mini up">'),
 )
 
 

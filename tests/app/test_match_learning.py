@@ -122,7 +122,8 @@ def test_learning_grades_a_guess(make_app, db):
     at = make_app(page="learning", game=info.id)
     no_exception(at)
     page = texts(at)
-    assert "You guessed 7: 0%; the best single number, 1, had 33%. It missed, as it had to: it could not hit." in page
+    assert "You guessed 7: 0% to hit." in page and "Better: 1: 33% to hit, 0.33 hideouts revealed on average." in page
+    assert "It missed, as it had to: it could not hit." in page
     at.button(key="l_prev").click().run()
     no_exception(at)
 
@@ -571,10 +572,11 @@ def _all_sets_best(post, k, hand):
                default=0)
 
 
-def test_a_set_is_graded_by_its_joint_chance_against_the_best_set_of_its_size(make_app, db):
+def test_a_set_is_graded_by_its_joint_chance_against_the_best_guess_of_any_size(make_app, db):
+    from advisor.coach_marshal import GuessCall, coach_marshal
     from engine.record import Guess, MarshalDraw, Place, Record, Reveal
 
-    from app import review, services
+    from app import services
     from app.services import pct
 
     before = Record((Place(0), Place(0), MarshalDraw(20), MarshalDraw(21)))
@@ -582,43 +584,20 @@ def test_a_set_is_graded_by_its_joint_chance_against_the_best_set_of_its_size(ma
     info = GameStore(db).create(won)
     post = services.solve(before)
     joint = float(post.joint({1, 3}))
-    best = float(_all_sets_best(post, 2, {20, 21}))
-    grade = review.grade_record(won, services.solve)[0]
-    assert abs(grade.p - joint) < 1e-12 and abs(grade.best_p - best) < 1e-12 and len(grade.best) == 2
-    assert grade.won and grade.revealed == 2
+    # the test's own count: every set of every size, by hideouts revealed on average
+    best = max(k * float(_all_sets_best(post, k, {20, 21})) for k in range(1, post.face_down_count + 1))
+    (call,) = [c for c in coach_marshal(won) if isinstance(c, GuessCall)]
+    assert abs(call.p - joint) < 1e-12 and abs(call.best.reveals - best) < 1e-12
+    assert call.won and call.revealed == 2
     at = make_app(page="learning", game=info.id)
     no_exception(at)
     page = texts(at)
-    line = f"You guessed 1+3: {pct(joint)} that all 2 were hideouts"
+    line = f"You guessed 1+3: {pct(joint)} that all 2 were hideouts, {2 * joint:.2f} hideouts revealed on average."
     assert line in page and "the game was won" in page
-    if best > joint:
-        assert f"the best 2 numbers, {'+'.join(map(str, grade.best))}, had {pct(best)}" in page
-    single = max(float(post.probability(x)) for x in range(1, 42))
-    assert f"was {pct(single)}" not in page  # never against a single number
-
-
-def test_the_best_set_search_is_exact_on_real_positions():
-    from engine.bots import play_game
-
-    from app import review
-    from app.services import solve
-
-    checked = 0
-    for seed in range(4):
-        rec = play_game(RandomFugitive(seed), RandomMarshal(seed), seed=seed).record().marshal_view()
-        for cut in range(4, len(rec.events), 11):
-            part = rec.truncated(cut)
-            post = solve(part)
-            if not post.consistent or post.face_down_count < 2:
-                continue
-            candidates = sum(1 for x, c in post.number_counts.items() if c and x not in part.marshal_cards)
-            for k in (1, 2, 3):
-                if k > post.face_down_count or (k == 3 and candidates > 16):  # the test's own count: C(n, 3) joints
-                    continue
-                got = review.best_set(post, k, part.marshal_cards)
-                assert got.exact and got.p == _all_sets_best(post, k, part.marshal_cards), (seed, cut, k)
-                checked += 1
-    assert checked > 12
+    if best > 2 * joint + 0.005:
+        assert f"Better: {'+'.join(map(str, call.best.numbers))}: {pct(call.best.p)} to hit" in page
+    else:
+        assert "The best guess then." in page
 
 
 # --------------------------------------------------------------------------- issue 16: hindsight and the coach
@@ -630,17 +609,17 @@ def test_the_coach_on_a_first_hideout_is_the_solvers_worked_example():
     import solver
     from engine.record import Place, Record
 
-    from app import review
+    from advisor.coach_fugitive import coach_fugitive
 
     full = Record((Place(0, 2, ()),), Ruleset(), (4, 5, 6, 15, 16))  # he holds 1, 2, 3, 42 and these
-    (turn,) = review.coach(full)
+    (turn,) = coach_fugitive(full)
     assert turn.hands == turn.averaged == 1 and turn.exact
     assert [(x.position, x.number) for x in turn.exposures] == [(1, 2)]
     assert abs(turn.exposures[0].p - 1 / 3) < 1e-12  # "place sprints=0": 1, 2, 3 at 1/3 each
     five = next(o for o in turn.options if (o.hideout, o.sprints) == (5, 1))
     p5 = solver.solve(Record((Place(1),))).probability(5)
     assert abs(five.worst - float(p5)) < 1e-12 and round(five.worst, 4) == 0.0367  # "place sprints=1": 5 at 0.0367
-    assert turn.best is not None and turn.best.worst == min(o.worst for o in turn.options) < 1 / 3
+    assert turn.best is not None and turn.best.worst == min(o.worst for o in turn.options if not o.found) < 1 / 3
     assert p5 == Fraction(p5.numerator, p5.denominator)
 
 
@@ -664,7 +643,7 @@ def test_the_coach_averages_the_solver_over_every_hand_she_could_hold():
     from engine.cards import deck_of
     from engine.record import MarshalDraw, Record
 
-    from app import review
+    from advisor import coach_fugitive as cf
 
     from engine import legal_placements
     from engine.moves import Draw, MakeGuess, PassTurn
@@ -680,9 +659,9 @@ def test_the_coach_averages_the_solver_over_every_hand_she_could_hold():
         _, state = _stored_match_state(seed, [first_placement, PassTurn(), Draw(1), Draw(1), own_card, Draw(2),
                                               first_placement])
         full = state.record()
-        last = review.coach(full)[-1]
+        last = cf.coach_fugitive(full)[-1]
         hands = _her_hands_by_hand(full, last.index)
-        assert len(hands) == last.hands == 28 <= review.EXACT_HANDS
+        assert len(hands) == last.hands == 28 <= cf.EXACT_HANDS
         assert last.exact and last.averaged == len(hands)
         sums = {}
         for hand in hands:
@@ -700,24 +679,24 @@ def test_the_coach_averages_the_solver_over_every_hand_she_could_hold():
 def test_the_coach_samples_many_hands_and_says_so():
     from engine.bots import play_game
 
-    from app import review
+    from advisor import coach_fugitive as cf
 
     full = play_game(RandomFugitive(1), RandomMarshal(1), seed=1).record()
-    turns = review.coach(full.truncated(12))
-    sampled = [c for c in turns if c.hands > review.EXACT_HANDS]
-    assert sampled and all(c.averaged == review.SAMPLE_HANDS and not c.exact for c in sampled)
+    turns = cf.coach_fugitive(full.truncated(12))
+    sampled = [c for c in turns if c.hands > cf.EXACT_HANDS]
+    assert sampled and all(c.averaged == cf.SAMPLE_HANDS and not c.exact for c in sampled)
     assert any(x.se > 0 for c in sampled for x in c.exposures)
-    assert review.coach(full.truncated(12)) == turns  # the sample is fixed by the record: the figures repeat
+    assert cf.coach_fugitive(full.truncated(12)) == turns  # the sample is fixed by the record: the figures repeat
 
 
 def test_a_bluff_is_measured_against_the_fewest_sprint_cards():
     from engine.record import Place, Record
 
-    from app import review
+    from advisor.coach_fugitive import coach_fugitive
 
     # 5 from 0 needs one even card; he spent two (4 and 6): a bluff
     bluffed = Record((Place(2, 5, (4, 6)),), Ruleset(), (4, 5, 6, 15, 16))
-    (turn,) = review.coach(bluffed)
+    (turn,) = coach_fugitive(bluffed)
     assert turn.bluff is not None and (turn.bluff.hideout, turn.bluff.sprints, turn.bluff.fewest) == (5, 2, 1)
     one = next(o for o in turn.options if (o.hideout, o.sprints) == (5, 1))
     two = next(o for o in turn.options if (o.hideout, o.sprints) == (5, 2))
@@ -728,13 +707,14 @@ def test_a_bluff_is_measured_against_the_fewest_sprint_cards():
 def test_learning_shows_where_he_really_was_once_a_match_is_over(make_app, db):
     from engine.bots import play_game
 
-    from app import review, services
+    from advisor import bots
+    from advisor.coach_fugitive import coach_fugitive, truth_at
+
+    from app import services
     from app.services import pct
 
-    from advisor import bots
-
     store = GameStore(db)
-    meta = {"seed": 0, "mode": "human_marshal", "fugitive_bot": "advisor:heuristic", "marshal_bot": "solver_strong"}
+    meta = {"seed": 0, "mode": "ai_ai", "fugitive_bot": "advisor:heuristic", "marshal_bot": "solver_strong"}
     final = play_game(bots.make_bot(bots.FUGITIVE_BOTS["heuristic"], 0), bots.make_bot(bots.MARSHAL_BOTS["solver"], 0),
                       seed=0)
     info = store.create(final.record().truncated(12), kind="match", metadata=meta)
@@ -746,19 +726,20 @@ def test_learning_shows_where_he_really_was_once_a_match_is_over(make_app, db):
     step = 12
     at.slider(key=f"l_step_{info.id}").set_value(step).run()
     no_exception(at)
-    real = review.truth_at(final.record(), step)
+    real = truth_at(final.record(), step)
     post = services.solve(final.record().marshal_view().truncated(step))
     spots = [(i, h.number) for i, h in enumerate(real.row) if i and not h.face_up]
     assert spots
     for position, number in spots:
         here = post.positions[position - 1].probability(number)
-        assert f"#{position} was {number}: she gave it {pct(float(here))} there" in texts(at)
+        assert f"Position {position} was {number}: she gave it {pct(float(here))} there" in texts(at)
     assert 'data-testid="fg-truth-row"' in texts(at)
     assert "Coach for the Fugitive" in [e.label for e in at.expander]
-    at.button(key="l_coach").click().run()
+    if "l_coach" in keys(at.button):  # else measured for another page of this server, kept: shown at once
+        at.button(key="l_coach").click().run()
     no_exception(at)
     coached = [h for h in texts(at).split('data-testid="fg-coach"')[1:]]
-    fugitive_turns = [c for c in review.coach(final.record())]
+    fugitive_turns = [c for c in coach_fugitive(final.record())]
     assert len(coached) == len(fugitive_turns) and "hands she could hold" in "".join(coached)
 
 

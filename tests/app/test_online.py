@@ -152,7 +152,7 @@ def test_resign_ends_the_match_for_both_and_a_rematch_swaps_the_sides(make_app, 
     no_exception(f)
     assert GameStore(db).open(gid).metadata["ended"]["how"] == "resigned"
     m.run()
-    assert "Game over" in status(m) and "The Marshal won" in status(m) and "Fugitive resigned" in status(m)
+    assert "Game over — You won." in status(m) and "Fugitive resigned" in status(m)
     assert "Draw from" not in [w.label for w in m.get("button_group")]
     m.button(key="m_rematch").click().run()
     no_exception(m)
@@ -210,7 +210,7 @@ def test_a_claim_in_time_ends_the_match_for_both(make_app, db):
     no_exception(m)
     ended = GameStore(db).open(gid).metadata["ended"]
     assert ended["how"] == "claimed" and ended["winner"] == "marshal"
-    assert "The Marshal won" in status(m)
+    assert "You won." in status(m)
     f.run()
     assert "Game over" in status(f) and "made no move in time" in status(f)
     assert not [w for w in f.get("button_group") if (w.key or "").startswith("mc_")]  # no move after the end
