@@ -207,9 +207,14 @@ def _games() -> list[GameInfo] | None:
                 return games  # _pick says there is no such game
             st.error(error_text(exc))
             return None
-        if stored.metadata.get("mode") == ml.ONLINE and online.access(want) is None:
-            online.private()
-            return None
+        if stored.info.kind == "match":
+            # a match opens for its links and its members only (a match on one
+            # device: its owner's browser and its watch link)
+            opened = online.access(want, by_links=stored.metadata.get("mode") == ml.ONLINE)
+            if opened.role is None:
+                online.private()
+                return None
+            st.session_state[ROLES][want] = opened.role.value
         games.insert(0, stored.info)
     return games
 
@@ -237,9 +242,11 @@ def run() -> None:
         st.error(t("game_unreadable_rule", n=(exc.index or 0) + 1, reason=rule_text(exc.reason)))
         return
     humans = _humans(stored)
-    if "fugitive" in humans and not over:
+    watching = st.session_state.get(ROLES, {}).get(gid) == "watcher"
+    if ("fugitive" in humans or watching) and not over:
         # Learning shows the Marshal's record, whose drawn cards are private to her
-        # (RULES.md): a person who plays the Fugitive sees it once the match is over
+        # (RULES.md): a person who plays the Fugitive, or watches, sees it once the
+        # match is over
         st.info(t("learning_after_match"))
         return
     # the truth (his hidden cards) once a match is over: its record is a full one
