@@ -75,7 +75,7 @@ def test_human_marshal_match_is_saved_and_resumes(make_app, db):
     assert stored.info.kind == "match" and stored.metadata["seed"] == 11
     assert sum(1 for e in stored.record.events if e.type == "marshal_draw") == 1
     assert 'data-testid="fg-heatmap"' in texts(at)  # the assistant panel is on
-    again = make_app(page="match", game=gid)
+    again = make_app(page="match", game=gid, owner=at.session_state["online_owner"])  # the same browser
     no_exception(again)
     assert [k for k in keys(again.segmented_control) if k.startswith("mc_draw")]
 
