@@ -148,3 +148,67 @@ def test_attack_5_a_huge_id_is_refused_at_once_and_leaves_the_url(make_app, db):
         assert "game id is not valid (100,000 characters" in texts(at), page
         assert _param(at, "game") is None, page  # a reload, a page switch: never sent again
         assert "x" * 100 not in texts(at)
+
+
+# --------------------------------------------------------------------------- what is built
+def _button(at, prefix: str):
+    return next(b for b in at.button if (b.key or "").startswith(prefix))
+
+
+def test_the_holder_moves_her_seat_by_a_transfer_link_once(make_app, db):
+    gid, mkey, fkey, _, _ = _online_match(db)
+    f = make_app(page="match", game=gid, owner=fkey)
+    _button(f, "m_transfer").click().run()
+    no_exception(f)
+    body = next(b for b in html_bodies(f) if 'data-testid="fg-link-transfer"' in b)
+    move = parse_qs(urlsplit(htmllib.unescape(re.search(r'data-url="([^"]+)"', body).group(1))).query)["move"][0]
+    phone = new_owner_key()
+    p = make_app(page="match", game=gid, move=move, owner=phone)
+    no_exception(p)
+    assert "Your turn · Fugitive" in status(p) and _moves(p) and _param(p, "move") is None
+    f.run()  # the old phone: its seat is gone, and it is told so
+    no_exception(f)
+    assert not _moves(f) and "moved to another device" in texts(f)
+    t = make_app(page="match", game=gid, move=move)  # the link again, anywhere: nothing
+    assert "opens nothing" in texts(t) and not _moves(t) and not status(t)
+
+
+def test_a_lost_phone_gets_its_seat_back_only_when_the_other_player_allows_it(make_app, db):
+    gid, mkey, fkey, _, fsecret = _online_match(db)
+    new = make_app(page="match", game=gid, s=fsecret)  # his new phone, with the link he was sent
+    assert "taken" in texts(new) and not _moves(new)
+    new.button(key="m_ask_seat").click().run()
+    no_exception(new)
+    assert "Asked" in texts(new)
+    old = make_app(page="match", game=gid, owner=fkey)  # his old phone (if he still had it) could refuse
+    assert any((b.key or "").startswith("m_keep_") for b in old.button)
+    m = make_app(page="match", game=gid, owner=mkey)
+    assert "asks for the Fugitive's seat" in texts(m)
+    _button(m, "m_allow_").click().run()
+    no_exception(m)
+    new.run()
+    assert "Your turn · Fugitive" in status(new) and _moves(new)
+    old.run()
+    assert not _moves(old) and "moved to another device" in texts(old)
+
+
+def test_a_match_on_one_device_is_watched_by_the_link_its_owner_made(make_app, db):
+    owner = new_owner_key()
+    a = make_app(page="match", owner=owner)
+    a.segmented_control(key="m_mode").set_value("human_marshal").run()
+    a.button(key="m_start").click().run()
+    gid = _param(a, "game")
+    draw = next(w for w in a.get("button_group") if (w.key or "").startswith("mc_draw"))
+    draw.set_value(1).run()
+    a.button(key="m_share").click().run()
+    no_exception(a)
+    _, wsecret = _link(a, "watcher")
+    card = next(e.card for e in GameStore(db).open(gid).record.events if e.type == "marshal_draw")
+    w = make_app(page="match", game=gid, s=wsecret)
+    no_exception(w)
+    assert "Watching" in status(w) and not _moves(w)
+    assert "Marshal: drew from deck 1" in texts(w) and f"Marshal: drew {card}" not in texts(w)
+    learning = make_app(page="learning", game=gid, s=wsecret)  # her record, her cards: not before the end
+    no_exception(learning)
+    assert "Learning shows it once it is over" in texts(learning) and f"{card}" not in "".join(
+        str(e.value) for e in learning.markdown)
