@@ -381,12 +381,12 @@ def _seed(text: str) -> int | None:
 def run() -> None:
     m = _current()
     closed = st.session_state.pop(PRIVATE, None)
+    msg = st.session_state.pop(mp.FLASH, None)  # a refused save, a match that cannot go on, a used link
+    if msg:
+        st.error(msg)
     if closed is not None:
         online.closed_page(st.query_params.get("game") or "", closed)  # nothing of the match, not even whose turn
         return
-    msg = st.session_state.pop(mp.FLASH, None)  # a refused save, or a match that cannot go on
-    if msg:
-        st.error(msg)
     note = st.session_state.pop(NOTE, None)  # this window's copy was out of date
     if note and m is not None:
         st.info(note)

@@ -239,7 +239,7 @@ def _transfer_panel(m) -> None:
     """Move this seat to another device: a link (and its QR code) that works once,
     within TRANSFER_SECONDS; the device that opens it holds the seat, this one loses it."""
     made = st.session_state.setdefault(TRANSFERS, {})
-    with st.expander(t("transfer_title")):
+    with st.expander(t("transfer_title"), expanded=m.gid in made):
         st.caption(t("transfer_help", minutes=TRANSFER_SECONDS // 60))
         if m.gid in made:
             links.link_box(links.url(page="match", game=m.gid, move=made[m.gid]), "fg-link-transfer",
@@ -257,7 +257,7 @@ def share_panel(m) -> None:
     """A match on one device, shared by its owner: a read-only watch link (the public
     table only), made on request; a new one stops the last."""
     made = st.session_state.setdefault(INVITES, {}).setdefault(m.gid, {})
-    with st.expander(t("share_title")):
+    with st.expander(t("share_title"), expanded=Role.WATCHER in made):
         st.caption(t("share_help"))
         if Role.WATCHER in made:
             links.link_box(links.url(page="match", game=m.gid, s=made[Role.WATCHER]), "fg-link-watcher",
