@@ -77,7 +77,6 @@ def _current() -> mp.MatchSession | None:
     st.session_state.pop(mp.KEY, None)
     try:
         stored = store.open(gid)
-        version = store.version(gid)
     except StoreError as exc:
         if exc.code != "no_game":  # a row that cannot be read: say why (else "no such game")
             st.session_state[mp.FLASH] = error_text(exc)
@@ -98,6 +97,12 @@ def _current() -> mp.MatchSession | None:
         st.session_state[PRIVATE] = online.Closed(opened.taken, moved=seat in ("marshal", "fugitive"))
         return None
     role = opened.role.value
+    try:  # again: opening a link may have moved the match on (a seat taken); the version first
+        version = store.version(gid)
+        stored = store.open(gid)
+    except StoreError as exc:
+        st.session_state[mp.FLASH] = error_text(exc)
+        return None
     # the match goes on from its seed: the moves of the stored record again, which must
     # give that record back (a record that does not follow from the seed cannot go on),
     # and the silent move noted after its last event

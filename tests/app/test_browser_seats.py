@@ -113,7 +113,7 @@ def test_a_whole_match_where_a_thief_and_a_stranger_get_nothing(server):
         wp.wait_for_selector('[data-testid="fg-status"]')
         assert "Watching" in status_text(wp)
         # the maker's page: his link is gone now that he holds his seat
-        mp.wait_for_selector('text=The Fugitive has joined')
+        mp.wait_for_selector('text=The Fugitive has joined', state="attached")
         assert mp.locator('[data-testid="fg-link-fugitive"]').count() == 0
         # the thief opens the Fugitive's link: taken, nothing of it; then the watchers' link
         thief.goto(stolen[0])
@@ -370,7 +370,7 @@ def test_no_new_link_is_offered_or_made_for_a_seat_that_is_taken(server):
         browser.wait_idle(mp)
         assert "Waiting for the Fugitive" in status_text(mp)
         mp.locator('summary:has-text("Invite: the Fugitive")').click()
-        mp.wait_for_selector('text=The Fugitive has joined')
+        mp.wait_for_selector('text=The Fugitive has joined', state="attached")
         assert mp.locator('button:has-text("New link for the Fugitive")').count() == 0
         assert mp.locator('[data-testid="fg-link-fugitive"]').count() == 0
         with pytest.raises(StoreError) as info:
