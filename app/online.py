@@ -45,6 +45,7 @@ import json
 import secrets
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 import streamlit as st
 
@@ -239,32 +240,31 @@ def _transfer_panel(m) -> None:
     """Move this seat to another device: a link (and its QR code) that works once,
     within TRANSFER_SECONDS; the device that opens it holds the seat, this one loses it."""
     made = st.session_state.setdefault(TRANSFERS, {})
-    with st.expander(t("transfer_title"), expanded=m.gid in made):
-        st.caption(t("transfer_help", minutes=TRANSFER_SECONDS // 60))
-        if m.gid in made:
-            links.link_box(links.url(page="match", game=m.gid, move=made[m.gid]), "fg-link-transfer",
-                           t("copy_link"), qr=True)
-        if st.button(t("transfer_button"), key="m_transfer", use_container_width=True):
-            try:
-                made[m.gid] = services.store().transfer_link(m.gid, owner_key())
-            except StoreError as exc:
-                st.error(error_text(exc))
-                return
-            st.rerun()
+    _made_link(m.gid, t("transfer_title"), t("transfer_help", minutes=TRANSFER_SECONDS // 60), made, m.gid, "move",
+               "fg-link-transfer", t("transfer_button"), "m_transfer",
+               lambda: services.store().transfer_link(m.gid, owner_key()))
 
 
 def share_panel(m) -> None:
     """A match on one device, shared by its owner: a read-only watch link (the public
     table only), made on request; a new one stops the last."""
     made = st.session_state.setdefault(INVITES, {}).setdefault(m.gid, {})
-    with st.expander(t("share_title"), expanded=Role.WATCHER in made):
-        st.caption(t("share_help"))
-        if Role.WATCHER in made:
-            links.link_box(links.url(page="match", game=m.gid, s=made[Role.WATCHER]), "fg-link-watcher",
-                           t("copy_link"), qr=True)
-        if st.button(t("share_button"), key="m_share", use_container_width=True):
+    _made_link(m.gid, t("share_title"), t("share_help"), made, Role.WATCHER, "s", "fg-link-watcher",
+               t("share_button"), "m_share", lambda: services.store().watch_link(m.gid, owner_key()))
+
+
+def _made_link(gid: str, title: str, help_: str, made: dict, slot, param: str, testid: str, label: str, key: str,
+               make: Callable[[], str]) -> None:
+    """An expander with a link this page makes on request (kept in ``made[slot]``
+    for this session: the store keeps only its hash), its QR code, and the button
+    that makes it (again: a new one replaces the last)."""
+    with st.expander(title, expanded=slot in made):
+        st.caption(help_)
+        if slot in made:
+            links.link_box(links.url(page="match", game=gid, **{param: made[slot]}), testid, t("copy_link"), qr=True)
+        if st.button(label, key=key, use_container_width=True):
             try:
-                made[Role.WATCHER] = services.store().watch_link(m.gid, owner_key())
+                made[slot] = make()
             except StoreError as exc:
                 st.error(error_text(exc))
                 return

@@ -26,10 +26,11 @@ import json
 import os
 import secrets
 import unicodedata
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Iterator, Literal
 
 from sqlalchemy import Connection, text
 
@@ -359,12 +360,10 @@ class GameStore:
         takes the seat. Taking a seat moves the game's version on, so the other
         pages learn it (the maker's page stops showing the link)."""
         owner = _owner_hash(owner_key)
-        if not _id_ok(game_id) or not plausible(secret):
+        if not plausible(secret):
             return None
-        with self._write() as con:
-            if not self._lock(con, game_id):
-                return None
-            role = match_secret(secret, _secret_rows(con, game_id))
+        with self._on_game(game_id) as con:
+            role = match_secret(secret, _secret_rows(con, game_id)) if con is not None else None
             if role is None:
                 return None
             mine = _member_role(con, game_id, owner)
@@ -398,8 +397,8 @@ class GameStore:
         it (:meth:`take_transfer`) within TRANSFER_SECONDS; a new one replaces the
         last. Only the seat's holder can make one (``no_seat``)."""
         owner = _owner_hash(owner_key)
-        with self._write() as con:
-            if not _id_ok(game_id) or not self._lock(con, game_id):
+        with self._on_game(game_id) as con:
+            if con is None:
                 raise StoreError.of("no_game", game_id=game_id)
             seat = _member_role(con, game_id, owner)
             if seat not in SEATS:
@@ -414,10 +413,10 @@ class GameStore:
         its list). None: no such link (used, replaced, expired, or never made).
         A browser that holds the other seat cannot take this one (``two_seats``)."""
         owner = _owner_hash(owner_key)
-        if not _id_ok(game_id) or not plausible(secret):
+        if not plausible(secret):
             return None
-        with self._write() as con:
-            if not self._lock(con, game_id):
+        with self._on_game(game_id) as con:
+            if con is None:
                 return None
             rows = con.execute(text("SELECT role, pass_hash, created FROM seat_passes "
                                     "WHERE game_id = :id AND kind = 'transfer' ORDER BY role"),
@@ -443,12 +442,10 @@ class GameStore:
         holds a seat cannot ask for one (``two_seats``); a request comes at most every
         ASK_AGAIN_SECONDS (``asked_recently``)."""
         owner = _owner_hash(owner_key)
-        if not _id_ok(game_id) or not plausible(secret):
+        if not plausible(secret):
             return None
-        with self._write() as con:
-            if not self._lock(con, game_id):
-                return None
-            seat = match_secret(secret, _secret_rows(con, game_id))
+        with self._on_game(game_id) as con:
+            seat = match_secret(secret, _secret_rows(con, game_id)) if con is not None else None
             if seat not in SEATS or _holder(con, game_id, seat) is None:
                 return None
             if _member_role(con, game_id, owner) in SEATS:
@@ -467,8 +464,8 @@ class GameStore:
         browser, and its holder's browser loses it); she or the seat's holder may
         refuse it."""
         owner = _owner_hash(owner_key)
-        with self._write() as con:
-            if not _id_ok(game_id) or not self._lock(con, game_id):
+        with self._on_game(game_id) as con:
+            if con is None:
                 raise StoreError.of("no_game", game_id=game_id)
             mine = _member_role(con, game_id, owner)
             if mine is not other_seat(seat) and (allow or mine is not seat):
@@ -575,8 +572,8 @@ class GameStore:
         the AI, AI against AI), made by its owner's browser only (``not_owner``): a
         watcher's secret, replacing the last one (which stops working)."""
         owner = _owner_hash(owner_key)
-        with self._write() as con:
-            if not _id_ok(game_id) or not self._lock(con, game_id):
+        with self._on_game(game_id) as con:
+            if con is None:
                 raise StoreError.of("no_game", game_id=game_id)
             if any(Role(r) in SEATS for r, _ in _secret_rows(con, game_id)):
                 raise StoreError.of("has_seats", game_id=game_id)
@@ -618,6 +615,14 @@ class GameStore:
         return Invite(info, links)
 
     # -- helpers
+    @contextmanager
+    def _on_game(self, game_id: str) -> Iterator[Connection | None]:
+        """One write transaction on game ``game_id`` with its row locked (two browsers
+        taking one seat at once take turns); None (nothing is written) for an id that
+        names no game."""
+        with self._write() as con:
+            yield con if _id_ok(game_id) and self._lock(con, game_id) else None
+
     def _lock(self, con: Connection, game_id: str) -> bool:
         """Lock the game's row for this transaction (PostgreSQL; SQLite's write
         transaction holds the file): two browsers taking one seat at once take turns.
