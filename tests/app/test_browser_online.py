@@ -1,24 +1,22 @@
 """Play a friend on two phones (issue 18), in a real headless Chromium at 390x844.
 
-Each player is a browser context of its own (its own cookies: its own phone). The
-Marshal invites from the match page, the Fugitive opens the link she was given, and
-they play a whole match to its end by tapping, while the test reads, in every
-context, the page's HTML and every websocket frame the server sent it: the other
-side's hidden cards never arrive before the end. A third context with a wrong,
-truncated or other match's secret sees nothing but "this match is private".
-The test is the referee: it reads the true state of the match from the database.
+Each player is a browser context of its own (its own cookies: its own phone). A
+context with a wrong, truncated or other match's secret sees nothing but "this match
+is private", in its HTML and its websocket frames; the lists are the browser's, kept
+in a cookie with a recovery link; the link button shares or copies. The helpers here
+(reading frames, tapping, positions on the first screen, the referee's view of the
+stored match) serve the adversarial suite too: the whole match played by taps, with
+a thief, a watcher and a stranger, is in test_browser_seats.py (issue 30).
 """
 from __future__ import annotations
 
 import re
 import secrets
-import time
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
 from engine import new_game
-from engine.state import Phase
 from harness import browser
 from notepad.store import GameStore
 
