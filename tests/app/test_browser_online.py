@@ -11,6 +11,7 @@ a thief, a watcher and a stranger, is in test_browser_seats.py (issue 30).
 from __future__ import annotations
 
 import re
+import time
 import secrets
 from urllib.parse import parse_qs, urlsplit
 
@@ -264,3 +265,20 @@ def test_the_link_button_shares_the_link_or_copies_it(server):
         button.click()
         page.wait_for_function("b => b.textContent === '✓'", arg=button.element_handle())
         assert page.evaluate("() => navigator.clipboard.readText()") == link
+
+
+def test_a_huge_id_is_refused_at_once_and_a_reload_is_a_page_again(server):
+    """Attack 5 in a browser: the id is refused by its length before any work, and
+    leaves the URL; a page carrying it again would meet the HTTP server's limit on a
+    request's size ("Invalid HTTP request received.", a blank page), so a reload must
+    not send it."""
+    url, db = server
+    with browser.phone_pages(1) as (page,):
+        t0 = time.monotonic()
+        page.goto(f"{url}/?page=learning&game={'x' * 100_000}")
+        page.wait_for_selector("text=This link's game id is not valid (100,000 characters")
+        assert time.monotonic() - t0 < 20
+        page.wait_for_function("() => !location.search.includes('xxxx')")
+        page.reload()
+        page.wait_for_selector('text=Replay a saved game')
+        assert "Invalid HTTP request" not in page.inner_text("body")
