@@ -107,10 +107,8 @@ def _reader(stored: StoredGame) -> review.Reader:
     holds (a watcher reads both sides), any other game by the sides its mode gives
     people."""
     if stored.info.kind == "match" and stored.metadata.get("mode") == ml.ONLINE:
-        from . import online
-
-        role = online.access(stored.info.id)
-        return review.Reader.of((role.value,) if role is not None and role.value in review.SIDES else ())
+        role = st.session_state.get(ROLES, {}).get(stored.info.id)  # what _games found this browser is
+        return review.Reader.of((role,) if role in review.SIDES else ())
     return review.Reader.of(_players(stored))
 
 
@@ -160,9 +158,14 @@ def _games() -> list[GameInfo] | None:
                 return games  # _pick says there is no such game
             st.error(error_text(exc))
             return None
-        if stored.metadata.get("mode") == ml.ONLINE and online.access(want) is None:
-            online.private()
-            return None
+        if stored.info.kind == "match":
+            # a match opens for its links and its members only (a match on one
+            # device: its owner's browser and its watch link)
+            opened = online.access(want, by_links=stored.metadata.get("mode") == ml.ONLINE)
+            if opened.role is None:
+                online.private()
+                return None
+            st.session_state[ROLES][want] = opened.role.value
         games.insert(0, stored.info)
     return games
 
@@ -190,9 +193,11 @@ def run() -> None:
     except RecordRuleError as exc:  # saved by an older version whose rules allowed it
         st.error(t("game_unreadable_rule", n=(exc.index or 0) + 1, reason=rule_text(exc.reason)))
         return
-    if "fugitive" in _players(stored) and not over:
+    watching = st.session_state.get(ROLES, {}).get(gid) == "watcher"
+    if ("fugitive" in _players(stored) or watching) and not over:
         # Learning shows the Marshal's record, whose drawn cards are private to her
-        # (docs/rules.md): a person who plays the Fugitive sees it once the match is over
+        # (docs/rules.md): a person who plays the Fugitive, or watches, sees it once
+        # the match is over
         st.info(t("learning_after_match"))
         return
     reader = _reader(stored)

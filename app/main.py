@@ -12,7 +12,7 @@ import streamlit as st
 
 from notepad.store import StoreError, default_location, display_location
 
-from . import i18n, services, ui
+from . import i18n, links, services, ui
 from .phone import phone_panel
 from .i18n import error_text, t
 
@@ -64,6 +64,7 @@ def run() -> None:
     if page not in PAGES:
         page = "assistant"
     st.session_state["nav"] = page
+    links.bound_params()  # ids and secrets that cannot be one: said, and out of the URL, before any work
     _remember(page)
     st.session_state["lang_pick"] = i18n.get_lang()
     head = st.columns([3, 2], vertical_alignment="bottom")

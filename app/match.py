@@ -36,7 +36,7 @@ from . import match_play as mp
 from . import online, services, ui
 from .i18n import error_text, t
 
-PRIVATE = "match_private"  # session_state: the URL's match is played by links this browser has none of
+PRIVATE = "match_private"  # session_state: the URL's match is not this browser's (online.Closed: why)
 NOTE = "match_note"  # session_state: a note for the next run (not an error)
 SEED_MAX = 999_999_999_999
 LIST_CAP = 20
@@ -77,7 +77,6 @@ def _current() -> mp.MatchSession | None:
     st.session_state.pop(mp.KEY, None)
     try:
         stored = store.open(gid)
-        version = store.version(gid)
     except StoreError as exc:
         if exc.code != "no_game":  # a row that cannot be read: say why (else "no such game")
             st.session_state[mp.FLASH] = error_text(exc)
@@ -89,15 +88,21 @@ def _current() -> mp.MatchSession | None:
     if not isinstance(meta.get("seed"), int) or meta.get("mode") not in ml.MODES:
         st.session_state[mp.FLASH] = t("match_broken")
         return None
-    role = None
-    if meta.get("mode") == ml.ONLINE:
-        # a match played by links opens for its links and its members only; anything
-        # else sees "this match is private", and nothing of the match leaves the server
-        found = online.access(gid)
-        if found is None:
-            st.session_state[PRIVATE] = True
-            return None
-        role = found.value
+    # a match opens for its links and its members only (a match on one device: its
+    # owner's browser and its watch link); anything else sees "this match is
+    # private", and nothing of the match leaves the server
+    opened = online.access(gid, by_links=meta.get("mode") == ml.ONLINE)
+    if opened.role is None:
+        seat = m.role if isinstance(m, mp.MatchSession) and m.gid == gid else None
+        st.session_state[PRIVATE] = online.Closed(opened.taken, moved=seat in ("marshal", "fugitive"))
+        return None
+    role = opened.role.value
+    try:  # again: opening a link may have moved the match on (a seat taken); the version first
+        version = store.version(gid)
+        stored = store.open(gid)
+    except StoreError as exc:
+        st.session_state[mp.FLASH] = error_text(exc)
+        return None
     # the match goes on from its seed: the moves of the stored record again, which must
     # give that record back (a record that does not follow from the seed cannot go on),
     # and the silent move noted after its last event
@@ -109,7 +114,7 @@ def _current() -> mp.MatchSession | None:
         st.session_state[mp.FLASH] = t("match_broken")
         return None
     m = mp.session(gid, meta, state, version)
-    m.role, m.updated, m.rematch = role, stored.info.updated, stored.info.rematch
+    m.role, m.key, m.updated, m.rematch = role, online.owner_key(), stored.info.updated, stored.info.rematch
     st.session_state[mp.KEY] = m
     return m
 
@@ -164,7 +169,9 @@ def setup() -> None:
             store = services.store()
             info = store.create(state.record(), title=f"Match {t('mode_' + mode)}", kind="match", metadata=meta,
                                 owner_key=online.owner_key())
-            st.session_state[mp.KEY] = mp.session(info.id, meta, state, store.version(info.id))
+            m = mp.session(info.id, meta, state, store.version(info.id))
+            m.role, m.key = Role.OWNER.value, online.owner_key()
+            st.session_state[mp.KEY] = m
             st.query_params["game"] = info.id
             st.rerun()
     saved_list()
@@ -239,7 +246,10 @@ def list_label(g: GameInfo, role: str | None = None) -> str:
     if s is None:
         return f"{g.title} · {when}"
     humans = ml.human_roles(s.mode) if s.mode else ()
-    if s.mode == ml.ONLINE:
+    if role == Role.WATCHER.value:
+        humans = ()
+        who = t("list_watching")
+    elif s.mode == ml.ONLINE:
         humans = (role,) if role in ("marshal", "fugitive") else ()
         who = (t("list_you_friend", side=t(role), other=t(other_seat(Role(role)).value))
                if humans else t("list_watching"))
@@ -283,9 +293,15 @@ def _when(iso: str) -> str:
 
 # --------------------------------------------------------------------------- page
 def page(m: mp.MatchSession) -> None:
-    if m.mode == ml.ONLINE:
-        online.page(m)
+    if m.mode == ml.ONLINE or m.role == Role.WATCHER.value:
+        online.page(m)  # a seat of a match by links, or a watcher of any match
         return
+    _one_device(m)
+    online.share_panel(m)  # its owner's: a read-only link to watch it, made on request
+
+
+def _one_device(m: mp.MatchSession) -> None:
+    """A match on this device (against the AI, two people on one phone, AI against AI)."""
     st.html(mp.MATCH_CSS)
     status_slot = st.empty()  # the status first: the AI's moves are said in its place
     if m.mode != "ai_ai" and not m.state.is_over and not mp.is_human(m, m.state.current_player):
@@ -368,12 +384,13 @@ def _seed(text: str) -> int | None:
 
 def run() -> None:
     m = _current()
-    if st.session_state.pop(PRIVATE, False):
-        online.private()  # nothing of the match, not even whose turn it is
-        return
-    msg = st.session_state.pop(mp.FLASH, None)  # a refused save, or a match that cannot go on
+    closed = st.session_state.pop(PRIVATE, None)
+    msg = st.session_state.pop(mp.FLASH, None)  # a refused save, a match that cannot go on, a used link
     if msg:
         st.error(msg)
+    if closed is not None:
+        online.closed_page(st.query_params.get("game") or "", closed)  # nothing of the match, not even whose turn
+        return
     note = st.session_state.pop(NOTE, None)  # this window's copy was out of date
     if note and m is not None:
         st.info(note)

@@ -18,11 +18,12 @@ from typing import Any
 
 import streamlit as st
 
-from engine import IllegalMove, apply, fugitive_view, legal_moves, marshal_view
+from engine import IllegalMove, apply, fugitive_view, legal_moves, marshal_view, public_view
 from engine.moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
 from engine.record import Guess, ManhuntGuess, Record
 from engine import replaying, rules
 from engine.state import GameState, Phase
+from notepad.access import Role
 from notepad.store import StoreError
 
 from . import match_logic as ml
@@ -83,7 +84,8 @@ class MatchSession:
     shown_to: str | None = None  #: hot-seat: whose cards are on screen
     error: str | None = None
     assist: bool = True
-    role: str | None = None  #: online: the seat or "watcher" this browser opened (app.online)
+    role: str | None = None  #: the seat, "watcher" or "owner" this browser is in the match (app.online)
+    key: str | None = None  #: this browser's owner key: a save is made as its role, by it (the store checks)
     updated: str = ""  #: when the store last wrote the match (ISO, UTC): online, for a claim
     rematch: str | None = None  #: online: the id of the match that follows this one
 
@@ -107,12 +109,15 @@ def save(m: MatchSession) -> bool:
 
     The store compares the game's version in the same transaction as the write, so a
     window that missed only a silent move of another one (its record is unchanged)
-    is refused too; a save makes the version one more."""
+    is refused too; a save makes the version one more. It is made as this browser's
+    role in the match (``m.key``, ``m.role``): a browser that no longer holds its seat
+    (moved to another device) is refused in the same transaction."""
     record = m.state.record()
     meta = dict(m.meta)
     store = services.store()
+    member = (m.key, Role(m.role)) if m.key is not None and m.role is not None else None
     try:
-        store.save(m.gid, record, metadata=meta, expected=m.saved, expected_version=m.version)
+        store.save(m.gid, record, metadata=meta, expected=m.saved, expected_version=m.version, member=member)
         m.version += 1
         m.updated = datetime.now(timezone.utc).isoformat(timespec="microseconds")
     except StoreError as exc:
@@ -169,24 +174,31 @@ def human(m: MatchSession, move: Move) -> None:
 # --------------------------------------------------------------------------- table
 def table(m: MatchSession, viewer: str) -> None:
     """The row, and the hands the viewer may see: "fugitive", "marshal", or "all"
-    (a spectator, or the end of the match)."""
+    (the end of the match, AI against AI); a "watcher": the public table only
+    (``engine.views.public_view``: both hands' sizes, no card of either)."""
     state = m.state
-    owner = viewer in ("fugitive", "all")  # sees his own hidden cards (a "watcher": the public row only)
+    if viewer == "watcher":
+        pub = public_view(state)
+        _row(ui.RowCard(i, ph.number is not None, ph.sprints, ph.number, ph.sprint_cards)
+             for i, ph in enumerate(pub.row[1:], start=1))
+        info = [t("decks_status", d1=pub.deck_sizes[0], d2=pub.deck_sizes[1], d3=pub.deck_sizes[2]),
+                t("marshal_hand_size", n=pub.marshal_hand_size), t("fugitive_hand_size", n=pub.fugitive_hand_size)]
+        st.html(f'<div class="fg-info-line">{html.escape(" · ".join(info))}</div>')
+        return
+    owner = viewer in ("fugitive", "all")  # sees his own hidden cards
     cards = []
     for i, (h, ph) in enumerate(zip(state.row[1:], state.public_row[1:]), start=1):
         if owner:
             cards.append(ui.RowCard(i, h.face_up, len(h.sprint_cards), h.number, tuple(h.sprint_cards)))
         else:
             cards.append(ui.RowCard(i, h.face_up, ph.sprints, ph.number, ph.sprint_cards))
-    st.html('<div class="fg-match">' + ui.row_html(cards) + "</div>")
+    _row(cards)
     d = state.deck_sizes
     info = [t("decks_status", d1=d[0], d2=d[1], d3=d[2])]
     if viewer == "marshal":
         info.append(t("fugitive_hand_size", n=len(state.fugitive_hand)))
-    if viewer in ("fugitive", "watcher"):
+    if viewer == "fugitive":
         info.append(t("marshal_hand_size", n=len(state.marshal_hand)))
-    if viewer == "watcher":
-        info.append(t("fugitive_hand_size", n=len(state.fugitive_hand)))
     parts = []
     new = _drawn_this_turn(state)
     if viewer in ("fugitive", "all"):
@@ -196,6 +208,10 @@ def table(m: MatchSession, viewer: str) -> None:
         parts.append(_hand_html(t("marshal") if viewer == "all" else t("your_hand"), sorted(state.marshal_hand),
                                 False, new))
     st.html("".join(parts) + f'<div class="fg-info-line">{html.escape(" · ".join(info))}</div>')
+
+
+def _row(cards) -> None:
+    st.html('<div class="fg-match">' + ui.row_html(list(cards)) + "</div>")
 
 
 def _drawn_this_turn(state: GameState) -> frozenset[int]:
@@ -249,11 +265,10 @@ def recent_events(state: GameState, viewer: str) -> tuple[str, list[int]]:
 
 def recent(m: MatchSession, viewer: str) -> None:
     """The box of what happened, as the viewer may see it (her drawn cards are shown
-    to the Fugitive and on the hand-over screen as their deck only)."""
+    to the Fugitive as their deck only; the hand-over screen and a watcher see the
+    public table's events: no card of either hand)."""
     state = m.state
-    events = state.fugitive_events if viewer in ("fugitive", "public") else state.public_events
-    if viewer == "all":
-        events = state.events
+    events = _events(state, viewer)
     title, shown = recent_events(state, viewer)
     items = [f"{i + 1}. {html.escape(ui.describe(events[i]))}" for i in shown]
     ended = m.meta.get(ml.ENDED_TURN)
@@ -265,10 +280,21 @@ def recent(m: MatchSession, viewer: str) -> None:
     st.html(f'<div class="fg-last" data-testid="fg-last"><div><b>{html.escape(t(title))}</b> {body}</div></div>')
 
 
+def _events(state: GameState, viewer: str) -> tuple:
+    """The events as ``viewer`` may read them: the Fugitive's record, the Marshal's,
+    the public table's ("public": the hand-over screen; "watcher"), or the full one
+    ("all": the end of a match, AI against AI)."""
+    if viewer == "fugitive":
+        return state.fugitive_events
+    if viewer in ("public", "watcher"):
+        return public_view(state).events
+    return state.events if viewer == "all" else state.public_events
+
+
 def log(m: MatchSession, viewer: str = "all") -> None:
-    """The moves so far as the viewer may see them (the Fugitive never sees her cards)."""
-    state = m.state
-    events = state.fugitive_events if viewer == "fugitive" else state.public_events
+    """The moves so far as the viewer may see them (the Fugitive never sees her cards,
+    a watcher neither side's)."""
+    events = _events(m.state, viewer)
     with st.expander(f"{t('last_moves')} ({len(events)})"):
         st.text("\n".join(f"{i + 1}. {ui.describe(e)}" for i, e in enumerate(events)) or "—")
 

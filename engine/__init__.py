@@ -23,7 +23,7 @@ from .game import (
     new_game,
     nonempty_decks,
 )
-from .views import FugitiveView, MarshalView, fugitive_view, marshal_view
+from .views import FugitiveView, MarshalView, PublicView, fugitive_view, marshal_view, public_view
 from .replaying import replay
 
 __all__ = [
@@ -34,6 +34,6 @@ __all__ = [
     "GameState", "Hideout", "PublicHideout", "MarshalDrewFrom", "Phase",
     "new_game", "apply", "legal_moves", "legal_placements", "legal_hideouts", "can_place",
     "guessable_numbers", "nonempty_decks",
-    "MarshalView", "FugitiveView", "marshal_view", "fugitive_view",
+    "MarshalView", "FugitiveView", "PublicView", "marshal_view", "fugitive_view", "public_view",
     "replay",
 ]

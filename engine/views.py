@@ -202,3 +202,40 @@ def fugitive_view(state: GameState) -> FugitiveView:
         ruleset, phase, fhand, (len(decks[0]), len(decks[1]), len(decks[2])), row, fugitive_events,
         len(mhand), placed, winner,
     ))
+
+
+class PublicView(NamedTuple):
+    """The public table: exactly what both players may see, and so what a watcher
+    sees (docs/rules.md: a card drawn is private to its player). The row as the Marshal
+    sees it (face-down hideouts as their sprint-card counts), the decks' sizes, both
+    hands' sizes, and the events with every card in a hand left out: a draw says
+    the deck it came from (the Marshal's as :class:`MarshalDrewFrom`), never the card.
+
+    The one filter for both sides' private cards: a watcher's page is drawn from this
+    and from nothing else of the state.
+    """
+
+    ruleset: Ruleset
+    phase: Phase
+    deck_sizes: tuple[int, int, int]
+    row: tuple[PublicHideout, ...]
+    events: tuple[Any, ...]  #: the Marshal's record's events, her draws as MarshalDrewFrom(deck)
+    marshal_hand_size: int
+    fugitive_hand_size: int
+    winner: str | None
+    face_up_numbers: frozenset[int]
+
+    @property
+    def current_player(self) -> str | None:
+        return self.phase.player
+
+
+def public_view(state: GameState) -> PublicView:
+    """The public table of ``state`` (:class:`PublicView`)."""
+    (ruleset, phase, _row, public_row, decks, fhand, mhand, _setup,
+     _events, public_events, fugitive_events, winner, _draws, _placed, up, _down) = state
+    # the Marshal's record has no hidden field of his; the Fugitive's has none of hers:
+    # each event from the one that hides the other side's card
+    events = tuple(f if isinstance(f, MarshalDrewFrom) else p for p, f in zip(public_events, fugitive_events))
+    return PublicView(ruleset, phase, (len(decks[0]), len(decks[1]), len(decks[2])), public_row, events,
+                      len(mhand), len(fhand), winner, up)

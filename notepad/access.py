@@ -33,7 +33,11 @@ if TYPE_CHECKING:
 
 SECRET_BYTES = 24  #: 192 random bits per link secret and per owner key
 SECRET_MIN, SECRET_MAX = 22, 128  #: the length a secret or an owner key may have (22 chars: 128+ bits)
+#: the longest game id (the store makes 16 characters; older ids were at most 32 hex digits)
+GAME_ID_MAX = 64
 _URLSAFE = frozenset(string.ascii_letters + string.digits + "-_")
+#: how long a seat's transfer link works (it works once, within this time)
+TRANSFER_SECONDS = 600
 
 
 class Role(str, Enum):
@@ -69,6 +73,14 @@ def plausible(value: object) -> bool:
     """Whether ``value`` can be a secret or an owner key at all (a string of the right
     length and alphabet): anything else matches nothing, without touching the database."""
     return (isinstance(value, str) and SECRET_MIN <= len(value) <= SECRET_MAX
+            and all(ch in _URLSAFE for ch in value))
+
+
+def plausible_id(value: object) -> bool:
+    """Whether ``value`` can be a game's id at all: 1 to GAME_ID_MAX URL-safe
+    characters. Checked before any work (an id comes from a URL, which may hold
+    anything of any length)."""
+    return (isinstance(value, str) and 0 < len(value) <= GAME_ID_MAX
             and all(ch in _URLSAFE for ch in value))
 
 
@@ -127,3 +139,13 @@ class OwnedGame:
     info: "GameInfo"
     role: Role  #: its seat, WATCHER, or OWNER (a game without seats)
     made: bool  #: this browser made it (and so may delete it)
+
+
+@dataclass(frozen=True)
+class Seats:
+    """The seats of a match played by links as the pages need them: which are taken
+    (a browser holds them), and which a browser asked to have back (a player who
+    lost her device: seat -> when it asked, the request's name for its answer)."""
+
+    taken: frozenset[Role]
+    asked: Mapping[Role, str]

@@ -82,11 +82,44 @@ SCHEMA_V3 = (
     "CREATE INDEX game_members_owner ON game_members (owner_hash)",
 )
 
+#: v4: a seat belongs to one browser (issue 30).
+#:
+#: - A seat ('marshal', 'fugitive') has one member at most: the browser that opened
+#:   its link first (the maker's seat: the maker). Stores of version 3 could hold
+#:   several browsers in one seat (anyone who opened the link): the first is kept
+#:   (the maker, else the earliest to join) and the others become watchers.
+#: - ``seat_passes``: what may move a seat to another browser, one of each kind per
+#:   seat: a ``transfer`` (the SHA-256 of a one-time secret the holder made, valid for
+#:   notepad.access.TRANSFER_SECONDS) and a ``request`` (a browser that lost its
+#:   seat asks for it back: the owner hash of the asking browser; the other player
+#:   answers).
+SCHEMA_V4 = (
+    """UPDATE game_members SET role = 'watcher'
+       WHERE role IN ('marshal', 'fugitive') AND EXISTS (
+           SELECT 1 FROM game_members o
+           WHERE o.game_id = game_members.game_id AND o.role = game_members.role
+             AND o.owner_hash <> game_members.owner_hash
+             AND (CASE WHEN o.made THEN 1 ELSE 0 END > CASE WHEN game_members.made THEN 1 ELSE 0 END
+                  OR (o.made = game_members.made
+                      AND (o.joined < game_members.joined
+                           OR (o.joined = game_members.joined AND o.owner_hash < game_members.owner_hash)))))""",
+    "CREATE UNIQUE INDEX game_members_seat ON game_members (game_id, role) WHERE role IN ('marshal', 'fugitive')",
+    """CREATE TABLE seat_passes (
+        game_id   TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        role      TEXT NOT NULL CHECK (role IN ('marshal', 'fugitive')),
+        kind      TEXT NOT NULL CHECK (kind IN ('transfer', 'request')),
+        pass_hash TEXT NOT NULL,
+        created   TEXT NOT NULL,
+        PRIMARY KEY (game_id, role, kind)
+    )""",
+)
+
 #: version -> the statements that make it from version - 1; version 1 is the first schema.
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     1: (SCHEMA_V1,),
     2: SCHEMA_V2,
     3: SCHEMA_V3,
+    4: SCHEMA_V4,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 

@@ -27,19 +27,19 @@ import json
 import os
 import secrets
 import unicodedata
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable, Literal
+from typing import Any, Iterable, Iterator, Literal
 
 from sqlalchemy import Connection, text
 
 from engine.record import Record, RecordFormatError, record_from_json
 
 from .access import (
-    LINK_ROLES, SEATS, SECRET_MAX, SECRET_MIN, Invite, OwnedGame, Role, match_secret, new_secret, other_seat,
-    owner_hash, plausible, role_of, secret_hash,
+    LINK_ROLES, SEATS, SECRET_MAX, SECRET_MIN, TRANSFER_SECONDS, Invite, OwnedGame, Role, Seats, match_secret,
+    new_secret, other_seat, owner_hash, plausible, plausible_id, role_of, secret_hash,
 )
 from .database import BUSY_TIMEOUT_S, DEFAULT_DB, Database, Location, default_location, display_location
 from .notepad import Notepad
@@ -49,14 +49,16 @@ from .validator import RecordRuleError, validate
 
 __all__ = [
     "BUSY_TIMEOUT_S", "DEFAULT_DB", "GameInfo", "GameStore", "Invite", "KINDS", "Kind", "MIGRATIONS", "OwnedGame",
-    "Role", "SCHEMA_V1", "SCHEMA_VERSION", "STORE_MESSAGES", "StoreError", "StoredGame", "TITLE_MAX",
+    "Role", "SCHEMA_V1", "Seats", "SCHEMA_VERSION", "STORE_MESSAGES", "StoreError", "StoredGame", "TITLE_MAX",
     "default_location", "default_path", "display_location", "new_game_id", "parse_import",
 ]
 
 Kind = Literal["assistant", "match"]
 KINDS: tuple[str, ...] = ("assistant", "match")
 TITLE_MAX = 200
-_ID_MAX = 200  # longer "ids" (from a URL) are no game's: refused before the database sees them
+#: a browser that asked for a seat back asks again after this many seconds at the soonest
+#: (each request tells the other pages: a stream of them must not keep the pages busy)
+ASK_AGAIN_SECONDS = 60
 
 
 def default_path() -> Path:
@@ -212,7 +214,8 @@ class GameStore:
         return info
 
     def save(self, game_id: str, record: Record, metadata: dict[str, Any] | None = None, *,
-             expected: Record | None = None, expected_version: int | None = None) -> None:
+             expected: Record | None = None, expected_version: int | None = None,
+             member: tuple[str, Role] | None = None) -> None:
         """Replace a game's record (after every entry); metadata too if given.
 
         ``expected``: the record this change was made from (or ``expected_version``:
@@ -221,12 +224,21 @@ class GameStore:
         StoreError ``changed_elsewhere`` says so: two copies of a game open at once
         never overwrite each other's entries. The check and the write are one
         transaction, with the row locked between them.
+
+        ``member``: (owner key, role): the write is made by that browser in that role
+        (a seat of a match played by links, the owner of a match on one device), and
+        refused (``not_your_seat``) unless the browser holds it, in the same
+        transaction: a browser that lost its seat a moment ago moves nothing.
         """
         _check_record(record)
         meta = _metadata_json(metadata) if metadata is not None else None
         if not _id_ok(game_id):
             raise StoreError.of("no_game", game_id=game_id)
         with self._write() as con:
+            if member is not None:
+                key, role = member
+                if _member_role(con, game_id, _owner_hash(key)) is not role:
+                    raise StoreError.of("not_your_seat", game_id=game_id, role=role.value)
             if expected is not None or expected_version is not None:
                 row = con.execute(text("SELECT record, version FROM games WHERE id = :id" + self._db.for_update),
                                   {"id": game_id}).first()
@@ -340,16 +352,139 @@ class GameStore:
 
     def join(self, game_id: str, secret: str, owner_key: str) -> Role | None:
         """A browser opens a link: the role it opens (None: nothing, as
-        :meth:`role_for_secret`), and the game goes into that browser's list. A
-        browser already in the game keeps the role it has there."""
+        :meth:`role_for_secret`), and the game goes into that browser's list.
+
+        A seat is taken once: the first browser that opens its link holds it, and
+        from then on the link opens nothing for any other browser (None; its holder
+        can move it, :meth:`transfer_link`). A browser keeps the seat it holds
+        whatever link it opens; a watcher's browser that opens a free seat's link
+        takes the seat. Taking a seat moves the game's version on, so the other
+        pages learn it (the maker's page stops showing the link)."""
         owner = _owner_hash(owner_key)
-        if not _id_ok(game_id) or not plausible(secret):
+        if not plausible(secret):
             return None
-        with self._write() as con:
+        with self._on_game(game_id) as con:
+            if con is None:
+                return None
             role = match_secret(secret, _secret_rows(con, game_id))
-            if role is not None:
-                _add_member(con, game_id, owner, role, made=False)
+            if role is None:
+                return None
+            mine = _member_role(con, game_id, owner)
+            if mine in SEATS or mine is Role.OWNER:
+                return mine
+            if role is Role.WATCHER:
+                if mine is None:
+                    _add_member(con, game_id, owner, Role.WATCHER, made=False)
+                return Role.WATCHER
+            if _holder(con, game_id, role) is not None:
+                return None
+            _set_member(con, game_id, owner, role, exists=mine is not None)
+            _bump(con, game_id)
         return role
+
+    def seats(self, game_id: str) -> Seats:
+        """Which seats of a match are taken, and which a browser asked for back."""
+        if not _id_ok(game_id):
+            return Seats(frozenset(), {})
+        with self._read() as con:
+            taken = frozenset(Role(r.role) for r in con.execute(
+                text("SELECT role FROM game_members WHERE game_id = :id AND role IN ('marshal', 'fugitive')"),
+                {"id": game_id}))
+            asked = {Role(r.role): r.created for r in con.execute(
+                text("SELECT role, created FROM seat_passes WHERE game_id = :id AND kind = 'request'"),
+                {"id": game_id})}
+        return Seats(taken, asked)
+
+    def transfer_link(self, game_id: str, owner_key: str) -> str:
+        """A one-time secret that moves this browser's seat to the browser that opens
+        it (:meth:`take_transfer`) within TRANSFER_SECONDS; a new one replaces the
+        last. Only the seat's holder can make one (``no_seat``)."""
+        owner = _owner_hash(owner_key)
+        with self._on_game(game_id) as con:
+            if con is None:
+                raise StoreError.of("no_game", game_id=game_id)
+            seat = _member_role(con, game_id, owner)
+            if seat not in SEATS:
+                raise StoreError.of("no_seat", game_id=game_id)
+            secret = new_secret()
+            _put_pass(con, game_id, seat, "transfer", secret_hash(secret))
+        return secret
+
+    def take_transfer(self, game_id: str, secret: str, owner_key: str) -> Role | None:
+        """This browser opens a seat's transfer link: it holds the seat from now on,
+        and the browser that held it holds nothing of the match any more (it leaves
+        its list). None: no such link (used, replaced, expired, or never made).
+        A browser that holds the other seat cannot take this one (``two_seats``)."""
+        owner = _owner_hash(owner_key)
+        if not plausible(secret):
+            return None
+        with self._on_game(game_id) as con:
+            if con is None:
+                return None
+            rows = con.execute(text("SELECT role, pass_hash, created FROM seat_passes "
+                                    "WHERE game_id = :id AND kind = 'transfer' ORDER BY role"),
+                               {"id": game_id}).all()
+            seat = match_secret(secret, [(r.role, r.pass_hash) for r in rows])
+            if seat is None:
+                return None
+            created = next(r.created for r in rows if r.role == seat.value)
+            if _age(created) > TRANSFER_SECONDS:
+                _drop_pass(con, game_id, seat, "transfer")
+                return None
+            mine = _member_role(con, game_id, owner)
+            if mine is other_seat(seat):
+                raise StoreError.of("two_seats", game_id=game_id)
+            _move_seat(con, game_id, seat, owner, mine)
+        return seat
+
+    def ask_for_seat(self, game_id: str, secret: str, owner_key: str) -> Role | None:
+        """A browser with a taken seat's link asks for the seat (its holder lost her
+        device): the request waits for the other player's answer
+        (:meth:`answer_request`), and replaces an earlier one. None: the secret is no
+        seat's, or the seat is free (open the link: :meth:`join`). A browser that
+        holds a seat cannot ask for one (``two_seats``); a request comes at most every
+        ASK_AGAIN_SECONDS (``asked_recently``)."""
+        owner = _owner_hash(owner_key)
+        if not plausible(secret):
+            return None
+        with self._on_game(game_id) as con:
+            if con is None:
+                return None
+            seat = match_secret(secret, _secret_rows(con, game_id))
+            if seat is None or seat not in SEATS or _holder(con, game_id, seat) is None:
+                return None
+            if _member_role(con, game_id, owner) in SEATS:
+                raise StoreError.of("two_seats", game_id=game_id)
+            last = _pass_created(con, game_id, seat, "request")
+            if last is not None and _age(last) < ASK_AGAIN_SECONDS:
+                raise StoreError.of("asked_recently", game_id=game_id, role=seat.value, seconds=ASK_AGAIN_SECONDS)
+            _put_pass(con, game_id, seat, "request", owner)
+            _bump(con, game_id)
+        return seat
+
+    def answer_request(self, game_id: str, owner_key: str, seat: Role, asked: str, *, allow: bool) -> None:
+        """Answer the request for ``seat`` made at ``asked`` (:attr:`Seats.asked`: a
+        newer request is not answered by an answer to an older one: ``no_request``).
+        Only the other seat's holder may allow it (the seat then moves to the asking
+        browser, and its holder's browser loses it); she or the seat's holder may
+        refuse it."""
+        owner = _owner_hash(owner_key)
+        with self._on_game(game_id) as con:
+            if con is None:
+                raise StoreError.of("no_game", game_id=game_id)
+            mine = _member_role(con, game_id, owner)
+            if mine is not other_seat(seat) and (allow or mine is not seat):
+                raise StoreError.of("not_your_seat", game_id=game_id, role=other_seat(seat).value)
+            row = con.execute(text("SELECT pass_hash, created FROM seat_passes "
+                                   "WHERE game_id = :id AND role = :role AND kind = 'request'"),
+                              {"id": game_id, "role": seat.value}).first()
+            if row is None or row.created != asked:
+                raise StoreError.of("no_request", game_id=game_id, role=seat.value)
+            if allow:
+                _move_seat(con, game_id, seat, row.pass_hash, _member_role(con, game_id, row.pass_hash))
+            else:
+                _drop_pass(con, game_id, seat, "request")
+                _bump(con, game_id)
 
     def role_for_owner(self, game_id: str, owner_key: str) -> Role | None:
         """What this browser is in this game (None: not in it)."""
@@ -417,7 +552,9 @@ class GameStore:
 
     def reissue_link(self, game_id: str, role: Role | str) -> str:
         """A new secret for one link of a match (a lost or leaked link): the old one
-        stops working at once. Who may ask is the page's decision."""
+        stops working at once. A seat's link only while nobody holds the seat
+        (``seat_taken``: then only its holder can move it). Who may ask is the page's
+        decision."""
         link = role_of(role, LINK_ROLES)
         if link is None:
             raise StoreError.of("bad_role", roles=", ".join(r.value for r in LINK_ROLES), role=str(role))
@@ -429,9 +566,26 @@ class GameStore:
                 raise StoreError.of("no_game", game_id=game_id)
             if not any(Role(r) in SEATS for r, _ in _secret_rows(con, game_id)):
                 raise StoreError.of("not_online", game_id=game_id)
+            if link in SEATS and _holder(con, game_id, link) is not None:
+                raise StoreError.of("seat_taken", game_id=game_id, role=link.value)
             con.execute(text("DELETE FROM game_secrets WHERE game_id = :id AND role = :role"),
                         {"id": game_id, "role": link.value})
             return _insert_secrets(con, game_id, (link,))[link]
+
+    def watch_link(self, game_id: str, owner_key: str) -> str:
+        """A read-only link to a game without seats (a match on one device, against
+        the AI, AI against AI), made by its owner's browser only (``not_owner``): a
+        watcher's secret, replacing the last one (which stops working)."""
+        owner = _owner_hash(owner_key)
+        with self._on_game(game_id) as con:
+            if con is None:
+                raise StoreError.of("no_game", game_id=game_id)
+            if any(Role(r) in SEATS for r, _ in _secret_rows(con, game_id)):
+                raise StoreError.of("has_seats", game_id=game_id)
+            if _member_role(con, game_id, owner) is not Role.OWNER:
+                raise StoreError.of("not_owner", game_id=game_id)
+            con.execute(text("DELETE FROM game_secrets WHERE game_id = :id AND role = 'watcher'"), {"id": game_id})
+            return _insert_secrets(con, game_id, (Role.WATCHER,))[Role.WATCHER]
 
     def create_rematch(self, game_id: str, record: Record, *, title: str = "",
                        metadata: dict[str, Any] | None = None) -> Invite:
@@ -466,6 +620,21 @@ class GameStore:
         return Invite(info, links)
 
     # -- helpers
+    @contextmanager
+    def _on_game(self, game_id: str) -> Iterator[Connection | None]:
+        """One write transaction on game ``game_id`` with its row locked (two browsers
+        taking one seat at once take turns); None (nothing is written) for an id that
+        names no game."""
+        with self._write() as con:
+            yield con if _id_ok(game_id) and self._lock(con, game_id) else None
+
+    def _lock(self, con: Connection, game_id: str) -> bool:
+        """Lock the game's row for this transaction (PostgreSQL; SQLite's write
+        transaction holds the file): two browsers taking one seat at once take turns.
+        False: no such game."""
+        return con.execute(text("SELECT id FROM games WHERE id = :id" + self._db.for_update),
+                           {"id": game_id}).first() is not None
+
     def _update(self, game_id: str, assignment: str, values: dict[str, Any]) -> None:
         with self._write() as con:
             if not _id_ok(game_id) or con.execute(
@@ -527,6 +696,70 @@ def _add_member(con: Connection, game_id: str, owner: str, role: Role, *, made: 
                 {"id": game_id, "owner": owner, "role": role.value, "made": made, "now": _now()})
 
 
+def _member_role(con: Connection, game_id: str, owner: str) -> Role | None:
+    """What the browser of owner hash ``owner`` is in the game (None: not in it)."""
+    role = con.execute(text("SELECT role FROM game_members WHERE game_id = :id AND owner_hash = :owner"),
+                       {"id": game_id, "owner": owner}).scalar()
+    return Role(role) if role is not None else None
+
+
+def _holder(con: Connection, game_id: str, seat: Role) -> str | None:
+    """The owner hash of the browser that holds ``seat`` (None: the seat is free)."""
+    return con.execute(text("SELECT owner_hash FROM game_members WHERE game_id = :id AND role = :role"),
+                       {"id": game_id, "role": seat.value}).scalar()
+
+
+def _set_member(con: Connection, game_id: str, owner: str, role: Role, *, exists: bool) -> None:
+    """Put the browser in ``role``: its row changed (it was a watcher) or a new one."""
+    if exists:
+        con.execute(text("UPDATE game_members SET role = :role WHERE game_id = :id AND owner_hash = :owner"),
+                    {"id": game_id, "owner": owner, "role": role.value})
+    else:
+        _add_member(con, game_id, owner, role, made=False)
+
+
+def _move_seat(con: Connection, game_id: str, seat: Role, owner: str, now: Role | None) -> None:
+    """``seat`` to the browser of owner hash ``owner`` (``now``: what it is in the game
+    now): the browser that held it leaves the game (it keeps nothing of it, not even a
+    watcher's view: it may be in a thief's hands), the seat's passes go, and the
+    version moves on so every page of the match learns it."""
+    if now is not seat:
+        con.execute(text("DELETE FROM game_members WHERE game_id = :id AND role = :role"),
+                    {"id": game_id, "role": seat.value})
+        _set_member(con, game_id, owner, seat, exists=now is not None)
+    con.execute(text("DELETE FROM seat_passes WHERE game_id = :id AND role = :role"),
+                {"id": game_id, "role": seat.value})
+    _bump(con, game_id)
+
+
+def _put_pass(con: Connection, game_id: str, seat: Role, kind: str, value: str) -> None:
+    _drop_pass(con, game_id, seat, kind)
+    con.execute(text("INSERT INTO seat_passes (game_id, role, kind, pass_hash, created) "
+                     "VALUES (:id, :role, :kind, :hash, :now)"),
+                {"id": game_id, "role": seat.value, "kind": kind, "hash": value, "now": _now()})
+
+
+def _drop_pass(con: Connection, game_id: str, seat: Role, kind: str) -> None:
+    con.execute(text("DELETE FROM seat_passes WHERE game_id = :id AND role = :role AND kind = :kind"),
+                {"id": game_id, "role": seat.value, "kind": kind})
+
+
+def _pass_created(con: Connection, game_id: str, seat: Role, kind: str) -> str | None:
+    return con.execute(text("SELECT created FROM seat_passes WHERE game_id = :id AND role = :role AND kind = :kind"),
+                       {"id": game_id, "role": seat.value, "kind": kind}).scalar()
+
+
+def _bump(con: Connection, game_id: str) -> None:
+    """The game's version one more, its time of last write unchanged: a change of who
+    holds a seat is no move (the idle time before a claim runs on)."""
+    con.execute(text("UPDATE games SET version = version + 1 WHERE id = :id"), {"id": game_id})
+
+
+def _age(iso: str) -> float:
+    """Seconds since a time the store wrote (``_now``)."""
+    return (datetime.now(timezone.utc) - datetime.fromisoformat(iso)).total_seconds()
+
+
 def _owner_hash(owner_key: object) -> str:
     if not plausible(owner_key):
         raise StoreError.of("bad_owner_key", low=SECRET_MIN, high=SECRET_MAX)
@@ -534,15 +767,9 @@ def _owner_hash(owner_key: object) -> str:
 
 
 def _id_ok(game_id: object) -> bool:
-    """Whether ``game_id`` can be any game's id: text that a database can hold (an id
-    from a URL may be anything; no game has one with a NUL or of a page's length)."""
-    if not isinstance(game_id, str) or not game_id or len(game_id) > _ID_MAX or "\x00" in game_id:
-        return False
-    try:
-        game_id.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
+    """Whether ``game_id`` can be any game's id (:func:`notepad.access.plausible_id`):
+    an id from a URL may be anything, and is refused before the database sees it."""
+    return plausible_id(game_id)
 
 
 def _default_title() -> str:

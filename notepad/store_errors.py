@@ -35,6 +35,15 @@ STORE_MESSAGES: dict[str, str] = {
     "bad_owner_key": "an owner key must be {low} to {high} URL-safe characters (notepad.access.new_owner_key makes one)",
     "not_online": "game {game_id!r} is not a match played by links",
     "already_rematched": "game {game_id!r} already has a rematch: {rematch_id!r}",
+    # a seat belongs to one browser (issue 30)
+    "seat_taken": "the {role} seat of game {game_id!r} is taken: only its holder can move it to another device",
+    "not_your_seat": "this browser does not hold the {role} seat of game {game_id!r}",
+    "no_seat": "this browser holds no seat in game {game_id!r}",
+    "two_seats": "this browser already holds the other seat of game {game_id!r}",
+    "no_request": "no such request for the {role} seat of game {game_id!r} (answered, or replaced by a newer one)",
+    "asked_recently": "the {role} seat of game {game_id!r} was asked for less than {seconds} seconds ago",
+    "not_owner": "only the browser that made game {game_id!r} can share it",
+    "has_seats": "game {game_id!r} is played by links: its watchers' link is reissued, not shared",
 }
 
 

@@ -416,9 +416,11 @@ def test_a_stored_game_that_cannot_be_read_is_a_message_on_its_page(make_app, db
 def test_an_id_from_the_url_is_shown_as_code_and_cut(make_app, db):
     at = make_app(game="[click](http://evil.example)" + "x" * 100)
     no_exception(at)
+    msg = at.error[0].value  # not an id at all (issue 30): refused before any work, and not repeated
+    assert msg.startswith("This link's game id is not valid (128 characters") and "click" not in msg
+    at = make_app(game="nosuchgame" + "x" * 40)
     msg = at.error[0].value
-    assert msg.startswith("No saved game with id `[click](http://evil.example)") and "…`" in msg
-    assert len(msg) < 100
+    assert msg.startswith("No saved game with id `nosuchgame") and "…`" in msg and len(msg) < 100
 
 
 def test_a_refused_correction_in_english_names_entries_as_the_list_numbers_them(make_app, db):

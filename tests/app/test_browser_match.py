@@ -18,6 +18,7 @@ from engine import apply, fugitive_view, legal_placements, marshal_view, new_gam
 from engine.bots import RandomFugitive, RandomMarshal
 from engine.record import Ruleset
 from harness import browser
+from notepad.access import new_owner_key
 from notepad.store import GameStore
 
 pytestmark = pytest.mark.browser
@@ -103,13 +104,18 @@ def bots_until(seed: int, pred, ruleset: Ruleset = Ruleset()):
     return state
 
 
+#: the browser the tests' stored matches belong to (issue 30: a match on one device
+#: opens only in its owner's browser; the pages are given its key by the recovery link)
+KEY = new_owner_key()
+
+
 def store(db, state, mode: str, seed: int) -> str:
     meta = {"seed": seed, "mode": mode, "fugitive_bot": "random", "marshal_bot": "random"}
-    return GameStore(db).create(state.record(), kind="match", metadata=meta).id
+    return GameStore(db).create(state.record(), kind="match", metadata=meta, owner_key=KEY).id
 
 
 def open_match(page, url: str, gid: str) -> None:
-    page.goto(f"{url}/?page=match&game={gid}")
+    page.goto(f"{url}/?page=match&game={gid}&owner={KEY}")
     page.wait_for_selector('[data-testid="fg-status"]')
     browser.wait_idle(page)
 
@@ -173,7 +179,8 @@ def test_late_turns_and_the_manhunt_fit_the_first_screen(server, page):
                     'button:has-text("Place")', 'button:has-text("Pass")')
     shot(page, "match-turn-fugitive.png")
     bonus = bots_until(0, lambda s: s.phase == "fugitive_bonus_draw", Ruleset("one-or-two", True))
-    gid = GameStore(db).create(bonus.record(), kind="match", metadata={"seed": 0, "mode": "human_fugitive"}).id
+    gid = GameStore(db).create(bonus.record(), kind="match", metadata={"seed": 0, "mode": "human_fugitive"},
+                               owner_key=KEY).id
     open_match(page, url, gid)
     on_first_screen(page, *TURN, 'button:has-text("Deck 1")', 'button:has-text("No extra draw")')
     forced = bots_until(0, lambda s: s.phase == "fugitive_place" and not fugitive_view(s).legal_hideouts())
@@ -359,8 +366,8 @@ def test_learning_shows_the_truth_and_coaches_the_fugitive(server, page):
                       bots.make_bot(bots.MARSHAL_BOTS["notepad"], 2), seed=2)
     gid = GameStore(db).create(final.record(), kind="match",
                                metadata={"seed": 2, "mode": "human_fugitive", "fugitive_bot": "advisor:adversarial",
-                                         "marshal_bot": "advisor:notepad"}).id
-    page.goto(f"{url}/?page=learning&game={gid}")
+                                         "marshal_bot": "advisor:notepad"}, owner_key=KEY).id
+    page.goto(f"{url}/?page=learning&game={gid}&owner={KEY}")
     page.wait_for_selector('[data-testid="fg-truth-row"]')
     on_first_screen(page, 'button:has-text("◀")', 'button:has-text("▶")')
     page.wait_for_selector("text=Where he really was")

@@ -18,6 +18,8 @@ from app import match_logic as ml
 
 from .helpers import keys, no_exception, status, texts
 
+KEY = new_owner_key()  #: the browser that made the matches stored here (a match without links is its own)
+
 
 def _full_game(fugitive: str = "adversarial", marshal: str = "notepad", seed: int = 2):
     """A whole game of two advisor bots (adversarial vs notepad, seed 2: bluffs, a
@@ -101,8 +103,8 @@ def test_every_draw_and_guess_of_hers_is_graded_against_the_best_decision_of_any
     events = final.events
     info = GameStore(db).create(final.record(), kind="match",
                                 metadata={"seed": 2, "mode": "human_marshal", "fugitive_bot": "advisor:adversarial",
-                                          "marshal_bot": "advisor:notepad"})
-    at = make_app(page="learning", game=info.id)
+                                          "marshal_bot": "advisor:notepad"}, owner_key=KEY)
+    at = make_app(page="learning", game=info.id, owner=KEY)
     no_exception(at)
     page = texts(at)
     lines = re.findall(r'data-testid="fg-marshal-coach" data-index="(\d+)"[^>]*>(.*?)</div>', page)
@@ -150,8 +152,8 @@ def test_no_coach_line_says_a_figure_is_better_than_the_same_figure(make_app, db
     final = _full_game()  # on the old page: "Better: 34 with 3 sprint card(s), its most exposed hideout at 83% instead of 83%."
     info = GameStore(db).create(final.record(), kind="match",
                                 metadata={"seed": 2, "mode": "ai_ai", "fugitive_bot": "advisor:adversarial",
-                                          "marshal_bot": "advisor:notepad"})
-    at = make_app(page="learning", game=info.id)
+                                          "marshal_bot": "advisor:notepad"}, owner_key=KEY)
+    at = make_app(page="learning", game=info.id, owner=KEY)
     if "l_coach" in keys(at.button):  # else measured for another page of this server, kept: shown at once
         at.button(key="l_coach").click().run()
     no_exception(at)
@@ -166,8 +168,8 @@ def test_the_charts_legend_is_whole_and_its_lines_far_apart_in_colour(make_app, 
     final = _full_game("heuristic", "solver", 0)
     info = GameStore(db).create(final.record(), kind="match",
                                 metadata={"seed": 0, "mode": "human_fugitive", "fugitive_bot": "advisor:heuristic",
-                                          "marshal_bot": "solver_strong"})
-    at = make_app(page="learning", game=info.id)
+                                          "marshal_bot": "solver_strong"}, owner_key=KEY)
+    at = make_app(page="learning", game=info.id, owner=KEY)
     no_exception(at)
     legend = next(h.proto.body for h in at.html if 'data-testid="fg-chart-legend"' in h.proto.body)
     # the page draws the legend (a chart's own legend beside the plot is cut on a phone)

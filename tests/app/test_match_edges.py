@@ -26,10 +26,12 @@ def _until(pred, seeds=range(80)):
             return seed, state
     raise AssertionError("no game reached the state")
 
+KEY = new_owner_key()  #: the browser that made the matches stored here (a match without links is its own)
+
 
 def _store(db, state, mode: str, seed: int) -> str:
     meta = {"seed": seed, "mode": mode, "fugitive_bot": "random", "marshal_bot": "random"}
-    return GameStore(db).create(state.record(), kind="match", metadata=meta).id
+    return GameStore(db).create(state.record(), kind="match", metadata=meta, owner_key=KEY).id
 
 
 # --------------------------------------------------------------------------- 3. face-up numbers
@@ -37,7 +39,7 @@ def test_the_guess_grids_never_offer_a_face_up_number(make_app, db):
     for phase in ("marshal_guess", "manhunt"):
         seed, state = _until(lambda s, phase=phase: s.phase == phase and face_up_sprint_cards(s.public_row)
                              and len(s.up_numbers) > 2)
-        at = make_app(page="match", game=_store(db, state, "human_marshal", seed))
+        at = make_app(page="match", game=_store(db, state, "human_marshal", seed), owner=KEY)
         no_exception(at)
         grid = next(w for w in at.pills if w.key.startswith("mc_g_"))
         offered = {int(str(x).rstrip("◆")) for x in grid.options}  # ◆: a card of her hand
@@ -50,11 +52,11 @@ def test_the_guess_grids_never_offer_a_face_up_number(make_app, db):
 def test_when_only_the_pass_is_left_the_status_says_so_in_both_languages(make_app, db):
     seed, state = _until(lambda s: s.phase == "fugitive_place" and not fugitive_view(s).legal_hideouts())
     gid = _store(db, state, "human_fugitive", seed)
-    at = make_app(page="match", game=gid)
+    at = make_app(page="match", game=gid, owner=KEY)
     no_exception(at)
     assert f"Your turn · Fugitive · pass: no card of your hand can follow {state.previous}" in status(at)
     assert "place a hideout or pass" not in status(at)
-    ko = make_app(page="match", game=gid, lang="ko")
+    ko = make_app(page="match", game=gid, lang="ko", owner=KEY)
     assert f"패스하세요: {state.previous} 다음에 놓을 카드가 없습니다" in status(ko)
 
 
@@ -68,7 +70,7 @@ def test_the_end_says_you_won_or_you_lost_to_the_player_and_who_won_to_watchers(
         ("ai_ai", "en", "Game over — The Marshal won.", "You "),
         ("hotseat", "en", "Game over — The Marshal won.", "You "),
     ):
-        at = make_app(page="match", game=_store(db, over, mode, seed), lang=lang)
+        at = make_app(page="match", game=_store(db, over, mode, seed), lang=lang, owner=KEY)
         no_exception(at)
         assert want in status(at) and never not in status(at), (mode, lang, status(at))
     # a match by links: each seat reads its own result, a watcher who won

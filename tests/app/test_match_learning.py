@@ -4,11 +4,21 @@ from __future__ import annotations
 from engine import apply, new_game
 from engine.bots import RandomFugitive, RandomMarshal, play_game
 from engine.record import Ruleset
+from notepad.access import new_owner_key
 from notepad.store import GameStore
 
 from app import match_logic as ml
 
 from .helpers import keys, no_exception, status, texts
+
+#: the browser of the matches this module stores (issue 30: a match on one device opens
+#: in its maker's browser alone; a page is given this key by the recovery link ``owner=``)
+KEY = new_owner_key()
+
+
+def _own(at) -> str:
+    """The owner key of an AppTest's session (its browser), to open its matches again."""
+    return at.session_state["online_owner"]
 
 
 def _hand(at, nth: int = 0) -> list[int]:
@@ -75,7 +85,7 @@ def test_human_marshal_match_is_saved_and_resumes(make_app, db):
     assert stored.info.kind == "match" and stored.metadata["seed"] == 11
     assert sum(1 for e in stored.record.events if e.type == "marshal_draw") == 1
     assert 'data-testid="fg-heatmap"' in texts(at)  # the assistant panel is on
-    again = make_app(page="match", game=gid)
+    again = make_app(page="match", game=gid, owner=at.session_state["online_owner"])  # the same browser
     no_exception(again)
     assert [k for k in keys(again.segmented_control) if k.startswith("mc_draw")]
 
@@ -119,7 +129,7 @@ def test_learning_grades_a_guess(make_app, db):
 
     rec = Record((Place(0), MarshalDraw(20), MarshalDraw(21), Guess((7,), False)))
     info = GameStore(db).create(rec)
-    at = make_app(page="learning", game=info.id)
+    at = make_app(page="learning", game=info.id, owner=KEY)
     no_exception(at)
     page = texts(at)
     assert "You guessed 7: 0% to hit." in page and "Better: 1: 33% to hit, 0.33 hideouts revealed on average." in page
@@ -163,8 +173,9 @@ def test_a_match_whose_record_does_not_follow_from_its_seed_is_not_resumed(make_
 
     store = GameStore(db)
     other = play_game(RandomFugitive(2), RandomMarshal(2), seed=2)  # another seed's moves
-    info = store.create(other.record().truncated(6), kind="match", metadata={"seed": 3, "mode": "ai_ai"})
-    at = make_app(page="match", game=info.id)
+    info = store.create(other.record().truncated(6), kind="match", metadata={"seed": 3, "mode": "ai_ai"},
+                        owner_key=KEY)
+    at = make_app(page="match", game=info.id, owner=KEY)
     no_exception(at)
     assert any("cannot go on" in e.value for e in at.error)
     assert store.open(info.id).record == other.record().truncated(6)
@@ -175,7 +186,7 @@ def test_a_match_moved_on_in_another_window_is_not_overwritten(make_app, db):
     a.text_input(key="m_seed").input("11").run()
     a.button(key="m_start").click().run()
     gid = _gid(a)
-    b = make_app(page="match", game=gid)
+    b = make_app(page="match", game=gid, owner=_own(a))  # another window of the same browser
     no_exception(b)
     draw = [k for k in keys(a.segmented_control) if k.startswith("mc_draw")][0]
     a.segmented_control(key=draw).set_value(1).run()
@@ -226,7 +237,7 @@ def test_learning_waits_for_the_end_of_a_match_a_human_fugitive_plays(make_app, 
 
     for mode in ("human_fugitive", "hotseat"):
         at, gid = _fugitive_match(make_app, db, mode)
-        learning = make_app(page="learning", game=gid)
+        learning = make_app(page="learning", game=gid, owner=_own(at))
         no_exception(learning)
         assert "still on" in texts(learning) and 'data-testid="fg-heatmap"' not in texts(learning)
     # once it is over, Learning shows it
@@ -234,14 +245,14 @@ def test_learning_waits_for_the_end_of_a_match_a_human_fugitive_plays(make_app, 
     meta = store.open(gid).metadata
     final = play_game(RandomFugitive(meta["seed"] + 1), RM(meta["seed"] + 2), seed=meta["seed"])
     store.save(gid, final.record())
-    learning = make_app(page="learning", game=gid)
+    learning = make_app(page="learning", game=gid, owner=_own(at))
     no_exception(learning)
     assert "still on" not in texts(learning) and 'data-testid="fg-heatmap"' in texts(learning)
 
 
 def test_learning_shows_a_human_marshals_match_while_it_is_on(make_app, db):
     at, gid = _fugitive_match(make_app, db, "human_marshal")
-    learning = make_app(page="learning", game=gid)
+    learning = make_app(page="learning", game=gid, owner=_own(at))
     no_exception(learning)
     assert "still on" not in texts(learning)
 
@@ -350,7 +361,7 @@ def test_the_levels_of_the_ai_are_named_in_both_languages_and_old_names_still_re
 
 
 # --------------------------------------------------------------------------- issue 16
-def _stored_match(db, mode: str, moves=(), seed: int = 11, ruleset: Ruleset = Ruleset(), owner_key=None, **meta):
+def _stored_match(db, mode: str, moves=(), seed: int = 11, ruleset: Ruleset = Ruleset(), owner_key=KEY, **meta):
     """A match stored as the match page stores one, after ``moves`` (engine moves or
     callables state -> move) from ``new_game(seed)``; returns (id, state)."""
     state = new_game(seed, ruleset)
@@ -385,12 +396,12 @@ def _click(at, prefix: str):
 
 def test_ending_the_first_turn_with_one_hideout_survives_a_reload_and_a_second_tab(make_app, db):
     gid, _ = _stored_match(db, "hotseat", [_lowest_hideout])
-    other = make_app(page="match", game=gid)  # a second tab, open before the decision
-    at = make_app(page="match", game=gid)
+    other = make_app(page="match", game=gid, owner=KEY)  # a second tab, open before the decision
+    at = make_app(page="match", game=gid, owner=KEY)
     _click(at, "m_ready")
     _click(at, "mc_pass_")  # "End my first turn with one hideout"
     assert "Hand the device to the Marshal" in status(at)
-    again = make_app(page="match", game=gid)  # a reload
+    again = make_app(page="match", game=gid, owner=KEY)  # a reload
     no_exception(again)
     assert "Hand the device to the Marshal" in status(again), status(again)
     # the second tab, at its next tap, shows the stored match: the Marshal's turn
@@ -408,13 +419,13 @@ def test_declining_the_extra_draw_survives_a_reload(make_app, db):
     gid, state = _stored_match(db, "hotseat", [_lowest_hideout, PassTurn(), Draw(1), Draw(1), miss, Draw(2)],
                                ruleset=Ruleset("one-or-two", True))
     assert state.phase == "fugitive_place"
-    at = make_app(page="match", game=gid)
+    at = make_app(page="match", game=gid, owner=KEY)
     _click(at, "m_ready")
     _click(at, "mc_pass_")
     assert [k for k in keys(at.button) if k.startswith("mc_decline_")]
     _click(at, "mc_decline_")
     assert "Hand the device to the Marshal" in status(at)
-    again = make_app(page="match", game=gid)
+    again = make_app(page="match", game=gid, owner=KEY)
     no_exception(again)
     assert "Hand the device to the Marshal" in status(again), status(again)
     _click(again, "m_ready")
@@ -428,7 +439,7 @@ def test_a_stale_decision_in_the_metadata_is_a_message_not_a_move(make_app, db):
     gid, state = _stored_match(db, "hotseat", [PlaceHideout(1), PlaceHideout(2)])
     store = GameStore(db)
     store.set_metadata(gid, dict(store.open(gid).metadata, ended_turn={"events": 2, "move": "decline_draw"}))
-    at = make_app(page="match", game=gid)
+    at = make_app(page="match", game=gid, owner=KEY)
     no_exception(at)
     assert any("cannot go on" in e.value for e in at.error)
 
@@ -449,7 +460,7 @@ def _bots_until(seed: int, pred, ruleset: Ruleset = Ruleset()):
 
 def test_ai_vs_ai_says_who_moves_and_the_last_move(make_app, db):
     gid, _ = _stored_match(db, "ai_ai")
-    at = make_app(page="match", game=gid)
+    at = make_app(page="match", game=gid, owner=KEY)
     assert "Your turn" not in status(at) and "Fugitive (AI) to move" in status(at)
     for _ in range(3):
         _click(at, "m_step")
@@ -467,7 +478,7 @@ def test_the_marshal_is_warned_when_she_picks_a_card_of_her_own_hand(make_app, d
     gid, state = _stored_match(db, "human_marshal", [_lowest_hideout, lambda s: __import__("engine").PassTurn(),
                                                       Draw(1), Draw(2)])
     assert state.phase == "marshal_guess"
-    at = make_app(page="match", game=gid)
+    at = make_app(page="match", game=gid, owner=KEY)
     mine = min(state.marshal_hand)
     pills = next(w for w in at.pills if w.key.startswith("mc_g_"))
     assert "in your hand" not in texts(at)
@@ -484,7 +495,7 @@ def test_a_forced_pass_is_explained_and_is_the_only_control(make_app, db):
 
     moves = _bots_until(0, lambda s: s.phase == "fugitive_place" and not fugitive_view(s).legal_hideouts())
     gid, state = _stored_match(db, "human_fugitive", moves, seed=0)
-    at = make_app(page="match", game=gid)
+    at = make_app(page="match", game=gid, owner=KEY)
     no_exception(at)
     assert f"No card in your hand can follow {state.previous}" in texts(at) and "you must pass" in texts(at)
     assert not [w for w in at.pills if w.key.startswith("mc_")]  # no cards to pick, no disabled Place
@@ -504,7 +515,7 @@ def test_the_list_of_matches_says_who_played_whom_how_it_ended_when_and_how_long
     final = play_game(RandomFugitive(4), RandomMarshal(4), seed=4)
     won = store.create(final.record(), kind="match", owner_key=key,
                        metadata={"seed": 4, "mode": "human_marshal", "fugitive_bot": "random", "marshal_bot": "random"})
-    gid, _ = _stored_match(db, "hotseat", [_lowest_hideout])  # made by no browser: in no list
+    gid, _ = _stored_match(db, "hotseat", [_lowest_hideout], owner_key=None)  # made by no browser: in no list
     theirs = store.create(final.record(), kind="match", owner_key=other_key,
                           metadata={"seed": 4, "mode": "human_fugitive", "fugitive_bot": "random",
                                     "marshal_bot": "random"})
@@ -589,7 +600,7 @@ def test_a_set_is_graded_by_its_joint_chance_against_the_best_guess_of_any_size(
     (call,) = [c for c in coach_marshal(won) if isinstance(c, GuessCall)]
     assert abs(call.p - joint) < 1e-12 and abs(call.best.reveals - best) < 1e-12
     assert call.won and call.revealed == 2
-    at = make_app(page="learning", game=info.id)
+    at = make_app(page="learning", game=info.id, owner=KEY)
     no_exception(at)
     page = texts(at)
     line = f"You guessed 1+3: {pct(joint)} that all 2 were hideouts, {2 * joint:.2f} hideouts revealed on average."
@@ -717,11 +728,11 @@ def test_learning_shows_where_he_really_was_once_a_match_is_over(make_app, db):
     meta = {"seed": 0, "mode": "ai_ai", "fugitive_bot": "advisor:heuristic", "marshal_bot": "solver_strong"}
     final = play_game(bots.make_bot(bots.FUGITIVE_BOTS["heuristic"], 0), bots.make_bot(bots.MARSHAL_BOTS["solver"], 0),
                       seed=0)
-    info = store.create(final.record().truncated(12), kind="match", metadata=meta)
-    at = make_app(page="learning", game=info.id)
+    info = store.create(final.record().truncated(12), kind="match", metadata=meta, owner_key=KEY)
+    at = make_app(page="learning", game=info.id, owner=KEY)
     assert 'data-testid="fg-truth-row"' not in texts(at) and "shown once the match is over" in texts(at)
     store.save(info.id, final.record())
-    at = make_app(page="learning", game=info.id)
+    at = make_app(page="learning", game=info.id, owner=KEY)
     no_exception(at)
     step = 12
     at.slider(key=f"l_step_{info.id}").set_value(step).run()

@@ -54,7 +54,7 @@ def test_each_link_opens_its_own_view_and_nothing_else(make_app, db):
     at = _invite(make_app)
     gid, fsecret = _link(at, "fugitive")
     _, wsecret = _link(at, "watcher")
-    assert _param(at, "game") == gid and len(_param(at, "s")) >= 22  # her own link: a reload is hers
+    assert _param(at, "game") == gid and "s" not in at.query_params  # no link of hers: her browser holds her seat
     assert "Waiting for the Fugitive" in status(at)
     assert not [w for w in at.get("button_group") if (w.key or "").startswith("mc_")]  # nothing to tap while waiting
     # the Fugitive's link: his hand and his controls
@@ -76,13 +76,10 @@ def test_each_link_opens_its_own_view_and_nothing_else(make_app, db):
         p = _open(make_app, gid, secret)
         assert "This match is private" in texts(p), secret
         assert not status(p) and 'data-testid="fg-row"' not in texts(p) and "Your hand" not in texts(p)
-    # a link reissued: the old one opens nothing, a browser that opened it keeps its seat
-    fkey = new_owner_key()
-    _open(make_app, gid, fsecret, key=fkey)
-    new = GameStore(db).reissue_link(gid, "fugitive")
-    assert "This match is private" in texts(_open(make_app, gid, fsecret))
-    assert "Your turn · Fugitive" in status(_open(make_app, gid, fsecret, key=fkey))
-    assert "Your turn · Fugitive" in status(_open(make_app, gid, new))
+    # the seat is the first opener's: the link opens nothing for another browser, and
+    # it keeps opening his seat for his
+    assert "taken" in texts(_open(make_app, gid, fsecret)) and not status(_open(make_app, gid, fsecret))
+    assert "Your turn · Fugitive" in status(f.run())
 
 
 def test_moves_go_from_one_phone_to_the_other_and_a_stale_tap_is_refused(make_app, db):
@@ -220,7 +217,7 @@ def test_a_match_by_links_reads_in_korean(make_app, db):
     gid, mkey, fkey = _stored_online(db)
     m = make_app(page="match", game=gid, owner=mkey, lang="ko")
     no_exception(m)
-    assert "도망자의 차례를 기다리는 중" in status(m) and "도망자의 새 링크" in [b.label for b in m.button]
+    assert "도망자의 차례를 기다리는 중" in status(m) and "도망자이(가) 참여했습니다" in texts(m)
     f = make_app(page="match", game=gid, owner=fkey, lang="ko")
     assert "도망자" in status(f) and "기권" in texts(f) + " ".join(e.label for e in f.expander)
     assert "비공개 대전입니다." in texts(make_app(page="match", game=gid, s="y" * 32, lang="ko"))

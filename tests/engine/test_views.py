@@ -1,7 +1,7 @@
 """The two views: contents on a known position, and their move lists."""
 from __future__ import annotations
 
-from engine import Draw, MakeGuess, PassTurn, PlaceHideout, fugitive_view, legal_moves, marshal_view
+from engine import Draw, MakeGuess, PassTurn, PlaceHideout, fugitive_view, legal_moves, marshal_view, public_view
 from engine.bots import RandomFugitive, RandomMarshal, play_game
 from engine.state import MarshalDrewFrom, Phase
 
@@ -38,6 +38,36 @@ def test_fugitive_view_of_a_known_position():
     assert set(v.legal_moves()) == set(legal_moves(s))
     assert PassTurn() in v.legal_moves()
     assert v.can_place(5) and not v.can_place(4) and v.placement_error(15) is not None
+
+
+def test_public_view_of_a_known_position_holds_no_card_of_a_hand():
+    s = midgame()
+    v = public_view(s)
+    assert v.phase == Phase.FUGITIVE_PLACE and v.current_player == "fugitive"
+    assert v.row == marshal_view(s).row  # face-down hideouts as their sprint counts only
+    assert (v.marshal_hand_size, v.fugitive_hand_size, v.deck_sizes) == (2, 7, marshal_view(s).deck_sizes)
+    # her draws as their decks (what he may see), his draw as its deck (what she may see)
+    assert [e.type for e in v.events] == ["place", "place", "marshal_draw", "marshal_draw", "guess", "fugitive_draw"]
+    assert v.events[2:4] == (MarshalDrewFrom(1), MarshalDrewFrom(3))
+    assert v.events[-1].card is None and v.events[1].hideout is None and v.events[1].sprint_cards is None
+    assert v.events[4] == s.events[4]  # a guess and what it revealed are public
+    assert not hasattr(v, "hand")
+
+
+def test_the_public_view_is_what_both_players_see_through_whole_games():
+    """At every moment of 30 games: each public event is the Marshal's (no card of
+    his) and the Fugitive's (no card of hers) at once, except her draw, which is his."""
+    for seed in range(30):
+        from engine import replay
+
+        rec = play_game(RandomFugitive(seed), RandomMarshal(seed), seed=seed).record()
+        st = replay(rec)
+        v = public_view(st)
+        assert len(v.events) == len(st.events) and v.row == st.public_row and v.winner == st.winner
+        for p, m, f in zip(v.events, marshal_view(st).events, fugitive_view(st).events):
+            assert p == f if isinstance(f, MarshalDrewFrom) else p == m
+            assert getattr(p, "card", None) is None and getattr(p, "sprint_cards", None) is None or p.type in (
+                "guess", "manhunt_guess")
 
 
 def test_view_move_lists_agree_with_the_engine_through_games():

@@ -19,7 +19,8 @@ import pytest
 from engine.record import Record, RecordFormatError
 from notepad import RecordRuleError
 from notepad import store as S
-from notepad.access import new_owner_key
+from notepad import access
+from notepad.access import Role, new_owner_key
 from notepad.store import GameStore, StoreError
 
 from tests.backends import Backend, raw_sql, sqlite_backend
@@ -77,6 +78,32 @@ def rematched_twice(store):
     store.create_rematch(invite.game.id, Record())
 
 
+def taken(store):
+    """A match whose Fugitive's seat a friend took: (invite, the friend's key)."""
+    invite = store.create_match(EXAMPLE, side="marshal", owner_key=KEY)
+    friend = access.new_owner_key()
+    store.join(invite.game.id, invite.secret(Role.FUGITIVE), friend)
+    return invite, friend
+
+
+def asked(store):
+    """A taken seat asked for back by another browser: (invite, the request's time)."""
+    invite, _ = taken(store)
+    store.ask_for_seat(invite.game.id, invite.secret(Role.FUGITIVE), access.new_owner_key())
+    return invite, store.seats(invite.game.id).asked[Role.FUGITIVE]
+
+
+def asked_twice(store):
+    invite, _ = asked(store)
+    store.ask_for_seat(invite.game.id, invite.secret(Role.FUGITIVE), access.new_owner_key())
+
+
+def answered_late(store):
+    invite, when = asked(store)
+    store.answer_request(invite.game.id, KEY, Role.FUGITIVE, when, allow=False)
+    store.answer_request(invite.game.id, KEY, Role.FUGITIVE, when, allow=True)
+
+
 # (what to do with a store and its backend, code, the exact English message as it read
 # before the codes (the codes added since: their message), or None where it varies)
 CASES = [
@@ -122,6 +149,18 @@ CASES = [
      "an owner key must be 22 to 128 URL-safe characters (notepad.access.new_owner_key makes one)"),
     (lambda s, _: s.create_rematch(s.create(EXAMPLE).id, Record()), "not_online", None),  # the id varies
     (lambda s, _: rematched_twice(s), "already_rematched", None),  # the ids vary
+    # a seat belongs to one browser (the ids vary)
+    (lambda s, _: s.reissue_link(taken(s)[0].game.id, "fugitive"), "seat_taken", None),
+    (lambda s, _: s.save(taken(s)[0].game.id, EXAMPLE, member=(access.new_owner_key(), Role.FUGITIVE)),
+     "not_your_seat", None),
+    (lambda s, _: s.transfer_link(taken(s)[0].game.id, access.new_owner_key()), "no_seat", None),
+    (lambda s, _: (lambda inv: s.ask_for_seat(inv.game.id, inv.secret(Role.FUGITIVE), KEY))(taken(s)[0]),
+     "two_seats", None),
+    (lambda s, _: answered_late(s), "no_request", None),
+    (lambda s, _: asked_twice(s), "asked_recently", None),
+    (lambda s, _: s.watch_link(s.create(EXAMPLE, kind="match").id, KEY), "not_owner", None),
+    (lambda s, _: s.watch_link(s.create_match(EXAMPLE, side="marshal", owner_key=KEY).game.id, KEY), "has_seats",
+     None),
 ]
 
 
@@ -155,7 +194,7 @@ def test_newer_schema_names_the_database_and_both_versions(backend):
     err = raise_case(lambda *_: GameStore(where), None, backend)
     path = backend.where(where)
     assert err.params == {"path": path, "version": 99, "known": S.SCHEMA_VERSION}
-    assert str(err) == f"{path} has schema version 99; this program knows up to 3"
+    assert str(err) == f"{path} has schema version 99; this program knows up to 4"
 
 
 def test_a_database_that_cannot_be_used_is_said_with_the_drivers_reason(backend):

@@ -123,9 +123,10 @@ def test_a_link_brings_the_friends_browser_into_the_match(store, maker, friend):
     assert store.role_for_owner(invite.game.id, friend) is Role.FUGITIVE
     [owned] = store.list_for_owner(friend)
     assert (owned.info.id, owned.role, owned.made) == (invite.game.id, Role.FUGITIVE, False)
-    # opening the link again, or another link of the same match, keeps the role he has
+    # opening the link again, or another link of the same match, keeps the seat he holds
     assert store.join(invite.game.id, invite.secret(Role.FUGITIVE), friend) is Role.FUGITIVE
-    assert store.join(invite.game.id, invite.secret(Role.WATCHER), friend) is Role.WATCHER
+    assert store.join(invite.game.id, invite.secret(Role.WATCHER), friend) is Role.FUGITIVE
+    assert store.join(invite.game.id, invite.secret(Role.MARSHAL), friend) is Role.FUGITIVE
     assert store.role_for_owner(invite.game.id, friend) is Role.FUGITIVE
     assert len(store.list_for_owner(friend)) == 1
     # a watcher's browser lists it as watched

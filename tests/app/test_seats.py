@@ -1,0 +1,214 @@
+"""Online matches no one can cheat (issue 30): the attacks 1-5 of the issue, each
+played through the app's pages (Streamlit's AppTest: each AppTest is one browser
+session; a browser's owner key is given by its recovery link ``owner=``, as its
+cookie would), each failing on the code before the issue.
+
+1. the maker keeps the other seat's link and opens it in another browser;
+2. "New link for the Fugitive" offered mid-game, and a new browser in his seat;
+3. watchers see the Marshal's drawn cards ("Marshal: drew N");
+4. a match not played by links opens for anyone with its id, and can be played;
+5. a 100,000-character id in Learning (the page must refuse it at once and drop it
+   from the URL, so that no later request carries it).
+"""
+from __future__ import annotations
+
+import html as htmllib
+import re
+from urllib.parse import parse_qs, urlsplit
+
+from engine import Draw, PassTurn, apply, fugitive_view, new_game
+from engine.moves import PlaceHideout
+from notepad.access import Role, new_owner_key
+from notepad.store import GameStore, StoreError
+
+from .helpers import html_bodies, no_exception, status, texts
+
+
+def _link(at, role: str) -> tuple[str, str] | None:
+    """(game id, secret) of the link for ``role`` on the page, None when it shows none."""
+    body = next((b for b in html_bodies(at) if f'data-testid="fg-link-{role}"' in b), None)
+    if body is None:
+        return None
+    q = parse_qs(urlsplit(htmllib.unescape(re.search(r'data-url="([^"]+)"', body).group(1))).query)
+    return q["game"][0], q["s"][0]
+
+
+def _moves(at) -> list[str]:
+    """The controls of a move on the page (their keys)."""
+    return [w.key for w in (*at.get("button_group"), *at.button) if (w.key or "").startswith("mc_")]
+
+
+def _param(at, name: str) -> str | None:
+    v = at.query_params.get(name)
+    return (v[0] if v else None) if isinstance(v, list) else v
+
+
+def _hand_html(state) -> str:
+    """How the Fugitive's hand is drawn on his page (a card with its footprints)."""
+    return f'class="fg-card">{min(state.fugitive_hand)}<span class="s">'
+
+
+def test_attack_1_the_maker_cannot_open_the_seat_her_friend_took(make_app, db):
+    maker, friend, thief = new_owner_key(), new_owner_key(), new_owner_key()
+    m = make_app(page="match", owner=maker)
+    m.segmented_control(key="m_mode").set_value("online").run()
+    m.button(key="m_start").click().run()
+    gid, fsecret = _link(m, "fugitive")
+    f = make_app(page="match", game=gid, s=fsecret, owner=friend)
+    no_exception(f)
+    assert "Your turn · Fugitive" in status(f) and _moves(f)
+    # the link she kept, in another browser: nothing of his seat, no move
+    state = new_game(GameStore(db).open(gid).metadata["seed"])
+    t = make_app(page="match", game=gid, s=fsecret, owner=thief)
+    no_exception(t)
+    assert not _moves(t) and "Your turn" not in status(t)
+    assert _hand_html(state) not in "\n".join(html_bodies(t)) and 'data-testid="fg-row"' not in texts(t)
+    assert "taken" in texts(t)
+    # her page: his link is gone once he took the seat
+    m.run()
+    no_exception(m)
+    assert _link(m, "fugitive") is None
+    # his own phone still has his seat, and his move is his
+    f.run()
+    assert "Your turn · Fugitive" in status(f) and _moves(f)
+    assert GameStore(db).role_for_owner(gid, thief) is None
+
+
+def _online_match(db, moves=()):
+    """A match by links at the position after ``moves`` (callables of the state, or
+    moves): (game id, the maker's key, the Fugitive's key, the watchers' secret, the
+    Fugitive's secret)."""
+    store = GameStore(db)
+    state = new_game(11)
+    meta = {"seed": 11, "mode": "online", "claim_after": 86400}
+    for mv in moves:
+        state = apply(state, mv(state) if callable(mv) else mv)
+    mkey, fkey = new_owner_key(), new_owner_key()
+    inv = store.create_match(state.record(), side="marshal", owner_key=mkey, metadata=meta)
+    store.join(inv.game.id, inv.secret(Role.FUGITIVE), fkey)
+    return inv.game.id, mkey, fkey, inv.secret(Role.WATCHER), inv.secret(Role.FUGITIVE)
+
+
+def _lowest(state):
+    return PlaceHideout(fugitive_view(state).legal_hideouts()[0])
+
+
+def test_attack_2_no_new_link_for_a_seat_that_is_taken(make_app, db):
+    gid, mkey, fkey, _, fsecret = _online_match(db, [_lowest, PassTurn(), Draw(1), Draw(2)])
+    m = make_app(page="match", game=gid, owner=mkey)  # her page after a reload, mid-game
+    no_exception(m)
+    assert "m_relink" not in [b.key for b in m.button]
+    assert not any("New link" in b.label for b in m.button)
+    try:
+        GameStore(db).reissue_link(gid, "fugitive")
+    except StoreError as exc:
+        assert exc.code == "seat_taken"
+    else:
+        raise AssertionError("a new link was made for a seat that is taken")
+    assert "Your turn · Fugitive" not in status(make_app(page="match", game=gid, s=fsecret))
+    assert GameStore(db).role_for_owner(gid, fkey) is Role.FUGITIVE
+
+
+def test_attack_3_watchers_see_the_decks_she_drew_from_never_her_cards(make_app, db):
+    gid, _, _, wsecret, _ = _online_match(db, [_lowest, PassTurn(), Draw(1), Draw(2)])
+    stored = GameStore(db).open(gid)
+    cards = [e.card for e in stored.record.events if e.type == "marshal_draw"]
+    w = make_app(page="match", game=gid, s=wsecret)
+    no_exception(w)
+    assert "Watching" in status(w)
+    page = texts(w)
+    assert "Marshal: drew from deck 1" in page and "Marshal: drew from deck 2" in page
+    for c in cards:
+        assert f"Marshal: drew {c}" not in page
+        assert f"{c}◆" not in page
+
+
+def test_attack_4_a_match_without_links_is_its_makers_browser_alone(make_app, db):
+    owner = new_owner_key()
+    a = make_app(page="match", owner=owner)
+    a.segmented_control(key="m_mode").set_value("human_marshal").run()
+    a.button(key="m_start").click().run()
+    no_exception(a)
+    gid = _param(a, "game")
+    assert _moves(a)  # her match, her moves
+    events = len(GameStore(db).open(gid).record.events)
+    for page in ("match", "learning"):
+        b = make_app(page=page, game=gid)  # another browser, with only the id
+        no_exception(b)
+        assert "This match is private" in texts(b), page
+        assert not _moves(b) and not status(b)
+    assert len(GameStore(db).open(gid).record.events) == events
+    assert GameStore(db).role_for_owner(gid, owner) is Role.OWNER
+
+
+def test_attack_5_a_huge_id_is_refused_at_once_and_leaves_the_url(make_app, db):
+    for page in ("learning", "match", "assistant"):
+        at = make_app(page=page, game="x" * 100_000)
+        no_exception(at)
+        assert "game id is not valid (100,000 characters" in texts(at), page
+        assert _param(at, "game") is None, page  # a reload, a page switch: never sent again
+        assert "x" * 100 not in texts(at)
+
+
+# --------------------------------------------------------------------------- what is built
+def _button(at, prefix: str):
+    return next(b for b in at.button if (b.key or "").startswith(prefix))
+
+
+def test_the_holder_moves_her_seat_by_a_transfer_link_once(make_app, db):
+    gid, mkey, fkey, _, _ = _online_match(db)
+    f = make_app(page="match", game=gid, owner=fkey)
+    _button(f, "m_transfer").click().run()
+    no_exception(f)
+    body = next(b for b in html_bodies(f) if 'data-testid="fg-link-transfer"' in b)
+    move = parse_qs(urlsplit(htmllib.unescape(re.search(r'data-url="([^"]+)"', body).group(1))).query)["move"][0]
+    phone = new_owner_key()
+    p = make_app(page="match", game=gid, move=move, owner=phone)
+    no_exception(p)
+    assert "Your turn · Fugitive" in status(p) and _moves(p) and _param(p, "move") is None
+    f.run()  # the old phone: its seat is gone, and it is told so
+    no_exception(f)
+    assert not _moves(f) and "moved to another device" in texts(f)
+    t = make_app(page="match", game=gid, move=move)  # the link again, anywhere: nothing
+    assert "opens nothing" in texts(t) and not _moves(t) and not status(t)
+
+
+def test_a_lost_phone_gets_its_seat_back_only_when_the_other_player_allows_it(make_app, db):
+    gid, mkey, fkey, _, fsecret = _online_match(db)
+    new = make_app(page="match", game=gid, s=fsecret)  # his new phone, with the link he was sent
+    assert "taken" in texts(new) and not _moves(new)
+    new.button(key="m_ask_seat").click().run()
+    no_exception(new)
+    assert "Asked" in texts(new)
+    old = make_app(page="match", game=gid, owner=fkey)  # his old phone (if he still had it) could refuse
+    assert any((b.key or "").startswith("m_keep_") for b in old.button)
+    m = make_app(page="match", game=gid, owner=mkey)
+    assert "asks for the Fugitive's seat" in texts(m)
+    _button(m, "m_allow_").click().run()
+    no_exception(m)
+    new.run()
+    assert "Your turn · Fugitive" in status(new) and _moves(new)
+    old.run()
+    assert not _moves(old) and "moved to another device" in texts(old)
+
+
+def test_a_match_on_one_device_is_watched_by_the_link_its_owner_made(make_app, db):
+    owner = new_owner_key()
+    a = make_app(page="match", owner=owner)
+    a.segmented_control(key="m_mode").set_value("human_marshal").run()
+    a.button(key="m_start").click().run()
+    gid = _param(a, "game")
+    draw = next(w for w in a.get("button_group") if (w.key or "").startswith("mc_draw"))
+    draw.set_value(1).run()
+    a.button(key="m_share").click().run()
+    no_exception(a)
+    _, wsecret = _link(a, "watcher")
+    card = next(e.card for e in GameStore(db).open(gid).record.events if e.type == "marshal_draw")
+    w = make_app(page="match", game=gid, s=wsecret)
+    no_exception(w)
+    assert "Watching" in status(w) and not _moves(w)
+    assert "Marshal: drew from deck 1" in texts(w) and f"Marshal: drew {card}" not in texts(w)
+    learning = make_app(page="learning", game=gid, s=wsecret)  # her record, her cards: not before the end
+    no_exception(learning)
+    assert "Learning shows it once it is over" in texts(learning) and f"{card}" not in "".join(
+        str(e.value) for e in learning.markdown)
