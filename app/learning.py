@@ -24,6 +24,7 @@ from notepad.validator import RecordRuleError, validate
 from . import match_logic as ml
 from . import review, services, ui
 from .i18n import error_text, rule_text, t
+from .match_meta import read_or_none
 from .services import pct
 
 
@@ -98,15 +99,16 @@ def _players(stored: StoredGame) -> tuple[str, ...]:
     a match's from its mode (``match_logic.human_roles``)."""
     if stored.info.kind != "match":
         return ("marshal",)
-    mode = stored.metadata.get("mode")
-    return ml.human_roles(mode) if mode in ml.MODES else ()
+    meta = read_or_none(stored.metadata)
+    return ml.human_roles(meta.mode) if meta is not None else ()
 
 
 def _reader(stored: StoredGame) -> review.Reader:
     """Who reads the game here: a match by links is read by the seat this browser
     holds (a watcher reads both sides), any other game by the sides its mode gives
     people."""
-    if stored.info.kind == "match" and stored.metadata.get("mode") == ml.ONLINE:
+    meta = read_or_none(stored.metadata) if stored.info.kind == "match" else None
+    if meta is not None and meta.online:
         role = st.session_state.get(ROLES, {}).get(stored.info.id)  # what _games found this browser is
         return review.Reader.of((role,) if role in review.SIDES else ())
     return review.Reader.of(_players(stored))
@@ -161,7 +163,8 @@ def _games() -> list[GameInfo] | None:
         if stored.info.kind == "match":
             # a match opens for its links and its members only (a match on one
             # device: its owner's browser and its watch link)
-            opened = online.access(want, by_links=stored.metadata.get("mode") == ml.ONLINE)
+            meta = read_or_none(stored.metadata)
+            opened = online.access(want, by_links=meta is not None and meta.online)
             if opened.role is None:
                 online.private()
                 return None
@@ -189,7 +192,8 @@ def run() -> None:
     record = stored.record.marshal_view()
     try:
         # a match that ended off the board (resigned, claimed) is over too
-        over = validate(record).state.over or (stored.info.kind == "match" and ml.ended_by(stored.metadata) is not None)
+        meta = read_or_none(stored.metadata) if stored.info.kind == "match" else None
+        over = validate(record).state.over or (meta is not None and meta.ended is not None)
     except RecordRuleError as exc:  # saved by an older version whose rules allowed it
         st.error(t("game_unreadable_rule", n=(exc.index or 0) + 1, reason=rule_text(exc.reason)))
         return

@@ -5,7 +5,7 @@ the store after every move (kind ``match``) and can be opened in Learning.
 
 Every move is saved, also the two that write no event into the record (the
 Fugitive ending his first turn with one hideout, declining the extra draw): those are
-noted in the match's metadata (``match_logic.ENDED_TURN``), so a reload or a second
+noted in the match's metadata (``MatchMeta.ended_turn``), so a reload or a second
 window never gives a turn back. A window whose copy is out of date (the store's
 ``version`` token moved on) shows the stored match at its next run.
 
@@ -35,6 +35,7 @@ from . import match_logic as ml
 from . import match_play as mp
 from . import online, services, ui
 from .i18n import error_text, t
+from .match_meta import MatchMeta, read_or_none
 
 PRIVATE = "match_private"  # session_state: the URL's match is not this browser's (online.Closed: why)
 NOTE = "match_note"  # session_state: a note for the next run (not an error)
@@ -81,17 +82,17 @@ def _current() -> mp.MatchSession | None:
         if exc.code != "no_game":  # a row that cannot be read: say why (else "no such game")
             st.session_state[mp.FLASH] = error_text(exc)
         return None
-    meta = stored.metadata
     if stored.info.kind != "match":
         st.session_state[mp.FLASH] = t("game_not_assistant")
         return None
-    if not isinstance(meta.get("seed"), int) or meta.get("mode") not in ml.MODES:
+    meta = read_or_none(stored.metadata)
+    if meta is None:
         st.session_state[mp.FLASH] = t("match_broken")
         return None
     # a match opens for its links and its members only (a match on one device: its
     # owner's browser and its watch link); anything else sees "this match is
     # private", and nothing of the match leaves the server
-    opened = online.access(gid, by_links=meta.get("mode") == ml.ONLINE)
+    opened = online.access(gid, by_links=meta.online)
     if opened.role is None:
         seat = m.role if isinstance(m, mp.MatchSession) and m.gid == gid else None
         st.session_state[PRIVATE] = online.Closed(opened.taken, moved=seat in ("marshal", "fugitive"))
@@ -107,8 +108,8 @@ def _current() -> mp.MatchSession | None:
     # give that record back (a record that does not follow from the seed cannot go on),
     # and the silent move noted after its last event
     try:
-        state = ml.rebuild(meta["seed"], stored.record.ruleset, stored.record, meta.get(ml.ENDED_TURN))
-    except (IllegalMove, ValueError, KeyError, TypeError, AttributeError):  # moves no game can make
+        state = ml.rebuild(meta.seed, stored.record.ruleset, stored.record, meta.ended_turn)
+    except IllegalMove:  # moves no game can make
         state = None
     if state is None or state.record() != stored.record:
         st.session_state[mp.FLASH] = t("match_broken")
@@ -165,9 +166,9 @@ def setup() -> None:
                 return
             ruleset = Ruleset(opening, bool(pass_draw))
             state = new_game(seed, ruleset)
-            meta = {"seed": seed, "mode": mode, "fugitive_bot": fb, "marshal_bot": mb}
+            meta = MatchMeta(seed, mode, fb, mb)
             store = services.store()
-            info = store.create(state.record(), title=f"Match {t('mode_' + mode)}", kind="match", metadata=meta,
+            info = store.create(state.record(), title=f"Match {t('mode_' + mode)}", kind="match", metadata=meta.to_json(),
                                 owner_key=online.owner_key())
             m = mp.session(info.id, meta, state, store.version(info.id))
             m.role, m.key = Role.OWNER.value, online.owner_key()
@@ -209,7 +210,7 @@ def saved_list() -> None:
 class MatchSummary:
     """What the list says of a saved match (from its metadata and record)."""
 
-    mode: str  #: a key of match_logic.MODES, "" when unknown
+    mode: str  #: a key of match_logic.MODES
     fugitive_bot: str
     marshal_bot: str
     winner: str | None  #: "fugitive", "marshal", or None while it is on (or resigned, claimed: online)
@@ -226,10 +227,11 @@ def summary(gid: str, updated: str) -> MatchSummary | None:
         state = stored.notepad().state
     except (StoreError, RecordRuleError):
         return None
-    meta = stored.metadata
-    mode = meta.get("mode") if meta.get("mode") in ml.MODES else ""
-    winner = state.winner if state.over else ml.ended_by(meta)
-    return MatchSummary(mode, str(meta.get("fugitive_bot", "random")), str(meta.get("marshal_bot", "random")),
+    meta = read_or_none(stored.metadata)
+    if meta is None:
+        return None
+    winner = state.winner if state.over else meta.winner_off_the_board
+    return MatchSummary(meta.mode, meta.fugitive_bot or "random", meta.marshal_bot or "random",
                         winner, None if winner else state.turn, len(stored.record.events))
 
 
@@ -245,7 +247,7 @@ def list_label(g: GameInfo, role: str | None = None) -> str:
     when = _when(g.updated)
     if s is None:
         return f"{g.title} · {when}"
-    humans = ml.human_roles(s.mode) if s.mode else ()
+    humans = ml.human_roles(s.mode)
     if role == Role.WATCHER.value:
         humans = ()
         who = t("list_watching")

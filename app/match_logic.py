@@ -19,16 +19,10 @@ from engine.record import Record, Ruleset
 from engine.replaying import moves_for
 from engine.state import GameState
 
-#: "online": two people on two devices, each by a private link (app.online)
-MODES = ("human_marshal", "human_fugitive", "hotseat", "ai_ai", "online")
-ONLINE = "online"
-#: metadata key of a match played by links that ended off the board: ``{"how":
-#: "resigned" | "claimed", "winner": "marshal" | "fugitive", "events": n}`` (the rules'
-#: record has no such event, so like a silent move it is kept in the metadata)
-ENDED = "ended"
-ENDED_HOW = ("resigned", "claimed")
-#: metadata key: seconds without a move after which the player waiting may claim the win
-CLAIM_AFTER = "claim_after"
+from .match_meta import MODES, ONLINE, EndedTurn, SilentMove
+
+__all__ = ["MODES", "ONLINE"]  # the modes are the metadata's (app.match_meta), named here for the pages
+
 
 
 @dataclass(frozen=True)
@@ -107,14 +101,11 @@ def marshal_bots() -> dict[str, BotSpec]:
 #: The moves that end a turn and write no event (docs/record.md): the Fugitive stopping his
 #: first turn at one hideout, and declining the extra draw after a pass. Inside a record
 #: the next event says they were made; after its last event only the match's metadata
-#: can (``ENDED_TURN``), so a reload or a second window does not give the turn back.
-SILENT_MOVES: dict[str, type] = {"end_opening": PassTurn, "decline_draw": DeclineDraw}
-#: metadata key: ``{"events": n, "move": <a key of SILENT_MOVES>}``, the silent move made
-#: after the record's first n events (stale, and ignored, once more events follow)
-ENDED_TURN = "ended_turn"
+#: can (``MatchMeta.ended_turn``), so a reload or a second window does not give the turn back.
+SILENT_MOVES: dict[SilentMove, type] = {"end_opening": PassTurn, "decline_draw": DeclineDraw}
 
 
-def silent_move_name(before: GameState, after: GameState, move: Any) -> str | None:
+def silent_move_name(before: GameState, after: GameState, move: Any) -> SilentMove | None:
     """The SILENT_MOVES name of ``move`` when it wrote no event (else None)."""
     if len(after.events) != len(before.events):
         return None
@@ -124,29 +115,17 @@ def silent_move_name(before: GameState, after: GameState, move: Any) -> str | No
     raise ValueError(f"{move!r} wrote no event but is not a known silent move")
 
 
-def with_ended_turn(meta: dict[str, Any], state: GameState, name: str | None) -> dict[str, Any]:
-    """The match's metadata after a move: the silent move ``name`` noted against the
-    record's length, or (an ordinary move) the old note left to go stale."""
-    if name is None:
-        return meta
-    return dict(meta, **{ENDED_TURN: {"events": len(state.events), "move": name}})
-
-
-def rebuild(seed: int, ruleset: Ruleset, record: Record, ended_turn: Any = None) -> GameState:
+def rebuild(seed: int, ruleset: Ruleset, record: Record, ended_turn: EndedTurn | None = None) -> GameState:
     """The state of a saved match: ``new_game(seed)`` and the record's moves again,
-    then the silent move of ``ended_turn`` (the match's ``ENDED_TURN`` metadata) when it
-    was made after the last event. A note that names no known move, or a move the
-    game does not allow there, raises (IllegalMove, KeyError, TypeError): the match
-    cannot go on."""
+    then the silent move of ``ended_turn`` (``MatchMeta.ended_turn``) when it was made
+    after the last event. A move the game does not allow there raises (IllegalMove):
+    the match cannot go on."""
     state = new_game(seed, ruleset)
     for event in record.events:
         for move in moves_for(state, event):  # with the steps that write no event, as engine.replay takes them
             state = apply(state, move)
-    if ended_turn is not None:
-        if not isinstance(ended_turn, dict) or ended_turn.get("move") not in SILENT_MOVES:
-            raise TypeError(f"not a silent move: {ended_turn!r}")
-        if ended_turn.get("events") == len(record.events):
-            state = apply(state, SILENT_MOVES[ended_turn["move"]]())
+    if ended_turn is not None and ended_turn.applies_to(len(record.events)):
+        state = apply(state, SILENT_MOVES[ended_turn.move]())
     return state
 
 
@@ -160,29 +139,13 @@ def human_roles(mode: str) -> tuple[str, ...]:
     }[mode]
 
 
-def ended_by(meta: dict[str, Any]) -> str | None:
-    """The winner of a match that ended by a resignation or a claim (its metadata's
-    ``ENDED``), else None."""
-    end = meta.get(ENDED)
-    if isinstance(end, dict) and end.get("how") in ENDED_HOW and end.get("winner") in ("marshal", "fugitive"):
-        return end["winner"]
-    return None
-
-
-def with_ended(meta: dict[str, Any], how: str, winner: str, events: int) -> dict[str, Any]:
-    """The metadata of a match that ends off the board (``how``: resigned, claimed)."""
-    if how not in ENDED_HOW or winner not in ("marshal", "fugitive"):
-        raise ValueError(f"not an ending: {how!r} {winner!r}")
-    return dict(meta, **{ENDED: {"how": how, "winner": winner, "events": events}})
-
-
-def claim_time(updated_iso: str, claim_after: Any) -> float | None:
+def claim_time(updated_iso: str, claim_after: int | None) -> float | None:
     """When (epoch seconds) the player waiting may claim the match: ``claim_after``
     seconds after its last write (``updated_iso``); None when the match has no such
     time."""
     from datetime import datetime, timezone
 
-    if not isinstance(claim_after, (int, float)) or isinstance(claim_after, bool) or claim_after <= 0:
+    if claim_after is None:
         return None
     try:
         moment = datetime.fromisoformat(updated_iso)

@@ -6,7 +6,7 @@ played by links (app.online) are both made of these; this module imports neither
 
 Every move is saved, also the two that write no event into the record (the
 Fugitive ending his first turn with one hideout, declining the extra draw): those are
-noted in the match's metadata (``match_logic.ENDED_TURN``), so a reload or a second
+noted in the match's metadata (``MatchMeta.ended_turn``), so a reload or a second
 window never gives a turn back.
 """
 from __future__ import annotations
@@ -28,6 +28,7 @@ from notepad.store import StoreError
 
 from . import match_logic as ml
 from . import services, ui
+from .match_meta import MatchMeta
 from .i18n import error_text, t
 
 KEY = "match"  # session_state: the running match (MatchSession)
@@ -75,7 +76,7 @@ class MatchSession:
     store holds (the record a save is made from, and the store's version token)."""
 
     gid: str
-    meta: dict[str, Any]
+    meta: MatchMeta
     state: GameState
     fbot: Any
     mbot: Any
@@ -91,14 +92,14 @@ class MatchSession:
 
     @property
     def mode(self) -> str:
-        return self.meta["mode"]
+        return self.meta.mode
 
 
-def session(gid: str, meta: dict, state: GameState, version: int) -> MatchSession:
-    seed = int(meta["seed"])
-    fb = ml.fugitive_bots().get(meta.get("fugitive_bot", "random")) or ml.fugitive_bots()["random"]
-    mb = ml.marshal_bots().get(meta.get("marshal_bot", "random")) or ml.marshal_bots()["random"]
-    return MatchSession(gid, dict(meta), state, fb.make(seed + 1), mb.make(seed + 2), state.record(), version)
+def session(gid: str, meta: MatchMeta, state: GameState, version: int) -> MatchSession:
+    seed = meta.seed
+    fb = ml.fugitive_bots().get(meta.fugitive_bot or "random") or ml.fugitive_bots()["random"]
+    mb = ml.marshal_bots().get(meta.marshal_bot or "random") or ml.marshal_bots()["random"]
+    return MatchSession(gid, meta, state, fb.make(seed + 1), mb.make(seed + 2), state.record(), version)
 
 
 def save(m: MatchSession) -> bool:
@@ -113,11 +114,11 @@ def save(m: MatchSession) -> bool:
     role in the match (``m.key``, ``m.role``): a browser that no longer holds its seat
     (moved to another device) is refused in the same transaction."""
     record = m.state.record()
-    meta = dict(m.meta)
+    meta = m.meta
     store = services.store()
     member = (m.key, Role(m.role)) if m.key is not None and m.role is not None else None
     try:
-        store.save(m.gid, record, metadata=meta, expected=m.saved, expected_version=m.version, member=member)
+        store.save(m.gid, record, metadata=meta.to_json(), expected=m.saved, expected_version=m.version, member=member)
         m.version += 1
         m.updated = datetime.now(timezone.utc).isoformat(timespec="microseconds")
     except StoreError as exc:
@@ -134,7 +135,7 @@ def _play(m: MatchSession, move: Move) -> None:
     before = m.state
     after = apply(before, move)
     silent = ml.silent_move_name(before, after, move)
-    m.meta = ml.with_ended_turn(m.meta, after, silent)
+    m.meta = m.meta.after_silent_move(len(after.events), silent)
     m.state = after
 
 
@@ -271,9 +272,9 @@ def recent(m: MatchSession, viewer: str) -> None:
     events = _events(state, viewer)
     title, shown = recent_events(state, viewer)
     items = [f"{i + 1}. {html.escape(ui.describe(events[i]))}" for i in shown]
-    ended = m.meta.get(ml.ENDED_TURN)
-    if viewer in ("public", "all", "watcher") and isinstance(ended, dict) and ended.get("events") == len(state.events):
-        items.append(html.escape(t(f"ev_{ended['move']}")))  # the last move wrote no event: said here
+    ended = m.meta.ended_turn
+    if viewer in ("public", "all", "watcher") and ended is not None and ended.applies_to(len(state.events)):
+        items.append(html.escape(t(f"ev_{ended.move}")))  # the last move wrote no event: said here
     if items:
         items[-1] = f'<span class="now">{items[-1]}</span>'
     body = " · ".join(items) if items else "&nbsp;"

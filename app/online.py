@@ -61,6 +61,7 @@ from . import match_logic as ml
 from . import match_play as mp
 from . import services, ui
 from .i18n import error_text, t
+from .match_meta import MatchMeta
 from .phone import on_this_machine
 
 OWNER_COOKIE = "fugitive_owner"  #: the cookie that keeps this browser's owner key
@@ -141,25 +142,33 @@ def unowned_panel(kind: str) -> None:
 
 
 # --------------------------------------------------------------------------- the invitation
-def setup_options() -> dict:
+@dataclass(frozen=True)
+class InviteOptions:
+    """The choices of an invitation besides side and rules."""
+
+    watchers: bool  #: make a link for watchers
+    claim_after: int  #: seconds without a move after which the player waiting may claim the match
+
+
+def setup_options() -> InviteOptions:
     """The choices of an invitation besides side and rules (under them, above the
     button): a link for watchers, and the idle time after which a match may be claimed."""
     watchers = st.toggle(t("invite_watchers"), value=True, key="m_watchers")
     claim = st.selectbox(t("claim_after"), CLAIM_CHOICES, index=CLAIM_CHOICES.index(CLAIM_DEFAULT),
                          format_func=_duration, key="m_claim")
-    return {"watchers": bool(watchers), ml.CLAIM_AFTER: int(claim)}
+    return InviteOptions(bool(watchers), int(claim))
 
 
-def start(side: str, ruleset: Ruleset, options: dict) -> None:
+def start(side: str, ruleset: Ruleset, options: InviteOptions) -> None:
     """Make the match (the store's link API, one transaction) and open it in the
     maker's seat, which her browser holds from now on (no link of her own in her URL:
     a reload opens her seat by her owner key); the other side's link is on her page."""
     seed = secrets.randbits(64)  # never shown: the deal cannot be found from the cards
     state = new_game(seed, ruleset)
-    meta = {"seed": seed, "mode": ml.ONLINE, ml.CLAIM_AFTER: options[ml.CLAIM_AFTER]}
+    meta = MatchMeta(seed, ml.ONLINE, claim_after=options.claim_after)
     store = services.store()
     invite = store.create_match(state.record(), side=side, owner_key=owner_key(), title=t("mode_online"),
-                                metadata=meta, watchers=options["watchers"])
+                                metadata=meta.to_json(), watchers=options.watchers)
     gid = invite.game.id
     own = Role(side)
     st.session_state.setdefault(INVITES, {})[gid] = {r: s for r, s in invite.secrets.items() if r != own}
@@ -378,7 +387,7 @@ def page(m) -> None:
     st.html(mp.MATCH_CSS)
     state = m.state
     role = m.role
-    winner = state.winner if state.is_over else ml.ended_by(m.meta)
+    winner = state.winner if state.is_over else m.meta.winner_off_the_board
     if winner is not None:
         _over(m, winner)
         return
@@ -421,7 +430,7 @@ def page(m) -> None:
 def _idle_line(m, mine: bool) -> None:
     """The time left before the player waiting may claim the match, on both phones
     (one line of fixed height under the controls; the browser counts it down)."""
-    when = ml.claim_time(m.updated, m.meta.get(ml.CLAIM_AFTER))
+    when = ml.claim_time(m.updated, m.meta.claim_after)
     if when is None or time.time() >= when:
         st.html('<div class="fg-slot-line" data-testid="fg-idle">&nbsp;</div>')
         return
@@ -475,10 +484,10 @@ def _over(m, winner: str) -> None:
     """The end: who won and why, every card on the table (the match is over, nothing
     is hidden any more), a rematch with the sides swapped."""
     state = m.state
-    end = m.meta.get(ml.ENDED) if not state.is_over else None
-    if end:
+    end = m.meta.ended if not state.is_over else None
+    if end is not None:
         loser = other_seat(Role(winner)).value
-        why = t(f"ended_{end['how']}", who=t(loser))
+        why = t(f"ended_{end.how}", who=t(loser))
     else:
         why = ui.end_reason(state.events, winner)
     seat = m.role if m.role in ("marshal", "fugitive") else None
@@ -502,10 +511,10 @@ def _rematch(m) -> None:
     """The next match, sides swapped (one per match: the second asker opens the first
     one's)."""
     seed = secrets.randbits(64)
-    meta = {"seed": seed, "mode": ml.ONLINE, ml.CLAIM_AFTER: m.meta.get(ml.CLAIM_AFTER, CLAIM_DEFAULT)}
+    meta = MatchMeta(seed, ml.ONLINE, claim_after=m.meta.claim_after or CLAIM_DEFAULT)
     store = services.store()
     try:
-        invite = store.create_rematch(m.gid, new_game(seed, m.state.ruleset).record(), metadata=meta)
+        invite = store.create_rematch(m.gid, new_game(seed, m.state.ruleset).record(), metadata=meta.to_json())
     except StoreError as exc:
         if exc.code == "already_rematched" and exc.params.get("rematch_id"):
             _go(str(exc.params["rematch_id"]))
@@ -527,12 +536,12 @@ def _go(gid: str) -> None:
 def _claim(m) -> float | None:
     """The claim button once the other side made no move for the chosen time; else
     when that time comes (epoch seconds, for the watch), or None."""
-    when = ml.claim_time(m.updated, m.meta.get(ml.CLAIM_AFTER))
+    when = ml.claim_time(m.updated, m.meta.claim_after)
     if when is None:
         return None
     if time.time() < when:
         return when
-    st.caption(t("claim_info", idle=_duration(int(m.meta[ml.CLAIM_AFTER]))))
+    st.caption(t("claim_info", idle=_duration(m.meta.claim_after or 0)))
     # the tap is judged against the match as this page showed it (the callback's m),
     # before the page runs again and reads the store: a stale claim is refused, and said so
     st.button(t("claim_button"), key=f"m_claim_{m.version}", type="primary", use_container_width=True,
@@ -557,12 +566,12 @@ def _end(m, how: str, winner: str) -> None:
         except StoreError as exc:
             st.session_state[mp.FLASH] = error_text(exc)
             return
-        when = ml.claim_time(stored.info.updated, m.meta.get(ml.CLAIM_AFTER))
+        when = ml.claim_time(stored.info.updated, m.meta.claim_after)
         if stored.info.version != m.version or when is None or time.time() < when:
             st.session_state.pop(mp.KEY, None)
             st.session_state[mp.FLASH] = t("claim_refused")
             return
-    m.meta = ml.with_ended(m.meta, how, winner, len(m.state.events))
+    m.meta = m.meta.ending(how, winner, len(m.state.events))
     mp.save(m)
 
 

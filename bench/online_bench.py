@@ -46,6 +46,7 @@ def _matches(store, key: str):
     taken by another browser), each yielding (game id, save) per move: ``save()``
     saves the next move and returns its new version, or None at the end."""
     from app import match_logic as ml
+    from app.match_meta import MatchMeta
     from engine import apply, fugitive_view, marshal_view, new_game
     from engine.bots import RandomFugitive, RandomMarshal
     from notepad.access import Role, new_owner_key
@@ -54,8 +55,8 @@ def _matches(store, key: str):
     while True:
         seed += 1
         state = new_game(seed)
-        meta = {"seed": seed, "mode": ml.ONLINE, ml.CLAIM_AFTER: 86400}
-        invite = store.create_match(state.record(), side="marshal", owner_key=key, metadata=meta)
+        meta = MatchMeta(seed, ml.ONLINE, claim_after=86400)
+        invite = store.create_match(state.record(), side="marshal", owner_key=key, metadata=meta.to_json())
         gid = invite.game.id
         fkey = new_owner_key()
         store.join(gid, invite.secret(Role.FUGITIVE), fkey)
@@ -70,9 +71,9 @@ def _matches(store, key: str):
             view = fugitive_view(before) if who == "fugitive" else marshal_view(before)
             move = bots[who].choose(view)
             after = apply(before, move)
-            meta = ml.with_ended_turn(box["meta"], after, ml.silent_move_name(before, after, move))
+            meta = box["meta"].after_silent_move(len(after.events), ml.silent_move_name(before, after, move))
             member = (fkey, Role.FUGITIVE) if who == "fugitive" else (key, Role.MARSHAL)
-            store.save(gid, after.record(), metadata=meta, expected_version=store.version(gid), member=member)
+            store.save(gid, after.record(), metadata=meta.to_json(), expected_version=store.version(gid), member=member)
             box["state"], box["meta"] = after, meta
             return store.version(gid)
 

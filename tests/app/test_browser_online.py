@@ -137,9 +137,10 @@ def fugitive_hand_line(store: GameStore, gid: str) -> bytes | None:
 
     stored = store.open(gid)
     from app import match_logic as ml
+    from app.match_meta import MatchMeta
 
-    state = ml.rebuild(stored.metadata["seed"], stored.record.ruleset, stored.record,
-                       stored.metadata.get(ml.ENDED_TURN))
+    meta = MatchMeta.read(stored.metadata)
+    state = ml.rebuild(meta.seed, stored.record.ruleset, stored.record, meta.ended_turn)
     if not state.fugitive_hand:
         return None
     body = _hand_html("x", sorted(state.fugitive_hand), True)
@@ -166,10 +167,11 @@ def reload_keeps_hand(page) -> None:
 
 def state_of(store: GameStore, gid: str):
     from app import match_logic as ml
+    from app.match_meta import MatchMeta
 
     stored = store.open(gid)
-    return ml.rebuild(stored.metadata["seed"], stored.record.ruleset, stored.record,
-                      stored.metadata.get(ml.ENDED_TURN)), stored
+    meta = MatchMeta.read(stored.metadata)
+    return ml.rebuild(meta.seed, stored.record.ruleset, stored.record, meta.ended_turn), stored
 
 
 def test_a_wrong_truncated_or_other_matchs_secret_sees_nothing(server):

@@ -15,6 +15,7 @@ from notepad.access import new_owner_key
 from notepad.store import GameStore
 
 from app import match_logic as ml
+from app.match_meta import MatchMeta
 
 from .helpers import keys, no_exception, status, texts
 
@@ -31,12 +32,12 @@ def _full_game(fugitive: str = "adversarial", marshal: str = "notepad", seed: in
 def _online(db, state, seed: int, ended: tuple[str, str] | None = None):
     """A match by links stored at ``state`` (ended off the board by ``ended``: how,
     winner); (id, the Marshal's owner key, the Fugitive's, the watchers' secret)."""
-    meta = {"seed": seed, "mode": ml.ONLINE, "claim_after": 86400}
+    meta = MatchMeta(seed, ml.ONLINE, claim_after=86400)
     if ended is not None:
-        meta = ml.with_ended(meta, ended[0], ended[1], len(state.events))
+        meta = meta.ending(ended[0], ended[1], len(state.events))
     mkey, fkey = new_owner_key(), new_owner_key()
     store = GameStore(db)
-    inv = store.create_match(state.record(), side="marshal", owner_key=mkey, metadata=meta)
+    inv = store.create_match(state.record(), side="marshal", owner_key=mkey, metadata=meta.to_json())
     store.join(inv.game.id, inv.secret("fugitive"), fkey)
     return inv.game.id, mkey, fkey, inv.secret("watcher")
 

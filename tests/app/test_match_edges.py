@@ -11,6 +11,7 @@ from notepad.access import new_owner_key
 from notepad.store import GameStore
 
 from app import match_logic as ml
+from app.match_meta import MatchMeta
 
 from .helpers import no_exception, status, texts
 
@@ -74,10 +75,10 @@ def test_the_end_says_you_won_or_you_lost_to_the_player_and_who_won_to_watchers(
         no_exception(at)
         assert want in status(at) and never not in status(at), (mode, lang, status(at))
     # a match by links: each seat reads its own result, a watcher who won
-    meta = {"seed": seed, "mode": ml.ONLINE, "claim_after": 86400}
+    meta = MatchMeta(seed, ml.ONLINE, claim_after=86400)
     mkey, fkey = new_owner_key(), new_owner_key()
     store = GameStore(db)
-    inv = store.create_match(over.record(), side="marshal", owner_key=mkey, metadata=meta)
+    inv = store.create_match(over.record(), side="marshal", owner_key=mkey, metadata=meta.to_json())
     store.join(inv.game.id, inv.secret("fugitive"), fkey)
     assert "You won." in status(make_app(page="match", game=inv.game.id, owner=mkey))
     assert "You lost." in status(make_app(page="match", game=inv.game.id, owner=fkey))

@@ -122,16 +122,17 @@ def test_moves_go_from_one_phone_to_the_other_and_a_stale_tap_is_refused(make_ap
 
 def _stored_online(db, moves=(), seed: int = 5, claim_after: int = 86400):
     from app import match_logic as ml
+    from app.match_meta import MatchMeta
 
     store = GameStore(db)
     state = new_game(seed)
-    meta = {"seed": seed, "mode": "online", "claim_after": claim_after}
+    meta = MatchMeta(seed, "online", claim_after=claim_after)
     for mv in moves:
         mv = mv(state) if callable(mv) else mv
         before, state = state, apply(state, mv)
-        meta = ml.with_ended_turn(meta, state, ml.silent_move_name(before, state, mv))
+        meta = meta.after_silent_move(len(state.events), ml.silent_move_name(before, state, mv))
     mkey, fkey = new_owner_key(), new_owner_key()
-    inv = store.create_match(state.record(), side="marshal", owner_key=mkey, metadata=meta)
+    inv = store.create_match(state.record(), side="marshal", owner_key=mkey, metadata=meta.to_json())
     store.join(inv.game.id, inv.secret("fugitive"), fkey)
     return inv.game.id, mkey, fkey
 

@@ -1,0 +1,151 @@
+"""A match's metadata, typed: what the store keeps beside a match's record.
+
+The record holds the moves; the match needs a few things more, which the store keeps
+as a JSON object (``GameStore.create/save(metadata=...)``) and this module reads and
+writes, so that no page reads them by string keys:
+
+- ``seed``: the shuffle the match was dealt from (``engine.new_game(seed)``): the
+  match goes on by replaying its record on it (``match_logic.rebuild``);
+- ``mode``: one of ``match_logic.MODES``;
+- ``fugitive_bot`` / ``marshal_bot``: the AI of each side, by name (a match with
+  people only has none);
+- ``claim_after``: a match by links: the seconds without a move after which the
+  player waiting may claim the win;
+- ``ended_turn``: a move that ended a turn and wrote no event (``EndedTurn``);
+- ``ended``: a match by links that ended off the board (``Ended``: a resignation or
+  a claim; the rules' record has no such event).
+
+The JSON keeps the keys it always had, so stores written before this module read the
+same.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Literal, Mapping
+
+Side = Literal["marshal", "fugitive"]
+SIDES: tuple[Side, ...] = ("marshal", "fugitive")
+EndHow = Literal["resigned", "claimed"]
+ENDED_HOW: tuple[EndHow, ...] = ("resigned", "claimed")
+#: The moves that end a turn and write no event (docs/record.md): the Fugitive stopping
+#: his first turn at one hideout, and declining the extra draw after a pass.
+SilentMove = Literal["end_opening", "decline_draw"]
+SILENT_MOVE_NAMES: tuple[SilentMove, ...] = ("end_opening", "decline_draw")
+#: "online": two people on two devices, each by a private link (app.online)
+MODES = ("human_marshal", "human_fugitive", "hotseat", "ai_ai", "online")
+ONLINE = "online"
+
+
+class MetaError(ValueError):
+    """A match's metadata that cannot be read: the match cannot go on."""
+
+
+@dataclass(frozen=True)
+class EndedTurn:
+    """A silent move (``move``) made after the record's first ``events`` events; stale,
+    and ignored, once more events follow."""
+
+    events: int
+    move: SilentMove
+
+    def applies_to(self, events: int) -> bool:
+        """Whether it was made after the last of ``events`` events (not gone stale)."""
+        return self.events == events
+
+
+@dataclass(frozen=True)
+class Ended:
+    """A match by links that ended off the board: ``how``, who won, and after how many events."""
+
+    how: EndHow
+    winner: Side
+    events: int
+
+
+@dataclass(frozen=True)
+class MatchMeta:
+    """What the store keeps beside a match's record (module docstring)."""
+
+    seed: int
+    mode: str  #: one of MODES
+    fugitive_bot: str | None = None
+    marshal_bot: str | None = None
+    claim_after: int | None = None
+    ended_turn: EndedTurn | None = None
+    ended: Ended | None = None
+
+    @property
+    def online(self) -> bool:
+        """A match played by links, on two devices."""
+        return self.mode == ONLINE
+
+    @property
+    def winner_off_the_board(self) -> Side | None:
+        """The winner of a match that ended by a resignation or a claim, else None."""
+        return self.ended.winner if self.ended is not None else None
+
+    def after_silent_move(self, events: int, move: SilentMove | None) -> MatchMeta:
+        """The metadata after a move: the silent move ``move`` noted against the
+        record's length ``events``, or (an ordinary move, None) the old note left to go
+        stale."""
+        return self if move is None else replace(self, ended_turn=EndedTurn(events, move))
+
+    def ending(self, how: str, winner: str, events: int) -> MatchMeta:
+        """The metadata of a match that ends off the board (``how``: resigned, claimed)."""
+        return replace(self, ended=_ended({"how": how, "winner": winner, "events": events}))
+
+    @classmethod
+    def read(cls, data: Mapping[str, Any]) -> MatchMeta:
+        """The metadata of a stored match; MetaError when it is not a match's (no seed,
+        an unknown mode, a note that names no silent move...)."""
+        seed, mode = data.get("seed"), data.get("mode")
+        if not _whole(seed) or mode not in MODES:
+            raise MetaError(f"not a match's metadata: seed {seed!r}, mode {mode!r}")
+        bots = [data.get(k) for k in ("fugitive_bot", "marshal_bot")]
+        if any(b is not None and not isinstance(b, str) for b in bots):
+            raise MetaError(f"a bot's name is not text: {bots!r}")
+        claim = data.get("claim_after")
+        if claim is not None and not (_whole(claim) and claim > 0):
+            raise MetaError(f"not a number of seconds: {claim!r}")
+        turn = data.get("ended_turn")
+        return cls(seed, mode, bots[0], bots[1], claim, _ended_turn(turn) if turn is not None else None,
+                   _ended(data["ended"]) if data.get("ended") is not None else None)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object the store keeps (only the keys that are set)."""
+        out: dict[str, Any] = {"seed": self.seed, "mode": self.mode}
+        for key, value in (("fugitive_bot", self.fugitive_bot), ("marshal_bot", self.marshal_bot),
+                           ("claim_after", self.claim_after)):
+            if value is not None:
+                out[key] = value
+        if self.ended_turn is not None:
+            out["ended_turn"] = {"events": self.ended_turn.events, "move": self.ended_turn.move}
+        if self.ended is not None:
+            out["ended"] = {"how": self.ended.how, "winner": self.ended.winner, "events": self.ended.events}
+        return out
+
+
+def read_or_none(data: Mapping[str, Any]) -> MatchMeta | None:
+    """The metadata of a stored match, or None when it cannot be read (lists and
+    Learning show such a match as one that does not open)."""
+    try:
+        return MatchMeta.read(data)
+    except MetaError:
+        return None
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _ended_turn(value: object) -> EndedTurn:
+    if not isinstance(value, dict) or value.get("move") not in SILENT_MOVE_NAMES or not _whole(value.get("events")):
+        raise MetaError(f"not a silent move: {value!r}")
+    return EndedTurn(value["events"], value["move"])
+
+
+def _ended(value: object) -> Ended:
+    if (not isinstance(value, dict) or value.get("how") not in ENDED_HOW or value.get("winner") not in SIDES
+            or not _whole(value.get("events"))):
+        raise MetaError(f"not an ending: {value!r}")
+    return Ended(value["how"], value["winner"], value["events"])
