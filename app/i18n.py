@@ -1245,16 +1245,13 @@ _current = {"lang": DEFAULT}
 
 def _session():
     """Streamlit's session state when running inside a page, else None."""
-    try:
-        from streamlit.runtime.scriptrunner import get_script_run_ctx
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-        if get_script_run_ctx(suppress_warning=True) is None:
-            return None
-        import streamlit as st
+    if get_script_run_ctx(suppress_warning=True) is None:
+        return None  # a test or the command line: no page, the default language
+    import streamlit as st
 
-        return st.session_state
-    except Exception:  # pragma: no cover - outside streamlit
-        return None
+    return st.session_state
 
 
 def set_lang(lang: str) -> None:

@@ -228,7 +228,7 @@ def test_the_lists_are_this_browsers_kept_in_a_cookie_with_a_recovery_link(serve
         assert cookie and len(cookie) >= 22
         # a new session of this browser (the URL without the match): its list has it
         mine.goto(url + "/?page=match")
-        mine.wait_for_selector(f'button:has-text("You: Fugitive vs a friend (Marshal)")')
+        mine.wait_for_selector('button:has-text("You: Fugitive vs a friend (Marshal)")')
         assert mine.locator('button:has-text("Continue: You: Fugitive vs a friend")').count() == 1
         # another browser has nothing of it; the recovery link brings the list over
         other.goto(url + "/?page=match")
