@@ -13,6 +13,7 @@ from engine import apply, fugitive_view, marshal_view, new_game
 from engine.bots import RandomFugitive, RandomMarshal
 from harness import browser
 from notepad.store import GameStore
+from notepad.access import new_owner_key
 
 pytestmark = pytest.mark.browser
 
@@ -98,6 +99,10 @@ def test_each_sprint_stack_stands_under_its_own_card_at_every_width(page):
                 assert _check(slots, f"{width}px {'match' if compact else 'row'} {len(cards)} cards") > 0
 
 
+#: the browser the stored match belongs to (a match without links opens only in its owner's browser)
+KEY = new_owner_key()
+
+
 def test_a_match_page_row_reads_at_a_glance(served, page):
     url, db = served
     # a row with face-down cards with sprint cards and revealed ones with theirs
@@ -113,8 +118,8 @@ def test_a_match_page_row_reads_at_a_glance(served, page):
     assert not state.is_over
     gid = GameStore(db).create(state.record(), kind="match",
                                metadata={"seed": seed, "mode": "human_marshal", "fugitive_bot": "random",
-                                         "marshal_bot": "random"}).id
-    page.goto(f"{url}/?page=match&game={gid}")
+                                         "marshal_bot": "random"}, owner_key=KEY).id
+    page.goto(f"{url}/?page=match&game={gid}&owner={KEY}")
     page.wait_for_selector('[data-testid="fg-row"]')
     browser.wait_idle(page)
     slots = page.locator('[data-testid="fg-row"]').first.evaluate(_MEASURE)
