@@ -1047,6 +1047,154 @@ KO.update({
     "adopted_unowned": "게임 {n}개를 이 브라우저의 목록에 추가했습니다",
 })
 
+# issue 29: the entry pad (every tap saved as the entry she meant), refusals in plain
+# words. The app's English of the validator's refusals (``rule_<code>``): the
+# validator's own English names event types and fields (marshal_draw, place.hideout),
+# which the CLI keeps; the page says them in words, as its Korean does.
+EN.update({
+    "undo_short": "Undo",
+    "fix_entry": "Entry {i}: {what}",
+    "fix_then": "{head}, then {what}",
+    "fix_and_drop": "{head}, drop {n} after it",
+    "fixed": "Corrected entry {i}.",
+    "short_card": "card {c}",
+    "stale_tap": "That tap was made on the page of entry {n}; the game is at entry {m} now. Nothing changed: tap again.",
+    "stale_elsewhere": "This game was changed in another window or on another phone. Nothing was entered: "
+                       "here it is as it is now. Tap again.",
+    "game_deleted": "This game was deleted (in another window or on another phone). Nothing was saved.",
+    "bad_tap": "That control is not on this page any more. Nothing changed.",
+    "nothing_to_undo": "There is no entry to undo.",
+    "not_now": "That cannot be entered now. Nothing changed.",
+    "choose_position_first": "Choose the position of {x} first.",
+    "no_such_entry": "there is no entry {i}",
+    "store_error": "{error}",
+    "contradiction_band": "No hidden history fits after entry {i} ({what}): one of your entries is wrong.",
+    "contradiction_plain": "No hidden history fits these entries: {reason}",
+    "escape_back": "Back to his hideouts",
+    "choose_numbers": "Tap the numbers you guessed.",
+    "chance_one": "{x}: {p} that it is a hideout",
+    "chance_all": "All of {x} are hideouts: {p}",
+    "edit_below": "Correct this entry as JSON, below.",
+    "escape_short": "Escape: 42",
+    "place_short": "His hideout: how many sprint cards?",
+    "deck_line": "Deck {d} · {n} left · {u} unseen",
+    "rule_bad_setup": "the Fugitive's starting cards must be 3 of deck 1 (4-14) and 2 of deck 2 (15-28), not {setup}",
+    "rule_game_over": "the game is over ({winner} won): nothing can follow",
+    "rule_not_an_event": "this is not an entry: {value}",
+    "rule_manhunt_guess_without_escape": "a Manhunt guess comes only after he played 42 and a Manhunt began",
+    "rule_not_allowed_now": "{kind} cannot come now: {expected}",
+    "rule_opening_max_two": "on his first turn the Fugitive places at most 2 hideouts",
+    "rule_hideout_sprints_exceed_hand": "a hideout with {sprints} sprint cards needs {need} cards besides 42, but by "
+                                        "your entries he holds only {held}",
+    "rule_escape_sprints_exceed_hand": "42 with {sprints} sprint cards needs {need} cards besides 42, but by your "
+                                       "entries he holds only {held}",
+    "rule_escape_out_of_reach": "42 is out of reach: from his last hideout {previous}, {sprints} sprint cards reach "
+                                "at most {reach}",
+    "rule_place_hidden_fields": "your record cannot hold his hidden hideouts or sprint cards (only the full record "
+                                "of a match can)",
+    "rule_place_needs_hideout": "the full record of a match needs the number of every hideout",
+    "rule_place_needs_sprint_cards": "the full record of a match needs the sprint cards under every hideout that "
+                                     "has some",
+    "rule_fugitive_lacks_card": "the Fugitive does not hold {card}",
+    "rule_fugitive_lacks_seen_card": "the Fugitive does not hold {card} ({card} was {how})",
+    "rule_fugitive_lacks_played_card": "the Fugitive does not hold {card} any more (he already played it; it was "
+                                       "{how})",
+    "rule_hideout_not_higher": "hideout {hideout} must be higher than his last hideout {prev}",
+    "rule_hideout_out_of_reach": "hideout {hideout} is out of reach: {prev} + 3 + the sprint cards' {sprint_sum} "
+                                 "= {reach}",
+    "rule_opening_blocks_second": "with exactly 2 opening hideouts the first must leave room for a second; after "
+                                  "{hideout} he cannot place any of {cards}",
+    "rule_fugitive_draw_empty_deck": "he drew from deck {deck}, but by your entries deck {deck} is empty",
+    "rule_extra_draw_not_lowest": "his extra draw after a pass comes from the lowest deck with cards, deck "
+                                  "{lowest}, not deck {deck}",
+    "rule_fugitive_draw_needs_card": "the full record of a match needs the card of each of his draws",
+    "rule_card_not_in_deck": "card {card} is not in deck {deck}",
+    "rule_fugitive_draw_card_seen": "he drew {card}, but {card} was already {how}",
+    "rule_fugitive_draw_hidden_card": "your record cannot hold the cards he drew (only the full record of a match "
+                                      "can)",
+    "rule_card_in_no_deck": "you drew {card}, but {card} is in no deck",
+    "rule_marshal_draw_card_seen": "you drew {card}, but {card} was already {how}",
+    "rule_marshal_draw_empty_deck": "you drew {card}, but by your entries deck {deck} is empty",
+    "rule_marshal_draw_fugitive_card": "you drew {card}, but {card} is the Fugitive's ({how})",
+    "rule_guess_face_up": "{number} is already face up (position {position}): a face-up number cannot be guessed",
+    "rule_guess_face_up_sprint": "{number} lies face up as a sprint card (position {position}): a face-up number "
+                                 "cannot be guessed",
+    "rule_hit_reveals_other_numbers": "a hit turns up exactly the numbers you guessed",
+    "rule_manhunt_hit_needs_position": "a Manhunt hit needs the position of the hideout it turned up",
+    "rule_reveal_beyond_row": "{number} at position {position}, but the row has only {row} hideouts",
+    "rule_reveal_face_up": "{number} at position {position}, but position {position} is already face up ({face_up})",
+    "rule_reveal_position_twice": "two of the numbers are at position {position}",
+    "rule_reveal_sprint_count": "the hideout at position {position} has {sprints} sprint cards, but you listed "
+                                "{listed}",
+    "rule_revealed_card_seen": "the {role} {card} turned up, but {card} was already {how}",
+    "rule_revealed_card_twice": "the {role} {card} is listed twice",
+    "rule_reveal_not_increasing": "{number} at position {position} must be higher than {prev} at position "
+                                  "{prev_position}",
+    "rule_reveal_no_room": "{number} at position {position} leaves no room for the {between} hideouts between it "
+                           "and {prev} at position {prev_position}",
+    "rule_guess_hits": "every number you guessed ({numbers}) is a face-down hideout, so the guess hits",
+    "rule_guess_misses": "{numbers} is not a face-down hideout, so the guess misses",
+    "rule_reveal_wrong_position": "{number} lies at position {real}, not {position}",
+    "rule_reveal_wrong_sprint_cards": "the sprint cards under {number} are {real}, not {listed}",
+    "rule_player_fugitive": "the Fugitive",
+    "rule_player_marshal": "you",
+    "rule_kind_place": "his hideout",
+    "rule_kind_pass": "his pass",
+    "rule_kind_fugitive_draw": "his draw",
+    "rule_kind_marshal_draw": "your draw",
+    "rule_kind_guess": "your guess",
+    "rule_kind_manhunt_guess": "a Manhunt guess",
+    "rule_role_hideout": "hideout",
+    "rule_role_sprint_card": "sprint card",
+    "rule_how_drawn": "drawn by you (entry {event})",
+    "rule_how_revealed": "turned up at position {position} (entry {event})",
+    "rule_how_revealed_sprint": "turned up as a sprint card at position {position} (entry {event})",
+    "rule_how_in_setup": "among the Fugitive's starting cards",
+    "rule_how_drawn_by_fugitive": "drawn by the Fugitive (entry {event})",
+    "rule_expect_opening_place": "his first turn starts with a hideout (no draw)",
+    "rule_expect_opening_two": "in this game he opens with exactly 2 hideouts",
+    "rule_expect_opening_second": "he may place a second opening hideout, else you draw 2 cards",
+    "rule_expect_fugitive_draw": "his turn starts with his draw while a deck has cards",
+    "rule_expect_fugitive_action": "after his draw he places a hideout or passes",
+    "rule_expect_after_pass": "after his pass come his extra draw or your draw",
+    "rule_expect_marshal_first_turn": "your first turn is 2 draws, then a guess",
+    "rule_expect_marshal_second_draw": "your first turn needs a second draw before the guess",
+    "rule_expect_marshal_draw": "your turn starts with a draw while a deck has cards",
+    "rule_expect_marshal_guess": "after your draw comes your guess",
+    "rule_expect_manhunt": "after his escape only Manhunt guesses follow",
+    "rule_expect_over": "the game is over",
+    "rule_guess_in_marshal_hand": "{number} is in your hand, so it cannot hit",
+})
+KO.update({
+    "undo_short": "되돌리기",
+    "fix_entry": "입력 {i}: {what}",
+    "fix_then": "{head}, 그다음 {what}",
+    "fix_and_drop": "{head}, 그 뒤 {n}개 삭제",
+    "fixed": "입력 {i}을(를) 고쳤습니다.",
+    "short_card": "카드 {c}",
+    "stale_tap": "그 탭은 입력 {n}의 화면에서 눌렸고, 게임은 지금 입력 {m}에 있습니다. 바뀐 것은 없습니다: 다시 누르세요.",
+    "stale_elsewhere": "이 게임이 다른 창이나 다른 휴대폰에서 바뀌었습니다. 입력하지 않았고, 지금의 게임을 보여 줍니다. "
+                       "다시 누르세요.",
+    "game_deleted": "이 게임은 (다른 창이나 휴대폰에서) 삭제되었습니다. 저장하지 않았습니다.",
+    "bad_tap": "그 버튼은 이제 이 화면에 없습니다. 바뀐 것은 없습니다.",
+    "nothing_to_undo": "되돌릴 입력이 없습니다.",
+    "not_now": "지금은 그것을 입력할 수 없습니다. 바뀐 것은 없습니다.",
+    "choose_position_first": "먼저 {x}의 위치를 고르세요.",
+    "no_such_entry": "입력 {i}은(는) 없습니다",
+    "store_error": "{error}",
+    "contradiction_band": "입력 {i} ({what}) 뒤로는 맞는 숨은 진행이 없습니다: 입력 중 하나가 틀렸습니다.",
+    "contradiction_plain": "이 입력들에 맞는 숨은 진행이 없습니다: {reason}",
+    "escape_back": "은신처 입력으로 돌아가기",
+    "choose_numbers": "수사한 숫자를 누르세요.",
+    "chance_one": "{x}: 은신처일 확률 {p}",
+    "chance_all": "{x} 모두 은신처일 확률: {p}",
+    "edit_below": "아래에서 이 입력을 JSON으로 고치세요.",
+    "escape_short": "탈출: 42",
+    "place_short": "그의 은신처: 도약 카드 몇 장?",
+    "deck_line": "덱 {d} · {n}장 남음 · 못 본 카드 {u}",
+})
+
+
 #: English of a refusal inside the app, where the entries are numbered from 1 as in
 #: the list of entries: "entry 4: ..." for the CLI's "event 3: ..."
 EN["entry_reason"] = "entry {n}: {reason}"

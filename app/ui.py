@@ -12,7 +12,6 @@ from typing import Iterable
 
 import streamlit as st
 
-from engine.rules import SPRINT
 from engine.record import Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record
 from solver import Posterior
 
@@ -74,7 +73,7 @@ div.stButton > button, div.stDownloadButton > button {min-height: 46px; font-siz
 .fg-mini:first-child {margin-left: 0;}
 .fg-mini.up {width: auto; height: auto; min-width: 14px; padding: 0 2px; background: #fff; color: #333;
              box-shadow: 0 0 0 1px #888; margin-left: 1px; font-size: 10px; line-height: 14px; text-align: center;}
-.fg-count, .fg-steps {margin-left: 3px; font-weight: 600; color: #3b4a6b;}
+.fg-count {margin-left: 3px; font-weight: 600; color: #3b4a6b;}
 .fg-slot.marked .fg-card {box-shadow: 0 0 0 3px #e0a800;}
 .fg-sprint {border-style: dashed;}
 .fg-status {font-size: 1.05rem; font-weight: 600; padding: 6px 10px; border-radius: 8px; background: #f3f1ea;
@@ -218,20 +217,19 @@ def public_row(slots) -> list[RowCard]:
 
 
 def _sprint_stack(card: RowCard) -> str:
-    """Under a card: its sprint cards as a little stack of card backs (their count,
-    "×2"), or, when the viewer may see them, their numbers and the steps they add
-    ("+4"): a count of cards and a count of footprints never look alike."""
+    """Under a card: its sprint cards as a little stack of card backs, or their numbers
+    when the viewer may see them, and how many they are ("+2"): "+N" is a count of
+    sprint cards everywhere in the app (his sprint count as entered, the candidates'
+    "#3 (+2)"), never a sum of their values."""
     if not card.sprints:
         return '<div class="fg-stack empty">&nbsp;</div>'
     title = html.escape(t("sprint_cards_n", n=card.sprints))
     if card.sprint_cards is not None:
         mini = "".join(f'<span class="fg-mini up">{c}</span>' for c in card.sprint_cards)
-        steps = sum(SPRINT[c] for c in card.sprint_cards if c != 42)
-        return (f'<div class="fg-stack" title="{title}" data-sprints="{card.sprints}">{mini}'
-                f'<span class="fg-steps">+{steps}</span></div>')
-    backs = "".join('<span class="fg-mini"></span>' for _ in range(min(card.sprints, 6)))
-    return (f'<div class="fg-stack" title="{title}" data-sprints="{card.sprints}">{backs}'
-            f'<span class="fg-count">×{card.sprints}</span></div>')
+    else:
+        mini = "".join('<span class="fg-mini"></span>' for _ in range(min(card.sprints, 6)))
+    return (f'<div class="fg-stack" title="{title}" data-sprints="{card.sprints}">{mini}'
+            f'<span class="fg-count">+{card.sprints}</span></div>')
 
 
 def row_html(row: Iterable[RowCard], *, pick: bool = False, mark: int | None = None) -> str:
