@@ -296,7 +296,7 @@ def _unopened(gid: str, why: Say) -> None:
     rule this version refuses; back to the list)."""
     session = _session()
     message = session.messages.pop(gid, None)
-    if message is not None:
+    if message is not None and message.say != why:
         st.error(pad_view.say(message.say))
     st.error(pad_view.say(why))
     broken = session.broken.get(gid)
@@ -368,11 +368,14 @@ def game_panel(gid: str) -> None:
         if st.button(t("rename"), key="rename", use_container_width=True):
             try:
                 services.store().rename(gid, title)
-                _session().games.pop(gid, None)  # its own write: read again, without "changed elsewhere"
             except StoreError as exc:
                 st.error(error_text(exc))
             else:
-                st.success(t("renamed"))
+                # its own write: read again, without "changed elsewhere", and the pad drawn
+                # again for the game's new version (a rename is a write: it moves it on)
+                _session().games.pop(gid, None)
+                _session().messages[gid] = Message("info", Say.of("renamed"))
+                st.rerun()
         sure = st.checkbox(t("delete_confirm"), key=f"delete_sure_{gid}")
         if st.button(t("delete_game"), key="delete", disabled=not sure, use_container_width=True):
             try:

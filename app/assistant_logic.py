@@ -306,7 +306,7 @@ class Assistant:
         try:
             stored = self.store.open(gid)
         except StoreError as exc:
-            return Say.of("game_not_found", gid=GameRef(gid)) if exc.code == "no_game" else Say.of("store_error", error=exc)
+            return Say.of("game_not_found", gid=GameRef(gid)) if exc.code == "no_game" else Say.of("open_failed", error=exc)
         if stored.info.kind != "assistant":
             return Say.of("game_is_match")
         try:

@@ -1067,7 +1067,7 @@ EN.update({
     "not_now": "That cannot be entered now. Nothing changed.",
     "choose_position_first": "Choose the position of {x} first.",
     "no_such_entry": "there is no entry {i}",
-    "store_error": "{error}",
+    "open_failed": "{error}",
     "contradiction_band": "No hidden history fits after entry {i} ({what}): one of your entries is wrong.",
     "contradiction_plain": "No hidden history fits these entries: {reason}",
     "escape_back": "Back to his hideouts",
@@ -1181,7 +1181,7 @@ KO.update({
     "not_now": "지금은 그것을 입력할 수 없습니다. 바뀐 것은 없습니다.",
     "choose_position_first": "먼저 {x}의 위치를 고르세요.",
     "no_such_entry": "입력 {i}은(는) 없습니다",
-    "store_error": "{error}",
+    "open_failed": "{error}",
     "contradiction_band": "입력 {i} ({what}) 뒤로는 맞는 숨은 진행이 없습니다: 입력 중 하나가 틀렸습니다.",
     "contradiction_plain": "이 입력들에 맞는 숨은 진행이 없습니다: {reason}",
     "escape_back": "은신처 입력으로 돌아가기",
@@ -1192,6 +1192,12 @@ KO.update({
     "escape_short": "탈출: 42",
     "place_short": "그의 은신처: 도약 카드 몇 장?",
     "deck_line": "덱 {d} · {n}장 남음 · 못 본 카드 {u}",
+    "rule_place_hidden_fields": "수사관의 기록에는 그의 숨은 은신처 숫자나 도약 카드를 넣을 수 없습니다 (대전의 전체 기록만 "
+                                "가능합니다)",
+    "rule_place_needs_hideout": "대전의 전체 기록에는 모든 은신처의 숫자가 필요합니다",
+    "rule_place_needs_sprint_cards": "대전의 전체 기록에는 도약 카드가 있는 모든 은신처의 도약 카드가 필요합니다",
+    "rule_fugitive_draw_needs_card": "대전의 전체 기록에는 그가 뽑은 모든 카드가 필요합니다",
+    "rule_fugitive_draw_hidden_card": "수사관의 기록에는 그가 뽑은 카드를 넣을 수 없습니다 (대전의 전체 기록만 가능합니다)",
 })
 
 

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from engine.cards import DECKS
-from engine.record import Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Place
+from engine.record import Event, FormatText, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Place
 from engine.state import Phase
 from notepad import Notepad
 from solver import Posterior
@@ -44,7 +44,7 @@ from . import ui
 from .assistant_fixes import Fix
 from .assistant_logic import Draft, GameRef, HitDraft, Message, OpenGame, Say, active_number, complete, fix_payload, \
     possible_positions
-from .i18n import error_text, rule_text, t
+from .i18n import error_text, format_text, rule_text, t
 from .services import pct
 
 #: Her guess and the sprint cards of a reveal: 7 numbers a line; his sprint count: 8.
@@ -124,6 +124,8 @@ def _word(v: Any) -> Any:
         return error_text(v)
     if isinstance(v, tuple) and v and not isinstance(v[0], int):
         return "; ".join(str(_word(x)) for x in v)
+    if isinstance(v, FormatText):
+        return format_text(v)
     if getattr(v, "code", None):
         return rule_text(v)
     if hasattr(v, "type") and not isinstance(v, str):  # an entry
