@@ -127,21 +127,21 @@ GAME_CSS = """
 <style>
 :root {color-scheme: light;}
 .st-key-fg_game [data-testid="stVerticalBlock"], .st-key-fg_game {gap: 0.45rem !important;}
-.fg-pad {display: flex; flex-direction: column; gap: 6px; font-family: system-ui, sans-serif; color: #1d1e26;}
+.fg-pad {display: flex; flex-direction: column; gap: 4px; font-family: system-ui, sans-serif; color: #1d1e26;}
 .fg-head {display: flex; align-items: center; gap: 6px;}
 .fg-back, .fg-undo {flex: 0 0 auto; height: 46px; border: 1px solid #8a8c96; border-radius: 8px; background: #fff;
                     color: #1d1e26; font-size: 16px; cursor: pointer;}
 .fg-back {width: 46px;}
 .fg-undo {padding: 0 7px; white-space: nowrap; font-size: 15px;}
 .fg-undo:disabled {color: #5c5f6b; background: #f0f0f3; cursor: default;}
-.fg-head .fg-status {flex: 1 1 0; min-width: 0; margin: 0; min-height: 46px; display: flex; align-items: center;
-                     padding: 4px 8px; line-height: 1.2; font-size: 15px;}
+.fg-head .fg-status {flex: 1 1 0; min-width: 0; margin: 0; height: 46px; box-sizing: border-box; display: flex;
+                     align-items: center; padding: 2px 8px; line-height: 1.2; font-size: 15px; overflow: hidden;}
 .fg-caption {font-size: 14px; color: #4a4c57; line-height: 1.4;}
-.fg-label {font-size: 14px; font-weight: 600; color: #1d1e26; line-height: 1.5; margin: 2px 0;}
+.fg-label {font-size: 14px; font-weight: 600; color: #1d1e26; line-height: 1.4; margin: 1px 0;}
 .fg-tap .fg-row {flex-wrap: nowrap; overflow-x: auto; scrollbar-width: none; padding: 2px 3px 0 3px; margin: 0;}
 .fg-tap .fg-slot {flex: 0 0 auto;}
 .fg-tap .fg-slot[data-pick] {cursor: pointer;}
-.fg-band {height: 72px; box-sizing: border-box; display: flex; align-items: center; gap: 10px; overflow: hidden;
+.fg-band {height: 64px; box-sizing: border-box; display: flex; align-items: center; gap: 10px; overflow: hidden;
           padding: 4px 8px; border-radius: 8px; background: #f3f4f7; color: #1d1e26;}
 .fg-band .fg-what {flex: 1 1 0; min-width: 0; font-size: 14px; line-height: 1.3; max-height: 3.9em; overflow: hidden;}
 .fg-band .fg-acts {flex: 0 0 auto; display: flex; flex-direction: column; gap: 3px; max-width: 48%;}
@@ -177,8 +177,8 @@ GAME_CSS = """
 .fg-grid4 {grid-template-columns: repeat(4, minmax(0, 1fr));}
 .fg-grid7 {grid-template-columns: repeat(7, minmax(0, 1fr));}
 .fg-grid8 {grid-template-columns: repeat(8, minmax(0, 1fr));}
-.fg-labelrow {display: flex; align-items: center; justify-content: space-between; gap: 6px; min-height: 30px;}
-.fg-side {min-height: 28px !important; padding: 0 8px !important;}
+.fg-labelrow {display: flex; align-items: center; justify-content: space-between; gap: 6px; height: 30px;}
+.fg-side {min-height: 28px !important; height: 28px; padding: 0 8px !important; white-space: nowrap; flex: 0 0 auto;}
 .fg-full {width: 100%; margin-top: 4px;}
 .fg-pair {display: grid; grid-template-columns: 1fr 1fr; gap: 6px; margin-top: 4px;}
 .fg-wide {min-height: 46px; font-size: 16px;}

@@ -1077,6 +1077,7 @@ EN.update({
     "edit_below": "Correct this entry as JSON, below.",
     "escape_short": "Escape: 42",
     "place_short": "His hideout: how many sprint cards?",
+    "suggested": "suggested",
     "deck_line": "Deck {d} · {n} left · {u} unseen",
     "rule_bad_setup": "the Fugitive's starting cards must be 3 of deck 1 (4-14) and 2 of deck 2 (15-28), not {setup}",
     "rule_game_over": "the game is over ({winner} won): nothing can follow",
@@ -1191,6 +1192,7 @@ KO.update({
     "edit_below": "아래에서 이 입력을 JSON으로 고치세요.",
     "escape_short": "탈출: 42",
     "place_short": "그의 은신처: 도약 카드 몇 장?",
+    "suggested": "추천",
     "deck_line": "덱 {d} · {n}장 남음 · 못 본 카드 {u}",
     "rule_place_hidden_fields": "수사관의 기록에는 그의 숨은 은신처 숫자나 도약 카드를 넣을 수 없습니다 (대전의 전체 기록만 "
                                 "가능합니다)",

@@ -248,7 +248,7 @@ def _head(pad: Notepad, draft: Draft, screen: str) -> str:
     """The head line: the arrow back to the list, the status, Undo (one place for it)."""
     text, who = _phase_text(pad)
     if screen == "hit" and draft.hit is not None:
-        text = t("hit_of", n=", ".join(map(str, draft.hit.numbers))) + " · " + t("hit_details")
+        text = t("hit_of", n=", ".join(map(str, draft.hit.numbers)))
     back = html.escape(t("back_to_list"))
     undo = button("↶ " + t("undo_short"), "undo", cls="fg-undo", disabled=not len(pad), title=t("undo"))
     return (f'<div class="fg-head"><button type="button" class="fg-back" data-k="back" data-testid="fg-back" '
@@ -344,20 +344,22 @@ def _place(pad: Notepad, draft: Draft, a, can_pass: bool | None) -> str:
 
 # --------------------------------------------------------------------------- her draw
 def _draw(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str] | None) -> str:
-    """Her draw: every card of each deck in its own place (one she has seen, or of an
-    empty deck, greyed: tapped, the band says at which entry it was seen); below her
-    cards, his second opening hideout or his extra draw after a pass."""
+    """Her draw (its question is the status line's): every card of each deck in its own
+    place (one she has seen, or of an empty deck, greyed: tapped, the band says at
+    which entry it was seen); below her cards, his second opening hideout or his extra
+    draw after a pass."""
     s = pad.state
     allowed = {a.kind: a for a in s.allowed}
     a = allowed.get("marshal_draw")
     possible = set(a.cards) if a is not None else set()
-    head = t("marshal_draw") + (" · " + t("draw_tip_deck", d=tip[0]) if tip else "")
-    parts = [_label(head, "fg-draw-head")]
+    parts = []
     for d in (1, 2, 3):
         cards = DECKS[d]
         left = s.deck_sizes[d]
         unseen = sum(c in possible for c in cards)
         label = t("deck_line", d=d, n=left, u=unseen) if left else t("deck_empty", d=d)
+        if tip and tip[0] == d:  # the suggested deck, said on its own line (its reason under the heat map)
+            label += " · " + t("suggested")
         buttons = [button(str(c), "mdraw", c, off=c not in possible) for c in cards]
         parts.append(f'<div class="fg-deck" data-deck="{d}">{_label(label)}{_grid(buttons, GRID, f"fg-deck{d}")}</div>')
     if s.phase is Phase.FUGITIVE_OPENING or _first_turn(pad):
