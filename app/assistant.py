@@ -143,6 +143,9 @@ GAME_CSS = """
 .fg-tap .fg-slot[data-pick] {cursor: pointer;}
 .fg-band {height: 64px; box-sizing: border-box; display: flex; align-items: center; gap: 10px; overflow: hidden;
           padding: 4px 8px; border-radius: 8px; background: #f3f4f7; color: #1d1e26;}
+.fg-band {position: relative;}
+.fg-note {position: absolute; inset: 0; display: flex; align-items: center; padding: 0 10px; background: #fff4d6;
+          color: #1d1e26; font-size: 14px; font-weight: 600;}
 .fg-band .fg-what {flex: 1 1 0; min-width: 0; font-size: 14px; line-height: 1.3; max-height: 3.9em; overflow: hidden;}
 .fg-band .fg-acts {flex: 0 0 auto; display: flex; flex-direction: column; gap: 3px; max-width: 48%;}
 .fg-band.fresh {background: #e6f4ea;}

@@ -538,7 +538,10 @@ class Assistant:
         pos = hit.positions.get(x)
         if pos is None or value is None or not 1 <= value <= 41:
             return Refused(Message("error", Say.of("choose_position_first", x=x)))
-        cards = set(hit.cards.get((x, pos), ())) ^ {value}
+        have = set(hit.cards.get((x, pos), ()))
+        if value not in have and value in seen_cards(game.pad, hit):
+            return Refused(Message("error", Say.of("refused", reason=Say.of("card_not_under", c=value))))
+        cards = have ^ {value}
         hit.cards[(x, pos)] = tuple(sorted(cards))
         hit.active = None if complete(game.pad, hit, x) else x  # on to the next revealed card once complete
         return Changed()
@@ -632,6 +635,13 @@ def possible_positions(post: Posterior | None, x: int, face_down: tuple[int, ...
         return face_down
     where = tuple(p.position for p in post.positions if not p.revealed and p.counts.get(x, 0) > 0)
     return where or face_down
+
+
+def seen_cards(pad: Notepad, hit: HitDraft) -> set[int]:
+    """The cards that cannot lie under a revealed hideout: hers, the face-up ones, the
+    numbers of this hit."""
+    s = pad.state
+    return set(s.marshal_hand) | set(s.face_up_numbers) | set(s.face_up_sprint_cards) | set(hit.numbers)
 
 
 def needs(pad: Notepad, hit: HitDraft, x: int) -> int:

@@ -14,10 +14,14 @@ In the page: a tap on a control (``data-k``: its kind, ``data-x``: its value, ``
 the correction a message offers) or on a card of the row (``data-pick``) is sent as
 ``{"g", "v", "k", "x", "s", "f"}``; until the server's answer comes back (the pad drawn
 again with ``ack`` = that tap's ``seq``, or a newer version) the pad shows the tap
-pending and takes no other tap (a tap meanwhile flashes and is dropped). Every tap and
+pending and takes no other tap (a tap meanwhile flashes and is dropped). The second
+tap of a double tap, made where the first was within 0.4 s, once the page has changed
+under it, was meant for the page before: it is refused, with a word over the band,
+and never applied to the control that now stands there (issue 29: a double tap on her
+last card picked a number of the guess that replaced her cards). Every tap and
 what came of it is kept in ``window.fgPadLog`` (saved, refused, stale, changed,
-duplicate; busy: dropped while another was on its way; lost: no answer in 8 s, the pad
-free again): the page's own account of its taps, which the browser tests compare with
+duplicate; busy: dropped while another was on its way; stale also: a double tap's
+second; lost: no answer in 8 s, the pad free again): the page's own account of its taps, which the browser tests compare with
 the stored record. Toggles (``data-toggle``: the rest of the candidates, the list of
 entries) open and close in the page alone and stay so when the pad is drawn again.
 """
@@ -28,9 +32,12 @@ from typing import Callable
 
 import streamlit as st
 
+from .i18n import t
 from .pad_view import PadView
 
 _JS = """
+const DOUBLE_MS = 400;  // two taps this close, at one place: one double tap
+
 export default function(component) {
     const { data, parentElement, setTriggerValue } = component;
     const root = parentElement;
@@ -41,6 +48,15 @@ export default function(component) {
         window.fgPadLog = window.fgPadLog || [];
         const flash = (el) => {
             el.classList.remove('fg-dropped'); void el.offsetWidth; el.classList.add('fg-dropped');
+        };
+        const note = (text) => {  // a word from the page itself, over the band (it moves nothing)
+            const band = root.querySelector('[data-testid="fg-band"]');
+            if (!band || !text) return;
+            let box = band.querySelector('.fg-note');
+            if (!box) { box = document.createElement('div'); box.className = 'fg-note'; box.setAttribute('role', 'status'); band.appendChild(box); }
+            box.textContent = text;
+            clearTimeout(pad.noteTimer);
+            pad.noteTimer = setTimeout(() => box.remove(), 2500);
         };
         const tap = (event) => {
             const toggle = event.target.closest('[data-toggle]');
@@ -64,11 +80,21 @@ export default function(component) {
             }
             const sheet = root.querySelector('[data-testid="fg-pad"]');
             if (!sheet) return;
+            const now = performance.now();
             const entry = { seq: pad.id + '-' + (++pad.n), kind, value, version: sheet.dataset.version,
-                            at: performance.now(), outcome: null };
+                            at: now, outcome: null };
             window.fgPadLog.push(entry);
             if (window.fgPadLog.length > 20000) window.fgPadLog.splice(0, 10000);
             if (pad.pending) { entry.outcome = 'busy'; flash(el); return; }
+            // the second tap of a double tap, made where the first was, after the page changed
+            // under it: it was meant for the page before, not for what stands there now
+            const last = pad.last, pointer = event.detail > 0;
+            if (pointer && last && now - last.at < DOUBLE_MS && Math.hypot(event.clientX - last.x, event.clientY - last.y) < 24
+                    && (last.version !== entry.version || last.html !== pad.html)) {
+                entry.outcome = 'stale'; entry.done = now; flash(el); note(pad.words.double);
+                return;
+            }
+            pad.last = pointer ? { at: now, x: event.clientX, y: event.clientY, version: entry.version, html: pad.html } : null;
             pad.pending = entry;
             entry.target = el.dataset.k ? '[data-k="' + kind + '"]' + (value === null ? ':not([data-x])' : '[data-x="' + value + '"]')
                                         : '[data-pick="' + value + '"]';
@@ -78,7 +104,7 @@ export default function(component) {
             if (el.dataset.f) payload.f = JSON.parse(el.dataset.f);
             pad.send('tap', payload);
             clearTimeout(pad.timer);
-            pad.timer = setTimeout(() => { if (pad.pending === entry) settle('lost'); }, 8000);
+            pad.timer = setTimeout(() => { if (pad.pending === entry) { settle('lost'); note(pad.words.lost); } }, 8000);
         };
         const showOpen = () => {
             for (const el of root.querySelectorAll('.fg-hidden[id]')) {
@@ -117,6 +143,7 @@ export default function(component) {
         });
     }
     pad.send = setTriggerValue;
+    pad.words = data.words || {};
     if (data.html !== pad.html) {
         const oldRow = root.querySelector('[data-testid="fg-row"]');
         const scroll = oldRow ? oldRow.scrollLeft : 0;
@@ -156,7 +183,8 @@ def draw(view: PadView, ack: tuple[str, str] | None, on_tap: Callable[..., None]
     :func:`last_tap`), before the run that draws the pad again; ``ack``: the last tap
     taken on this game (its seq and outcome), so the page knows its tap was answered."""
     seq, outcome = ack if ack is not None else ("", "")
-    _component(key=KEY, data={"html": view.html, "version": view.version, "ack": seq, "outcome": outcome},
+    _component(key=KEY, data={"html": view.html, "version": view.version, "ack": seq, "outcome": outcome,
+                              "words": {"double": t("double_tap"), "lost": t("tap_lost")}},
                on_tap_change=functools.partial(on_tap, *args))
 
 

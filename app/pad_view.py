@@ -43,7 +43,7 @@ from solver import Posterior
 from . import ui
 from .assistant_fixes import Fix
 from .assistant_logic import Draft, GameRef, HitDraft, Message, OpenGame, Say, active_number, complete, fix_payload, \
-    possible_positions
+    possible_positions, seen_cards
 from .i18n import error_text, format_text, rule_text, t
 from .services import pct
 
@@ -168,7 +168,7 @@ def button(label: str, kind: str, value: int | None = None, *, cls: str = "", of
     classes = " ".join(c for c in ("fg-b", cls, "fg-off" if off else "") if c)
     extra = _attrs(data_k=kind, data_x=value, style=style or None, title=title or None,
                    data_f=json.dumps(fix_payload(fix)) if fix is not None else None)
-    state = " disabled aria-disabled=\"true\"" if disabled else (' aria-disabled="true"' if off else "")
+    state = ' disabled aria-disabled="true"' if disabled else ""
     inner = f'<span class="n">{html.escape(label)}</span>' + (f'<span class="p">{html.escape(sub)}</span>' if sub else "")
     return f'<button type="button" class="{classes}"{extra}{state}>{inner}</button>'
 
@@ -447,7 +447,7 @@ def _hit(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str
                  + _grid(spots, 4, "fg-spots") + "</div>")
     k = sprints_at.get(chosen, 0) if chosen is not None else 0
     if k:
-        seen = set(s.marshal_hand) | set(s.face_up_numbers) | set(s.face_up_sprint_cards) | set(hit.numbers)
+        seen = seen_cards(pad, hit)
         have = set(hit.cards.get((x, chosen), ()))
         cards = [button(str(c), "hitcard", c, off=c in seen, cls="fg-chosen" if c in have else "")
                  for c in range(1, 42)]

@@ -37,6 +37,8 @@ def capped(items: list, cap: int, key: str) -> list:
 
 PHONE_CSS = """
 <style>
+/* light on purpose (.streamlit/config.toml): the browser's own parts too */
+:root {color-scheme: light;}
 /* one column, big tap targets: a phone beside a real table */
 .block-container {padding-top: 0.6rem; padding-bottom: 4rem; padding-left: 0.8rem; padding-right: 0.8rem;
                   max-width: 720px;}
@@ -53,11 +55,11 @@ div.stButton > button, div.stDownloadButton > button {min-height: 46px; font-siz
           font-family: system-ui, sans-serif; border: 2px solid transparent; min-height: 38px;}
 .fg-cell .n {font-weight: 700; font-size: 15px;}
 .fg-cell .p {font-size: 10px;}
-.fg-out {background: #e9e9ec; color: #9a9aa3;}
+.fg-out {background: #e9e9ec; color: #55555f;}
 .fg-up {background: #ffffff; color: #333; border-color: #555;}
-.fg-mine {background: #dfe8f5; color: #58708f;}
+.fg-mine {background: #dfe8f5; color: #34496a;}
 .fg-certain {background: #7a0010 !important; color: #fff !important;}
-.fg-legend {font-size: 12px; color: #666; margin-bottom: 6px;}
+.fg-legend {font-size: 14px; color: #4a4c57; margin-bottom: 6px;}
 .fg-row {display: flex; flex-wrap: wrap; gap: 4px; margin: 4px 0;}
 .fg-slot {display: flex; flex-direction: column; align-items: center;}
 .fg-card {border-radius: 6px; min-width: 40px; padding: 4px 5px; text-align: center; font-weight: 700;
