@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import collections
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, Union
+from typing import Any, Callable, ClassVar, Literal, Union
 
 from engine.record import (
     Event,
@@ -149,27 +149,32 @@ class Message:
 
 
 @dataclass(frozen=True)
-class Saved:
+class Said:
+    """An outcome that says something in the band (its ``message``)."""
+
+    message: Message
+    name: ClassVar[str] = ""
+
+
+@dataclass(frozen=True)
+class Saved(Said):
     """A tap that changed the stored record (an entry, an undo, a correction)."""
 
-    message: Message
-    name: str = "saved"
+    name: ClassVar[str] = "saved"
 
 
 @dataclass(frozen=True)
-class Refused:
+class Refused(Said):
     """A tap the rules (or the store) refused: nothing changed; the message says why."""
 
-    message: Message
-    name: str = "refused"
+    name: ClassVar[str] = "refused"
 
 
 @dataclass(frozen=True)
-class Stale:
+class Stale(Said):
     """A tap made on a page drawn for another version of the record: nothing changed."""
 
-    message: Message
-    name: str = "stale"
+    name: ClassVar[str] = "stale"
 
 
 @dataclass(frozen=True)
@@ -177,21 +182,21 @@ class Changed:
     """A tap that changed what she is entering (the numbers of her guess, a hit's
     positions, the entry open for correction), not the record."""
 
-    name: str = "changed"
+    name: ClassVar[str] = "changed"
 
 
 @dataclass(frozen=True)
 class Duplicate:
     """A tap already taken (the browser delivered it twice): nothing happens."""
 
-    name: str = "duplicate"
+    name: ClassVar[str] = "duplicate"
 
 
 @dataclass(frozen=True)
 class Back:
     """The back arrow: the page goes to the list of games."""
 
-    name: str = "back"
+    name: ClassVar[str] = "back"
 
 
 Outcome = Union[Saved, Refused, Stale, Changed, Duplicate, Back]
@@ -357,9 +362,8 @@ class Assistant:
         session.seen.append(tap.seq)
         outcome = self._tap(session, gid, tap)
         session.acks[gid] = Ack(tap.seq, outcome.name)
-        message = getattr(outcome, "message", None)
-        if message is not None:
-            session.messages[gid] = message
+        if isinstance(outcome, Said):
+            session.messages[gid] = outcome.message
         elif isinstance(outcome, Changed) and gid in session.messages and session.messages[gid].kind in (
                 "error", "stale", "warning"):
             del session.messages[gid]  # she went on: the refusal is answered
@@ -477,9 +481,8 @@ class Assistant:
         else:
             outcome = self._correct(session, gid, game, Fix(index, event), Say.of("corrected_to", i=index + 1,
                                                                                    what=event))
-        message = getattr(outcome, "message", None)
-        if message is not None:
-            session.messages[gid] = message
+        if isinstance(outcome, Said):
+            session.messages[gid] = outcome.message
         return outcome
 
     # ------------------------------------------------------------------ her guess

@@ -223,7 +223,7 @@ def build(gid: str, game: OpenGame, draft: Draft, message: Message | None, post:
     if screen == "draw" and draw_tip:  # its reason under the heat map: the deck is named above her cards
         heat += f'<div class="fg-tip" data-testid="fg-draw-tip">{html.escape(t("draw_tip", d=draw_tip[0], why=draw_tip[1]))}</div>'
 
-    below = _candidates(post) + _hand(pad) + _entries(pad, post)
+    below = ui.positions_html(post, rest_on_tap=True) + _hand(pad) + _entries(pad, post)
     body = (f'<div class="fg-pad" data-testid="fg-pad"{_attrs(data_game=gid, data_version=game.version)}'
             f' data-entries="{len(pad)}" data-screen="{screen}">'
             f'{head}{row}<div class="fg-caption" data-testid="fg-decks">{html.escape(decks)}</div>{band}'
@@ -510,25 +510,6 @@ def _legend(pad: Notepad, post: Posterior | None, sprint_up: bool) -> str:
     if post is None or not post.consistent:
         return ""
     return ui.legend_html(pad.record, post, sprint_up, ' data-testid="fg-legend"')
-
-
-def _candidates(post: Posterior | None) -> str:
-    """Each face-down position's candidates, most likely first: six, and the rest on a tap."""
-    downs = [p for p in post.positions if not p.revealed] if post is not None and post.consistent else []
-    if not downs:
-        return ""
-    lines = []
-    for p in downs:
-        cands = sorted(p.candidates.items(), key=lambda kv: (-kv[1], kv[0]))
-        shown = ", ".join(f"{x} {pct(q)}" for x, q in cands[:6])
-        more = ""
-        if len(cands) > 6:
-            rest = ", ".join(f"{x} {pct(q)}" for x, q in cands[6:])
-            more = (f' <button type="button" class="fg-more" data-toggle="cands{p.position}">'
-                    f'{html.escape(t("more_candidates", n=len(cands) - 6))}</button>'
-                    f'<span class="fg-hidden" id="fg-cands{p.position}">, {html.escape(rest)}</span>')
-        lines.append(f'<div class="fg-cands"><b>{t("position_n", p=p.position, s=p.sprints)}</b>: {shown}{more}</div>')
-    return f'<div data-testid="fg-positions"><b>{html.escape(t("positions"))}</b>' + "".join(lines) + "</div>"
 
 
 def _hand(pad: Notepad) -> str:

@@ -364,8 +364,10 @@ def positions(post: Posterior | None) -> None:
         st.html(body)
 
 
-def positions_html(post: Posterior | None) -> str:
-    """:func:`positions` as HTML ("" when no position is face down)."""
+def positions_html(post: Posterior | None, rest_on_tap: bool = False) -> str:
+    """:func:`positions` as HTML ("" when no position is face down). ``rest_on_tap``:
+    the candidates after the sixth are in the page, shown by a tap on "and N more"
+    (``data-toggle``, which the assistant's pad opens and closes)."""
     downs = [p for p in post.positions if not p.revealed] if post is not None and post.consistent else []
     if not downs:
         return ""
@@ -374,7 +376,11 @@ def positions_html(post: Posterior | None) -> str:
         cands = sorted(p.candidates.items(), key=lambda kv: (-kv[1], kv[0]))
         shown = ", ".join(f"{x} {pct(q)}" for x, q in cands[:6])
         # "(+4)" means sprint cards everywhere in the app; more candidates are said in words
-        more = " " + t("more_candidates", n=len(cands) - 6) if len(cands) > 6 else ""
+        more = " " + html.escape(t("more_candidates", n=len(cands) - 6)) if len(cands) > 6 else ""
+        if more and rest_on_tap:
+            rest = ", ".join(f"{x} {pct(q)}" for x, q in cands[6:])
+            more = (f' <button type="button" class="fg-more" data-toggle="cands{p.position}">{more.strip()}</button>'
+                    f'<span class="fg-hidden" id="fg-cands{p.position}">, {html.escape(rest)}</span>')
         lines.append(
             f'<div class="fg-cands"><b>{t("position_n", p=p.position, s=p.sprints)}</b>: {shown}{more}</div>'
         )
