@@ -12,7 +12,6 @@ from typing import Iterable
 
 import streamlit as st
 
-from engine.rules import sprint_total
 from engine.record import Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record
 from solver import Posterior
 
@@ -38,6 +37,8 @@ def capped(items: list, cap: int, key: str) -> list:
 
 PHONE_CSS = """
 <style>
+/* light on purpose (.streamlit/config.toml): the browser's own parts too */
+:root {color-scheme: light;}
 /* one column, big tap targets: a phone beside a real table */
 .block-container {padding-top: 0.6rem; padding-bottom: 4rem; padding-left: 0.8rem; padding-right: 0.8rem;
                   max-width: 720px;}
@@ -54,11 +55,11 @@ div.stButton > button, div.stDownloadButton > button {min-height: 46px; font-siz
           font-family: system-ui, sans-serif; border: 2px solid transparent; min-height: 38px;}
 .fg-cell .n {font-weight: 700; font-size: 15px;}
 .fg-cell .p {font-size: 10px;}
-.fg-out {background: #e9e9ec; color: #9a9aa3;}
+.fg-out {background: #e9e9ec; color: #55555f;}
 .fg-up {background: #ffffff; color: #333; border-color: #555;}
-.fg-mine {background: #dfe8f5; color: #58708f;}
+.fg-mine {background: #dfe8f5; color: #34496a;}
 .fg-certain {background: #7a0010 !important; color: #fff !important;}
-.fg-legend {font-size: 12px; color: #666; margin-bottom: 6px;}
+.fg-legend {font-size: 14px; color: #4a4c57; margin-bottom: 6px;}
 .fg-row {display: flex; flex-wrap: wrap; align-items: flex-start; gap: 4px; margin: 4px 0;}
 /* a card is as wide as its slot: never narrower than its sprint stack, so a stack
    always stands under its own card (the match page's compact row wraps the stack
@@ -85,7 +86,7 @@ div.stButton > button, div.stDownloadButton > button {min-height: 46px; font-siz
 .fg-mini.up {width: auto; height: auto; min-width: 14px; padding: 0 2px; background: #fff; color: #333;
              box-shadow: 0 0 0 1px #888; margin: 0 1px; font-size: 10px; line-height: 14px; text-align: center;}
 .fg-mini.up:first-child {margin-left: 1px;}
-.fg-count, .fg-steps {margin: 0 1px 0 2px; font-weight: 600; color: #3b4a6b;}
+.fg-count {margin: 0 1px 0 2px; font-weight: 600; color: #3b4a6b;}
 .fg-slot.marked .fg-card {box-shadow: 0 0 0 3px #e0a800;}
 .fg-sprint {border-style: dashed;}
 .fg-status {font-size: 1.05rem; font-weight: 600; padding: 6px 10px; border-radius: 8px; background: #f3f1ea;
@@ -229,20 +230,20 @@ def public_row(slots) -> list[RowCard]:
 
 
 def _sprint_stack(card: RowCard) -> str:
-    """Under a card: its sprint cards as a little stack of card backs (their count,
-    "×2"), or, when the viewer may see them, their numbers and the steps they add
-    ("+4"): a count of cards and a count of footprints never look alike."""
+    """Under a card: its sprint cards as a little stack of card backs, or their numbers
+    when the viewer may see them, and how many they are ("+2"): "+N" is a count of
+    sprint cards everywhere in the app (his sprint count as entered, the candidates'
+    "#3 (+2)"), never a sum of their values."""
     if not card.sprints:
         return '<div class="fg-stack empty">&nbsp;</div>'
     title = html.escape(t("sprint_cards_n", n=card.sprints))
     if card.sprint_cards is not None:
         mini = "".join(f'<span class="fg-mini up">{c}</span>' for c in card.sprint_cards)
-        steps = sprint_total(card.sprint_cards)
         return (f'<div class="fg-stack" title="{title}" data-sprints="{card.sprints}">{mini}'
-                f'<span class="fg-steps">+{steps}</span></div>')
+                f'<span class="fg-count">+{card.sprints}</span></div>')
     backs = "".join('<span class="fg-mini"></span>' for _ in range(min(card.sprints, 6)))
     return (f'<div class="fg-stack" title="{title}" data-sprints="{card.sprints}"><span class="fg-backs">{backs}</span>'
-            f'<span class="fg-count">×{card.sprints}</span></div>')
+            f'<span class="fg-count">+{card.sprints}</span></div>')
 
 
 def row_html(row: Iterable[RowCard], *, pick: bool = False, mark: int | None = None) -> str:
@@ -251,7 +252,7 @@ def row_html(row: Iterable[RowCard], *, pick: bool = False, mark: int | None = N
     the hidden number its owner knows).
 
     ``pick``: each card from position 1 is tappable (``data-pick`` = its position,
-    read by :mod:`app.tappable`); ``mark``: the position whose card is ringed (the
+    read by the entry pad, :mod:`app.pad`); ``mark``: the position whose card is ringed (the
     newest, or the one being corrected)."""
     cards = ['<div class="fg-slot" data-position="0"><div class="fg-card">0</div>'
              '<div class="fg-stack empty">&nbsp;</div></div>']
@@ -387,8 +388,10 @@ def positions(post: Posterior | None) -> None:
         st.html(body)
 
 
-def positions_html(post: Posterior | None) -> str:
-    """:func:`positions` as HTML ("" when no position is face down)."""
+def positions_html(post: Posterior | None, rest_on_tap: bool = False) -> str:
+    """:func:`positions` as HTML ("" when no position is face down). ``rest_on_tap``:
+    the candidates after the sixth are in the page, shown by a tap on "and N more"
+    (``data-toggle``, which the assistant's pad opens and closes)."""
     downs = [p for p in post.positions if not p.revealed] if post is not None and post.consistent else []
     if not downs:
         return ""
@@ -397,7 +400,11 @@ def positions_html(post: Posterior | None) -> str:
         cands = sorted(p.candidates.items(), key=lambda kv: (-kv[1], kv[0]))
         shown = ", ".join(f"{x} {pct(q)}" for x, q in cands[:6])
         # "(+4)" means sprint cards everywhere in the app; more candidates are said in words
-        more = " " + t("more_candidates", n=len(cands) - 6) if len(cands) > 6 else ""
+        more = " " + html.escape(t("more_candidates", n=len(cands) - 6)) if len(cands) > 6 else ""
+        if more and rest_on_tap:
+            rest = ", ".join(f"{x} {pct(q)}" for x, q in cands[6:])
+            more = (f' <button type="button" class="fg-more" data-toggle="cands{p.position}">{more.strip()}</button>'
+                    f'<span class="fg-hidden" id="fg-cands{p.position}">, {html.escape(rest)}</span>')
         lines.append(
             f'<div class="fg-cands"><b>{t("position_n", p=p.position, s=p.sprints)}</b>: {shown}{more}</div>'
         )

@@ -163,12 +163,12 @@ def profile(games: list[tuple[str, int]], bare: int, options: tuple[str, ...], t
                 page.evaluate("window.__fgWs = []")
                 frames.clear()
                 runs_before = len(log.read_text().splitlines())  # (full runs, and the clocks of timed_app.py)
-                page.evaluate(taps.ARM, taps.heat_selector(n))
+                page.evaluate(taps.ARM, taps.settled_selector(n))
                 page.evaluate(MARK, n)
                 if cdp is not None:
                     cdp.send("Profiler.start")
                 click()
-                page.wait_for_selector(taps.heat_selector(n), state="attached", timeout=120_000)
+                page.wait_for_selector(taps.settled_selector(n), state="attached", timeout=120_000)
                 page.wait_for_function("() => window.__fgSeen !== undefined")
                 got = page.evaluate("() => [window.__fgTap, window.__fgSeen]")
                 page.evaluate(f"performance.mark('fgseen-{n}')")
@@ -191,9 +191,10 @@ def profile(games: list[tuple[str, int]], bare: int, options: tuple[str, ...], t
                 solved = clocks.get("solve", (float("nan"),) * 2)
                 # the message that carries the probabilities: when it arrived (the server's
                 # part ends there; the browser's part, applying it and what came before, after)
-                mark = f'data-events="{n}"'.encode()
+                # (the pad's HTML travels as JSON in the component's data: its quotes escaped)
+                wanted = (f'data-entries="{n}"'.encode(), f'data-entries=\\"{n}\\"'.encode())
                 got_frames = list(frames)
-                at = next((k for k, f in enumerate(got_frames) if mark in f and b"fg-heatmap" in f), None)
+                at = next((k for k, f in enumerate(got_frames) if b"fg-pad" in f and any(m in f for m in wanted)), None)
                 inbound = [w for w in ws if w[0] == "r"]
                 # the page's spy and Playwright see the same frames in the same order: the
                 # last len(got_frames) received are this entry's
@@ -217,7 +218,7 @@ def profile(games: list[tuple[str, int]], bare: int, options: tuple[str, ...], t
 
             if bare:
                 page.goto(url)
-                page.wait_for_selector(taps.heat_selector(0))
+                page.wait_for_selector(taps.settled_selector(0))
                 for i in range(1, bare + 1):
                     timed(i, lambda: page.get_by_role("button", name="Tap").click(), "tap")
             for kind, seed in games:
@@ -227,9 +228,7 @@ def profile(games: list[tuple[str, int]], bare: int, options: tuple[str, ...], t
                     for tap in taps.taps(page, event, table):
                         browser.wait_idle(page)
                         if not tap.final:
-                            tap.target.click()
-                            if tap.settle is not None:
-                                tap.settle()
+                            taps.tap_pad(page, tap.target, tap.what)
                             continue
                         timed(i, tap.target.click, tap.kind)
                         rows[-1]["game"] = f"{kind}:{seed}"

@@ -2,13 +2,13 @@
 
 Shared by the browser tests (which measure where each control is when it is tapped:
 the thumb rule) and ``bench/app_bench.py`` (which times each entry). ``taps`` says,
-for one recorded event, which control to tap next, one tap at a time; ``enter`` taps
-them, waiting for each rerun, and lets a caller look at each control just before it
-is tapped (``look``).
+for one recorded event, which control of the entry pad (``app.pad``) to tap next, one
+tap at a time; ``enter`` taps them, each waited for until the pad answers it (the
+page's own account of its taps, ``window.fgPadLog``), and lets a caller look at each
+control just before it is tapped (``look``).
 """
 from __future__ import annotations
 
-import re
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -23,13 +23,13 @@ from . import browser
 @dataclass
 class Tap:
     """One tap: what it is (for messages), the control, whether it completes the
-    entry, and how to wait for its effect when it does not."""
+    entry, and the kind of control (place, escmode, escape, pass, fdraw, mdraw, pick,
+    miss, hit, hitwho, hitpos, hitcard, hitsave)."""
 
     what: str
     target: object  # a Playwright Locator
     final: bool = False
-    settle: Callable[[], None] | None = None
-    kind: str = ""  #: the kind of control: place, pass, escape, deck, card, number, miss, hit, position, sprint, save
+    kind: str = ""
 
 
 @dataclass
@@ -40,122 +40,85 @@ class Table:
     seen: set[int] = field(default_factory=set)
 
 
-def option(page, label: str, text: str, prefix: bool = False, suffix: str = ""):
-    """The option ``text`` (optionally followed by ``suffix``) of the pills / segmented
-    control labelled ``label`` (or whose label starts with it)."""
-    sel = f'[aria-label^="{label}"]' if prefix else f'[aria-label="{label}"]'
-    tail = f"({re.escape(suffix)})?" if suffix else ""
-    return page.locator(f"{sel} button").filter(has_text=re.compile(f"^{re.escape(text)}{tail}$")).first
-
-
-#: How long a tap's effect may take to show before the page is asked what it shows.
+#: How long a tap's answer may take before the page is asked what it shows.
 SETTLE_MS = 30_000
-#: the label of the hit panel's control that picks which revealed card it shows
-REVEALED_CARD = "Revealed card"
+PAD = '[data-testid="fg-pad"]'
 
 
-def _wait_selected(page, label_prefix: str, text: str, done: str | None = None) -> None:
-    """Wait until the option ``text`` of the control whose label starts so is shown
-    selected, or, with ``done``, until the ``REVEALED_CARD`` control shows the option
-    ``done`` (the revealed card marked complete: the panel may move on to the next
-    card before the browser has drawn this option selected)."""
-    page.wait_for_function(
-        """([label, text, done, revealed]) => {
-            for (const g of document.querySelectorAll('[aria-label]')) {
-                const name = g.getAttribute('aria-label');
-                const wanted = name.startsWith(label) ? text : (done && name === revealed ? done : null);
-                if (wanted === null) continue;
-                for (const b of g.querySelectorAll('button')) {
-                    const t = b.innerText.trim().replace(/\\*$/, '');
-                    const on = b.getAttribute('aria-pressed') === 'true' || b.getAttribute('aria-checked') === 'true'
-                        || b.getAttribute('data-selected') === 'true';
-                    if (t === wanted && (on || wanted === done)) return true;
-                }
-            }
-            return false;
-        }""",
-        arg=[label_prefix, text, done, REVEALED_CARD],
-        timeout=SETTLE_MS,
-    )
-    browser.wait_idle(page)
+def control(page, kind: str, value: int | None = None):
+    """The pad's control of ``kind`` (and ``value``): a button of the entry pad."""
+    sel = f'{PAD} [data-k="{kind}"]' + (f'[data-x="{value}"]' if value is not None else ":not([data-x])")
+    return page.locator(sel).first
 
 
-def sprint_tap(page, x: int, card: int, completes: bool) -> Tap:
-    """The tap of sprint card ``card`` under the revealed hideout ``x``. When it
-    ``completes`` that hideout's cards and another revealed card is waiting, the app
-    moves on to that card in the same rerun, so the tap is taken when either the card
-    shows selected or ``x`` shows complete ("x ✓"). Waits for the card's control."""
-    slab = f"Sprint cards under {x} "
-    page.wait_for_selector(f'[aria-label^="{slab}"]')
-    return Tap(f"sprint card {card} under {x}", option(page, slab, str(card), prefix=True), kind="sprint",
-               settle=lambda: _wait_selected(page, slab, str(card), f"{x} ✓" if completes else None))
+def _chosen(page, kind: str, value: int) -> bool:
+    return "fg-chosen" in (control(page, kind, value).get_attribute("class") or "")
 
 
 def taps(page, event: Event, table: Table) -> Iterator[Tap]:
-    """The taps that enter ``event``, one at a time (a generator: the page may change
-    between two taps, and the next one is found after the previous one's rerun)."""
+    """The taps that enter ``event``, one at a time (a generator: the page changes
+    between two taps, and the next one is found after the previous one's answer)."""
     if isinstance(event, Place):
         if event.hideout == 42:
-            yield Tap("the escape section", page.get_by_text("Escape: he played 42"), kind="escape",
-                      settle=lambda: page.wait_for_selector('[aria-label^="He played 42"]'))
-            yield Tap(f"42 +{event.sprints}", option(page, "He played 42", f"42 +{event.sprints}", prefix=True),
-                      final=True, kind="place")
+            yield Tap("the escape's line", control(page, "escmode"), kind="escmode")
+            yield Tap(f"42 +{event.sprints}", control(page, "escape", event.sprints), final=True, kind="escape")
         else:
-            yield Tap(f"+{event.sprints}", option(page, "He placed a hideout", f"+{event.sprints}", prefix=True),
-                      final=True, kind="place")
+            yield Tap(f"+{event.sprints}", control(page, "place", event.sprints), final=True, kind="place")
     elif isinstance(event, Pass):
-        yield Tap("He passed", page.get_by_role("button", name="He passed", exact=True), final=True, kind="pass")
+        yield Tap("He passed", control(page, "pass"), final=True, kind="pass")
     elif isinstance(event, FugitiveDraw):
-        group = page.locator('[aria-label^="He drew from deck"], [aria-label^="His extra draw"]').first
-        yield Tap(f"deck {event.deck}", group.locator("button").filter(has_text=f"Deck {event.deck}").first,
-                  final=True, kind="deck")
+        yield Tap(f"deck {event.deck}", control(page, "fdraw", event.deck), final=True, kind="fdraw")
         table.deck_sizes[event.deck] -= 1
     elif isinstance(event, MarshalDraw):
-        d = deck_of(event.card)
-        yield Tap(f"card {event.card}", option(page, f"Deck {d} ", str(event.card), prefix=True), final=True,
-                  kind="card")
-        table.deck_sizes[d] -= 1
+        yield Tap(f"card {event.card}", control(page, "mdraw", event.card), final=True, kind="mdraw")
+        table.deck_sizes[deck_of(event.card)] -= 1
     elif isinstance(event, (Guess, ManhuntGuess)):
         manhunt = isinstance(event, ManhuntGuess)
         numbers = (event.number,) if manhunt else event.numbers
-        label = "Number you guessed" if manhunt else "Numbers you guessed"
         for x in numbers:
-            yield Tap(f"number {x}", option(page, label, str(x)), kind="number",
-                      settle=lambda x=x: _wait_selected(page, label, str(x)))
+            yield Tap(f"number {x}", control(page, "pick", x), kind="pick")
         if not event.hit:
-            yield Tap("Miss", page.get_by_role("button", name="Miss", exact=True), final=True, kind="miss")
+            yield Tap("Miss", control(page, "miss"), final=True, kind="miss")
             return
-        yield Tap("Hit", page.get_by_role("button", name="Hit", exact=True), kind="hit",
-                  settle=lambda: page.wait_for_selector('[aria-label^="Position of"]'))
+        yield Tap("Hit", control(page, "hit"), kind="hit")
         reveals = (
             [(event.number, event.position, tuple(event.sprint_cards or ()))] if manhunt
             else [(r.hideout, r.position, tuple(r.sprint_cards)) for r in event.reveals]
         )
         for x, pos, cards in reveals:
-            lab = f"Position of {x}"
-            # its control on screen (a hidden one of a previous run can stay in the page:
-            # seen once, for 30 s, after the panel went from one revealed card to the other)
-            group = f'[aria-label="{lab}"] >> visible=true'
-            if len(reveals) > 1 and page.locator(group).count() == 0:
-                # the panel shows one revealed card at a time: pick this one
-                yield Tap(f"revealed card {x}", option(page, REVEALED_CARD, str(x), suffix=" ✓"), kind="which",
-                          settle=lambda group=group: (page.wait_for_selector(group), browser.wait_idle(page)))
-            page.wait_for_selector(group)
-            opt = page.locator(group).locator("button").filter(has_text=re.compile(f"^#{pos}( |$)")).first
-            if opt.get_attribute("aria-checked") != "true":
-                yield Tap(f"position #{pos} of {x}", opt, kind="position", settle=lambda group=group, pos=pos: (
-                    page.wait_for_selector(f'{group} >> button[aria-checked="true"]:has-text("#{pos}")'),
-                    browser.wait_idle(page)))
-            for i, c in enumerate(cards, start=1):
-                yield sprint_tap(page, x, c, completes=len(reveals) > 1 and i == len(cards))
-        yield Tap("Save the hit", page.get_by_role("button", name="Save the hit", exact=True), final=True,
-                  kind="save")
+            if len(reveals) > 1 and not _chosen(page, "hitwho", x):  # the panel shows one revealed card at a time
+                yield Tap(f"revealed card {x}", control(page, "hitwho", x), kind="hitwho")
+            if not _chosen(page, "hitpos", pos):
+                yield Tap(f"position #{pos} of {x}", control(page, "hitpos", pos), kind="hitpos")
+            for c in cards:
+                yield Tap(f"sprint card {c} under {x}", control(page, "hitcard", c), kind="hitcard")
+        yield Tap("Save the hit", control(page, "hitsave"), final=True, kind="hitsave")
     else:
         raise ValueError(f"no taps for {event!r}")
 
 
+def outcome(page, index: int, timeout: float = SETTLE_MS) -> str:
+    """What came of the pad's tap number ``index`` (its own account, ``window.fgPadLog``):
+    saved, refused, stale, changed, duplicate, busy or lost."""
+    return page.wait_for_function(
+        "(i) => { const e = (window.fgPadLog || [])[i]; return e && e.outcome ? e.outcome : false; }",
+        arg=index, timeout=timeout, polling=10).json_value()
+
+
+def log_length(page) -> int:
+    return page.evaluate("() => (window.fgPadLog || []).length")
+
+
+def tap_pad(page, target, what: str = "") -> str:
+    """Tap a control of the pad and wait for the pad's answer; returns the outcome."""
+    n = log_length(page)
+    target.click()
+    return outcome(page, n)
+
+
 #: In the page's own clock: the tap is the first pointerdown (capture phase, before any
-#: handler), "on screen" the first animation frame after the new heat map is in the DOM.
+#: handler), "on screen" the first animation frame after the pad drawn for the new entry
+#: (its heat map, or her guess's painted numbers) is in the DOM.
 #: It also measures how long a spinner was on screen meanwhile (``__fgSpin``, ms).
 ARM = """(sel) => {
     window.__fgTap = undefined; window.__fgSeen = undefined; window.__fgSpin = 0;
@@ -189,89 +152,68 @@ class Timing:
     solver_ms: int  #: how long the solve took on the server (the page says it)
 
 
-def heat_selector(n: int) -> str:
-    """The probabilities after entry ``n`` are on the page."""
-    return f'[data-testid="fg-heatmap"][data-events="{n}"]'
+def settled_selector(n: int) -> str:
+    """The pad drawn for the record of ``n`` entries is on the page (its probabilities:
+    the heat map, or in her guess the number buttons painted as it, in the same element)."""
+    return f'{PAD}[data-entries="{n}"]'
 
 
 def enter(page, event: Event, n: int, table: Table, look: Callable[[Tap, int], None] | None = None) -> Timing:
-    """Enter ``event`` (the ``n``-th, from 1) by taps. ``look(tap, n)`` is called with
-    each control just before it is tapped, once the page is idle. Returns the time
-    from the final tap to the updated probabilities (:class:`Timing`)."""
+    """Enter ``event`` (the ``n``-th, from 1) by taps, each waited for until the pad
+    answers it. ``look(tap, n)`` is called with each control just before it is tapped,
+    once the page is idle. Returns the time from the final tap to the updated
+    probabilities (:class:`Timing`)."""
     in_page = wall = spin = 0.0
     for tap in taps(page, event, table):
         browser.wait_idle(page)
         if look is not None:
             look(tap, n)
         if not tap.final:
-            tap.target.click()
-            if tap.settle is not None:  # not taken: the page idle, no error
-                _until_taken(page, event, n, tap, tap.settle, lambda shown: not shown["errors"],
-                             "the page's time (30 s on the phone pages)")
+            _until_taken(page, event, n, tap, ("changed",))
             continue
-        page.evaluate(ARM, heat_selector(n))
+        page.evaluate(ARM, settled_selector(n))
         start = time.perf_counter()
-        tap.target.click()
-        _until_taken(  # not taken: the page still at the entry before, no error
-            page, event, n, tap,
-            lambda: page.wait_for_selector(heat_selector(n), state="attached", timeout=60_000),
-            lambda shown: shown["heat_events"] == str(n - 1) and not shown["errors"], "60 s")
+        _until_taken(page, event, n, tap, ("saved",))
+        page.wait_for_selector(settled_selector(n), state="attached", timeout=60_000)
         wall = time.perf_counter() - start
         # the animation frame after it may still be to come (the page still busy with
         # the rest of the rerun): read the clock once it has run, never before (NaN)
         page.wait_for_function("() => window.__fgSeen !== undefined", timeout=30_000, polling=5)
         in_page, spin = page.evaluate("() => [(window.__fgSeen - window.__fgTap) / 1000, window.__fgSpin]")
-    browser.wait_idle(page)  # let the rest of the page (suggestions, candidates) finish
+    browser.wait_idle(page)  # let the rest of the page (suggestions) finish
     return Timing(in_page, wall, spin, solver_ms(page))
 
 
-def _until_taken(page, event: Event, n: int, tap: Tap, taken: Callable[[], None], lost: Callable[[dict], bool],
-                 wait: str) -> None:
-    """Wait for a tap's effect (``taken``, which raises Playwright's timeout after
-    ``wait``). Without it, what the page shows decides: a tap lost between the browser
-    and the server (``lost`` of it) is said in a warning with what the page shows and
-    tapped once more, as a person would; anything else fails with what the page shows."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    try:
-        taken()
-        return
-    except PlaywrightTimeout:
-        shown = _what_page_shows(page)
+def _until_taken(page, event: Event, n: int, tap: Tap, wanted: tuple[str, ...]) -> None:
+    """Tap and wait for the pad's answer (its own log). A tap the pad reports lost (no
+    answer in 8 s) or dropped while another was on its way (busy) is warned of, with
+    what the page shows, and tapped once more, as a person would; any other answer
+    than ``wanted`` (refused, stale) fails with what the page shows."""
     where = f"entry {n} ({event!r}): the tap on {tap.what}"
-    if not lost(shown):
-        raise AssertionError(f"{where} had no effect in {wait}; the page shows {shown}")
-    warnings.warn(f"{where} was not taken in {wait} (the page shows {shown}); tapped again", stacklevel=3)
+    got = tap_pad(page, tap.target, tap.what)
+    if got in wanted:
+        return
+    if got not in ("lost", "busy"):
+        raise AssertionError(f"{where} was {got}; the page shows {_what_page_shows(page)}")
+    warnings.warn(f"{where} was {got} (the page shows {_what_page_shows(page)}); tapped again", stacklevel=3)
     browser.wait_idle(page)
-    try:
-        tap.target.click(timeout=SETTLE_MS)
-    except PlaywrightTimeout:  # the control is gone: the page moved on without saying the tap was taken
-        raise AssertionError(f"{where}: the control is no longer on the page to tap again; the page shows "
-                             f"{_what_page_shows(page)}") from None
-    try:
-        taken()
-    except PlaywrightTimeout:
-        raise AssertionError(f"{where}, tapped twice, had no effect; the page shows {_what_page_shows(page)}") from None
+    got = tap_pad(page, tap.target, tap.what)
+    if got not in wanted:
+        raise AssertionError(f"{where}, tapped twice, was {got}; the page shows {_what_page_shows(page)}")
 
 
 def _what_page_shows(page) -> dict:
-    """What a failed entry left on the page, for the message: the heat map's entry
-    count, the status, the messages and errors, the controls shown selected and the
-    expanders."""
+    """What a failed entry left on the page, for the message: the pad's version and
+    screen, the status, the band, the errors and the pad's last taps."""
     return page.evaluate(
         """() => {
-            const heat = document.querySelector('[data-testid="fg-heatmap"]');
-            const status = document.querySelector('[data-testid="fg-status"]');
-            const alerts = [...document.querySelectorAll('[data-testid="stAlert"], [data-testid="stException"]')]
-                .map(e => e.innerText.slice(0, 200));
-            const expanders = [...document.querySelectorAll('details')].map(
-                d => (d.querySelector('summary') || d).innerText.slice(0, 40) + (d.open ? ' (open)' : ' (closed)'));
-            const pressed = [...document.querySelectorAll('button[aria-pressed="true"], button[aria-checked="true"]')]
-                .map(b => b.innerText.trim());
+            const pad = document.querySelector('[data-testid="fg-pad"]');
+            const text = (sel) => { const e = document.querySelector(sel); return e && e.innerText.slice(0, 200); };
             const errors = [...document.querySelectorAll('[data-testid="stAlertContentError"], [data-testid="stException"]')]
                 .map(e => e.innerText.slice(0, 200));
-            return {heat_events: heat && heat.getAttribute('data-events'), status: status && status.innerText,
-                    alerts, errors, expanders, selected: pressed,
+            const taps = (window.fgPadLog || []).slice(-4).map(e => `${e.kind} ${e.value} on ${e.version}: ${e.outcome}`);
+            return {version: pad && pad.dataset.version, screen: pad && pad.dataset.screen,
+                    status: text('[data-testid="fg-status"]'), band: text('[data-testid="fg-band"]'), errors, taps,
                     busy: !!document.querySelector('[data-testid="stStatusWidgetRunningIcon"]')};
         }""")
 
@@ -300,5 +242,5 @@ def new_game(page, url: str) -> None:
     """Open the assistant and start a new game."""
     page.goto(url + "/?page=assistant")
     page.get_by_role("button", name="Start").click()
-    page.wait_for_selector('[data-testid="fg-status"]')
+    page.wait_for_selector(settled_selector(0))
     browser.wait_idle(page)

@@ -1,5 +1,5 @@
 """The floor: a bare Streamlit page of one button whose tap redraws one HTML block,
-marked like the assistant's heat map so the same page clock (harness.taps.ARM)
+marked like the assistant's entry pad so the same page clock (harness.taps.ARM)
 times it (``bench/app_profile.py --bare``). $BARE_FILL adds that many static
 elements (a caption and 41 number buttons each) after the block, to see what a
 page's other elements cost a tap."""
@@ -28,7 +28,7 @@ before = os.environ.get("BARE_FILL_BEFORE") == "1"  # the static elements come b
 st.button("Tap", on_click=_tap)
 if before:
     _fill()
-st.html(f'<div data-testid="fg-heatmap" data-events="{n}">{n}</div>')
+st.html(f'<div data-testid="fg-pad" data-entries="{n}">{n}</div>')
 if not before:
     _fill()
 with open(os.environ["FUGITIVE_RUN_LOG"], "a") as _log:

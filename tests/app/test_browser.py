@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from harness import browser
+from harness import browser, taps
 
 pytestmark = pytest.mark.browser
 
@@ -27,8 +27,15 @@ def tap(page, label: str, text: str) -> None:
     page.locator(f'[aria-label="{label}"] button').filter(has_text=re.compile(f"^{re.escape(text)}$")).click()
 
 
+def pad(page, kind: str, value: int | None = None) -> None:
+    """Tap a control of the assistant's entry pad and wait for its answer (saved, or a
+    change of what she is entering)."""
+    browser.wait_idle(page)
+    assert taps.tap_pad(page, taps.control(page, kind, value)) in ("saved", "changed")
+
+
 def wait_events(page, n: int) -> None:
-    page.wait_for_selector(f'[data-testid="fg-heatmap"][data-events="{n}"]')
+    page.wait_for_selector(taps.settled_selector(n))
 
 
 def shot(page, name: str, top: str | None = None) -> None:
@@ -45,27 +52,24 @@ def test_assistant_session_on_a_phone(server, page):
     page.get_by_role("button", name="Start").click()
     page.wait_for_selector('[data-testid="fg-status"]')
     assert "first turn" in page.locator('[data-testid="fg-status"]').inner_text()
-    tap(page, "He placed a hideout with how many sprint cards?", "+1")
-    wait_events(page, 1)
-    tap(page, "Deck 2 · 12 left in the deck · 14 you have not seen", "17")
-    wait_events(page, 2)
-    tap(page, "Deck 1 · 8 left in the deck · 11 you have not seen", "6")
+    pad(page, "place", 1)
+    pad(page, "mdraw", 17)
+    pad(page, "mdraw", 6)
     wait_events(page, 3)
     browser.wait_idle(page)
     assert "Your guess" in page.locator('[data-testid="fg-status"]').inner_text()
-    page.wait_for_selector('[data-testid="fg-suggestions"]')  # drawn just after the heat map
+    page.wait_for_selector('[data-testid="fg-suggestions"]')  # drawn just after the pad
     shot(page, "assistant-guess.png", top='[data-testid="fg-status"]')
-    tap(page, "Numbers you guessed", "5")
-    page.get_by_role("button", name="Miss", exact=True).click()
+    pad(page, "pick", 5)
+    pad(page, "miss")
     wait_events(page, 4)
-    tap(page, "He drew from deck", "Deck 2")
-    wait_events(page, 5)
-    tap(page, "He placed a hideout with how many sprint cards?", "+0")
+    pad(page, "fdraw", 2)
+    pad(page, "place", 0)
     wait_events(page, 6)
     grid = page.locator('[data-testid="fg-heatmap"]')
     assert grid.locator(".fg-cell").count() == 41
     assert grid.locator('[data-n="41"]').get_attribute("data-p") == "0.0000"  # out of reach: ruled out
-    assert grid.locator('[data-n="6"].fg-mine').count() == 1
+    assert grid.locator('[data-n="6"][data-look="mine"]').count() == 1
     shot(page, "assistant-heatmap.png")
     # a reload (a sleeping phone, a restarted server) comes back to the same place
     page.reload()
@@ -73,7 +77,7 @@ def test_assistant_session_on_a_phone(server, page):
     assert "drew 6" not in page.locator('[data-testid="fg-status"]').inner_text()
     assert page.locator('[data-testid="fg-row"] .fg-card').count() == 3
     # undo, then Korean
-    page.get_by_role("button", name=re.compile("Undo last entry")).click()
+    pad(page, "undo")
     wait_events(page, 5)
     tap(page, "Language", "한국어")
     page.wait_for_selector('text=도망자')
@@ -119,36 +123,23 @@ def test_hotseat_and_ai_vs_ai(server, page):
     shot(page, "learning-grades.png", top="text=decisions, graded")  # the Marshal's (a bot played her)
 
 
-def _top(page, selector: str) -> float:
-    """The top of the first element matching ``selector``, in page coordinates."""
-    return page.locator(selector).first.evaluate("e => e.getBoundingClientRect().top + window.scrollY")
-
-
 def _new_assistant_game(page, server) -> None:
     """A new game in the assistant with the Fugitive's first hideout (+1) entered."""
     page.goto(server + "/?page=assistant")
     page.get_by_role("button", name="Start").click()
     page.wait_for_selector('[data-testid="fg-status"]')
-    tap(page, "He placed a hideout with how many sprint cards?", "+1")
+    pad(page, "place", 1)
     wait_events(page, 1)
 
 
-def test_entries_do_not_move_under_the_thumb_and_sections_stay_open(server, page):
+def test_an_entry_opened_from_the_list_is_corrected_as_json_below_the_pad(server, page):
     _new_assistant_game(page, server)
-    browser.wait_idle(page)
-    page.wait_for_selector("text=Saved:")
-    with_message = _top(page, "text=Card you drew")
-    page.reload()  # the same page with no message: the entries stay where they were
-    wait_events(page, 1)
-    browser.wait_idle(page)
-    assert page.get_by_text("Saved:").count() == 0
-    without = _top(page, "text=Card you drew")
-    assert abs(with_message - without) < 12, (with_message, without)
-    tap(page, "Deck 2 · 12 left in the deck · 14 you have not seen", "17")
+    pad(page, "mdraw", 17)
     wait_events(page, 2)
-    # a section opened stays open when a message comes and goes above it
-    page.get_by_text("Entries (2)").click()
-    page.locator('[data-testid="fg-entries"] [data-pick="1"]').click()  # entry 2 opens at the top
+    page.get_by_text("Entries (2)").click()  # the list opens in the page, no rerun
+    page.locator('[data-testid="fg-entries"] [data-x="1"]').click()  # entry 2 opens at the top
+    page.wait_for_selector('[data-testid="fg-pad"][data-screen="edit"]')
+    assert page.evaluate("window.scrollY") == 0
     page.get_by_text("Correct it as JSON").click()
     page.wait_for_selector("text=Corrected entry (JSON)")
     browser.wait_idle(page)
@@ -157,28 +148,9 @@ def test_entries_do_not_move_under_the_thumb_and_sections_stay_open(server, page
     field.press("Enter")
     browser.wait_idle(page)
     page.get_by_role("button", name="Save the JSON correction").click()
-    page.wait_for_selector("text=card must be from 4 to 41")
+    page.wait_for_selector('[data-testid="fg-band"]:has-text("card must be from 4 to 41")')
     browser.wait_idle(page)
-    assert page.get_by_label("Corrected entry (JSON)").is_visible()
-
-
-def test_a_refused_hit_says_why_next_to_its_button(server, page):
-    _new_assistant_game(page, server)
-    tap(page, "Deck 2 · 12 left in the deck · 14 you have not seen", "17")
-    wait_events(page, 2)
-    tap(page, "Deck 1 · 8 left in the deck · 11 you have not seen", "6")
-    wait_events(page, 3)
-    tap(page, "Numbers you guessed", "2")
-    page.get_by_role("button", name="Hit", exact=True).click()
-    browser.wait_idle(page)
-    save = page.get_by_role("button", name="Save the hit")
-    save.click()  # without the sprint card under #1
-    message = page.locator('[data-testid="stAlert"]').filter(has_text="sprint cards").first
-    message.wait_for()
-    browser.wait_idle(page)
-    gap = _top(page, 'button:has-text("Save the hit")') - message.evaluate(
-        "e => e.getBoundingClientRect().top + window.scrollY")
-    assert 0 < gap < 200, gap  # just above the button, not at the top of the page
+    assert page.get_by_label("Corrected entry (JSON)").is_visible()  # the section stays open
 
 
 def test_games_saved_before_lists_per_browser_are_adopted_on_the_serving_machine(served, page):

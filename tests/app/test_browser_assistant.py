@@ -1,10 +1,13 @@
 """The assistant at a real table, in the real app: headless Chromium at 390x844.
 
-Complete games of the advisor's bots are entered tap by tap (``harness.taps``, as
-the app benchmark does), and every control is measured just before it is tapped:
-it must be on the first screen (the page never needs a scroll), it must not move
-while the thumb goes to it, and the cards and numbers keep their places from one
-entry to the next.
+Complete games of the advisor's bots are entered tap by tap on the entry pad
+(``harness.taps``, as the app benchmark does), and every control is measured just
+before it is tapped: it must be on the first screen (the page never needs a scroll),
+it must not move while the thumb goes to it, and every control keeps its place from
+one entry to the next on its screen (her cards at every draw, the opening's
+included). After every entry what is drawn is checked as the browser draws it: every
+number's colour (computed style) and its percentage or mark, against the solver.
+Refusals and stale taps are shown in the band, which keeps its height: nothing moves.
 """
 from __future__ import annotations
 
@@ -83,7 +86,7 @@ class Thumb:
         self.off_screen: list[str] = []
         self.moved: list[str] = []
         self.taps = 0
-        self.places: dict[tuple[str, str], tuple[float, float]] = {}
+        self.places: dict[tuple[str, str, str], tuple[float, float]] = {}
         self.shifted: list[str] = []
 
     def look(self, tap: taps.Tap, n: int) -> None:
@@ -96,17 +99,64 @@ class Thumb:
         again = _box(tap.target)
         if abs(again["y"] - box["y"]) > 1 or abs(again["x"] - box["x"]) > 1:
             self.moved.append(f"{what}: moved to y={again['y']:.0f} while the thumb went to it")
-        if tap.kind in ("card", "number"):  # every card and number keeps its place
-            # ... among the same controls (his second opening hideout above her first draw
-            # is another screen than her later draws)
-            controls = self.page.evaluate(
-                """() => [...document.querySelectorAll('[role="toolbar"], [role="radiogroup"]')]
-                    .map(e => (e.getAttribute('aria-label') || '').replace(/[0-9]+/g, '#')).join('|')""")
-            key = (tap.kind, tap.what, controls)
-            where = (round(box["x"]), round(box["y"]))
-            if key in self.places and self.places[key] != where:
-                self.shifted.append(f"{what}: was at {self.places[key]}, now {where}")
-            self.places[key] = where
+        # every control keeps its place on its screen from one entry to the next (her cards
+        # at every draw, the opening's draws included; his sprint counts at every placement)
+        screen = self.page.locator(taps.PAD).get_attribute("data-screen")
+        key = (tap.kind, tap.what, screen)
+        where = (round(box["x"]), round(box["y"]))
+        if key in self.places and self.places[key] != where:
+            self.shifted.append(f"{what} on the {screen} screen: was at {self.places[key]}, now {where}")
+        self.places[key] = where
+
+
+def _expected_looks(events) -> dict[int, tuple[str, str, str]]:
+    """What the solver says each number should look like after ``events``: its label
+    (percentage or mark) and its colours (background, text) as rgb()."""
+    from app import pad_view, ui
+    from engine.record import Record
+    from notepad import validate
+    from solver import solve
+
+    record = Record(tuple(events))
+    post, state = solve(record), validate(record).state
+    face_up, hand, sprint_up = set(state.face_up_numbers), set(state.marshal_hand), set(state.face_up_sprint_cards)
+    out = {}
+    for x in range(1, 42):
+        p = float(post.hideouts.get(x, 0.0))
+        look = ui.cell_look(x, p, face_up, hand, sprint_up)
+        bg, fg = pad_view.heat_colours(p) if look.kind == "likely" else pad_view.LOOKS[look.kind][:2]
+        out[x] = (look.label, _rgb(bg), _rgb(fg))
+    return out
+
+
+def _rgb(hex_colour: str) -> str:
+    h = hex_colour.lstrip("#")
+    return "rgb({}, {}, {})".format(*(int(h[i:i + 2], 16) for i in (0, 2, 4)))
+
+
+DRAWN = """() => [...document.querySelectorAll(
+        '[data-testid="fg-heatmap"] .fg-cell, [data-testid="fg-numbers"] .fg-num')].map(e => {
+    const s = getComputedStyle(e), r = e.getBoundingClientRect();
+    const label = e.querySelector('.p');
+    return [Number(e.querySelector('.n').innerText), label ? label.innerText.trim() : '', s.backgroundColor, s.color,
+            r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.opacity !== '0'];
+})"""
+
+
+def _check_drawn(page, events, n: int, wrong: list[str]) -> int:
+    """Every number of the heat map (or of her guess) as the browser draws it: its
+    colours from computed styles and its percentage or mark, against the solver.
+    Returns how many numbers were checked."""
+    drawn = page.evaluate(DRAWN)
+    if not drawn:
+        return 0
+    expected = _expected_looks(events[:n])
+    for x, label, bg, fg, visible in drawn:
+        want = expected[x]
+        if (label, bg, fg) != want or not visible:
+            wrong.append(f"entry {n}: {x} drawn {label!r} {bg} on {fg} (visible {visible}), the solver says {want}")
+    assert len(drawn) == 41, drawn
+    return len(drawn)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -115,22 +165,41 @@ def test_every_next_control_is_on_the_first_screen_and_stays_put(server, page, g
     events = taps.game_events(kind, int(seed))
     taps.new_game(page, server)
     thumb, table = Thumb(page), taps.Table()
-    spinners = []
+    spinners, wrong, checked, heat_screens = [], [], 0, 0
     for n, event in enumerate(events, start=1):
         timing = taps.enter(page, event, n, table, look=thumb.look)
         if timing.spinner_ms > timing.solver_ms + 50:  # a spinner only while the solver works
             spinners.append(f"entry {n}: spinner {timing.spinner_ms:.0f} ms, solve {timing.solver_ms} ms")
+        got = _check_drawn(page, events, n, wrong)
+        checked += got
+        heat_screens += bool(got)
+        # during a draw the heat map's first rows are on the first screen
+        if page.locator(taps.PAD).get_attribute("data-screen") == "draw":
+            first = _box(page.locator('[data-testid="fg-heatmap"] .fg-cell').first)
+            assert first["y"] + first["height"] <= SCREEN, f"entry {n}: the heat map starts at y={first['y']:.0f}"
     assert "won" in page.locator('[data-testid="fg-status"]').inner_text()
     assert not thumb.off_screen, f"{len(thumb.off_screen)} of {thumb.taps} taps off the first screen: {thumb.off_screen}"
     assert not thumb.moved, thumb.moved
     assert not thumb.shifted, thumb.shifted
     assert not spinners, spinners
+    assert not wrong, wrong[:10]
+    assert heat_screens == len(events) and checked == 41 * heat_screens
     assert page.evaluate("window.scrollY") == 0  # the Marshal never had to scroll
+    outcomes = page.evaluate("[...new Set(window.fgPadLog.map(e => e.outcome))]")
+    assert set(outcomes) <= {"saved", "changed"}, outcomes  # every tap taken at once
 
 
 def _on_screen(target) -> bool:
     box = _box(target)
     return box["y"] >= 0 and box["y"] + box["height"] <= SCREEN
+
+
+def _pad(page, kind: str, value: int | None = None, expect: tuple[str, ...] = ("saved", "changed")) -> str:
+    browser.wait_idle(page)
+    got = taps.tap_pad(page, taps.control(page, kind, value))
+    assert got in expect, (kind, value, got)
+    browser.wait_idle(page)
+    return got
 
 
 def test_a_card_of_the_row_opens_its_entry_and_one_tap_corrects_it(server, page):
@@ -139,24 +208,26 @@ def test_a_card_of_the_row_opens_its_entry_and_one_tap_corrects_it(server, page)
     from engine.record import Place
 
     taps.enter(page, Place(4), 1, table)
-    band = page.locator('[data-testid="fg-confirm"]')
+    band = page.locator('[data-testid="fg-band"]')
     assert band.locator(".fg-mini").count() == 4 and "+4" in band.inner_text()  # the big confirmation
+    n = taps.log_length(page)
     page.locator('[data-testid="fg-row"] [data-pick="1"]').click()  # tap the card on the row
-    plus5 = taps.option(page, "Sprint cards under it", "+5", prefix=True)
-    plus5.wait_for()
+    assert taps.outcome(page, n) == "changed"
+    plus5 = taps.control(page, "quick", 5)
     browser.wait_idle(page)
     assert _on_screen(plus5)
-    plus5.click()  # one tap: corrected and saved
+    _pad(page, "quick", 5)  # one tap: corrected and saved
     page.wait_for_selector('[data-testid="fg-row"] [data-position="1"] [data-sprints="5"]')
-    browser.wait_idle(page)
-    assert "Corrected entry 1: Fugitive: hideout +5" in page.locator('[data-testid="stAlert"]').first.inner_text()
-    # in Korean the entry opens in Korean (the old drop-down kept its English)
-    taps.option(page, "Language", "한국어").click()
+    assert "Corrected entry 1: Fugitive: hideout +5" in band.inner_text()
+    # in Korean the entry opens in Korean
+    korean = page.locator('[aria-label="Language"] button').filter(has_text="한국어")
+    korean.click()
     page.wait_for_selector("text=도망자")
     browser.wait_idle(page)
+    n = taps.log_length(page)
     page.locator('[data-testid="fg-row"] [data-pick="1"]').click()
-    page.wait_for_selector('[aria-label^="그 아래의 도약 카드"]')
-    assert "입력 1: 도망자: 은신처 +5" in page.locator(".st-key-fg_editor").inner_text()
+    assert taps.outcome(page, n) == "changed"
+    assert "입력 1: 도망자: 은신처 +5" in page.locator('[data-testid="fg-editing"]').inner_text()
 
 
 def test_the_band_keeps_its_height_and_the_entries_their_place(server, page):
@@ -164,16 +235,15 @@ def test_the_band_keeps_its_height_and_the_entries_their_place(server, page):
     from engine.record import Place
 
     taps.enter(page, Place(1), 1, taps.Table())
-    band = page.locator('[data-testid="fg-confirm"]')
+    band = page.locator('[data-testid="fg-band"]')
     assert "Saved:" in band.inner_text()
-    first = page.locator('[aria-label^="Deck 1 "] button').first
+    first = taps.control(page, "mdraw", 4)
     with_message, band_height = _box(first)["y"], _box(band)["height"]
     page.reload()  # the same page with no fresh message: the band shows the last entry
-    page.wait_for_selector('[data-testid="fg-confirm"][data-entry="1"]')
+    page.wait_for_selector('[data-testid="fg-band"][data-entry="1"]')
     browser.wait_idle(page)
     assert "Saved:" not in band.inner_text() and "Entry 1" in band.inner_text()
-    assert abs(_box(first)["y"] - with_message) < 2 and abs(_box(band)["height"] - band_height) < 2
-    assert band_height < 70  # no empty slot of ~100 px above the entries
+    assert abs(_box(first)["y"] - with_message) < 1 and abs(_box(band)["height"] - band_height) < 1
 
 
 def test_a_second_phone_shows_new_entries_without_a_tap(server):
@@ -183,18 +253,16 @@ def test_a_second_phone_shows_new_entries_without_a_tap(server):
         taps.new_game(a, server)
         taps.enter(a, Place(0), 1, taps.Table())
         b.goto(a.url)  # the same game on a second phone
-        b.wait_for_selector(taps.heat_selector(1), state="attached")
+        b.wait_for_selector(taps.settled_selector(1), state="attached")
         browser.wait_idle(b)
         table = taps.Table()
         taps.enter(a, Place(1), 2, table)  # his second hideout, entered on the first phone
         # the second phone follows within a few seconds, untouched
-        b.wait_for_selector(taps.heat_selector(2), state="attached", timeout=15_000)
+        b.wait_for_selector(taps.settled_selector(2), state="attached", timeout=15_000)
         browser.wait_idle(b)
         assert b.locator('[data-testid="fg-row"] .fg-card').count() == 3
-        taps.option(b, "Deck 1 ", "6", prefix=True).click()  # and its first tap is taken
-        b.wait_for_selector(taps.heat_selector(3), state="attached")
-        browser.wait_idle(b)
-        assert b.get_by_text("changed elsewhere").count() == 0
+        assert _pad(b, "mdraw", 6) == "saved"  # and its first tap is taken
+        b.wait_for_selector(taps.settled_selector(3), state="attached")
 
 
 def test_the_machine_that_serves_shows_the_phone_its_address(server, page):
@@ -236,38 +304,37 @@ def test_every_control_of_the_crowded_screens_is_on_the_first_screen(server, pag
     page.get_by_text("Extra draw after a pass (2nd edition)").click()
     browser.wait_idle(page)
     page.get_by_role("button", name="Start").click()
-    page.wait_for_selector('[data-testid="fg-status"]')
+    page.wait_for_selector(taps.settled_selector(0))
     browser.wait_idle(page)
     table = taps.Table()
 
-    def all_on_screen(labels) -> list[str]:
+    def all_on_screen() -> list[str]:
         off = []
-        for label in labels:
-            for button in page.locator(f'[aria-label^="{label}"] button').all():
-                if not _on_screen(button):
-                    off.append(f"{label}: {button.inner_text()} at y={_box(button)['y']:.0f}")
+        for button in page.locator(f'{taps.PAD} [data-testid="fg-controls"] button').all():
+            if not _on_screen(button):
+                off.append(f"{button.inner_text()} at y={_box(button)['y']:.0f}")
         return off
 
     events = [Place(0), MarshalDraw(4), MarshalDraw(15), Guess((1,), False), FugitiveDraw(1), Pass()]
     taps.enter(page, events[0], 1, table)
-    assert not all_on_screen(["He placed a hideout", "Deck 1 ", "Deck 2 ", "Deck 3 "])
+    assert not all_on_screen()
     for n, event in enumerate(events[1:], start=2):
         taps.enter(page, event, n, table)
-    assert not all_on_screen(["His extra draw", "Deck 1 ", "Deck 2 ", "Deck 3 "])
+    assert page.locator(taps.PAD).get_attribute("data-screen") == "draw"  # his extra draw, or hers
+    assert not all_on_screen()
     assert page.evaluate("window.scrollY") == 0
 
 
 def test_the_back_arrow_goes_to_the_list_by_tap_and_by_key(server, page):
-    """The arrow of the head line is drawn HTML (one element with the status, the row
-    and the band), read by app.tappable: a tap, or Enter once it has the focus, opens
-    the list of games."""
+    """The arrow of the head line is a button of the pad: a tap, or Enter once it has
+    the focus, opens the list of games."""
     from engine.record import Place
 
     for press in (False, True):
         taps.new_game(page, server)
         taps.enter(page, Place(2), 1, taps.Table())
         arrow = page.locator('[data-testid="fg-back"]')
-        assert arrow.get_attribute("role") == "button" and arrow.get_attribute("aria-label") == "All games"
+        assert arrow.get_attribute("aria-label") == "All games"
         if press:
             arrow.focus()
             page.keyboard.press("Enter")
@@ -301,8 +368,7 @@ def test_the_export_downloads_the_record_as_it_is_when_tapped(server, page):
 
 def test_a_long_row_shows_its_newest_card_and_the_card_opened(server, page):
     """A row longer than the screen scrolls by itself to its ringed card: the newest
-    after an entry, the one opened for correction after a tap on it (not the end of
-    the row, where the redrawn row used to jump)."""
+    after an entry, the one opened for correction after a tap on it."""
     events = taps.game_events("notepad-heuristic", 0)  # 16 placements
     taps.new_game(page, server)
     table = taps.Table()
@@ -318,14 +384,14 @@ def test_a_long_row_shows_its_newest_card_and_the_card_opened(server, page):
             break
     else:
         pytest.fail("no row wider than the screen by two cards in the game")
-    page.wait_for_timeout(100)  # the scroll comes in the next frame
     cards = row.locator("[data-pick]")
     assert in_view(cards.last), "the newest card is not in view"
     assert not in_view(cards.first)
+    n = taps.log_length(page)
     cards.first.click()  # Playwright scrolls it into view for the tap; the row is then drawn anew
+    assert taps.outcome(page, n) == "changed"
     page.locator('[data-testid="fg-row"] .fg-slot.marked[data-position="1"]').wait_for()
     browser.wait_idle(page)
-    page.wait_for_timeout(100)
     assert in_view(row.locator('[data-pick="1"]')), "the card opened for correction left the screen"
     # a card takes the focus (role="button"): Enter opens it as a tap does
     row.locator('[data-pick="2"]').focus()

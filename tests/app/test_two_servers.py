@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from harness import browser
+from harness import browser, taps
 
 pytestmark = pytest.mark.browser
 
@@ -36,14 +36,14 @@ def tap(page, label: str, text: str) -> None:
     page.locator(f'[aria-label="{label}"] button').filter(has_text=re.compile(f"^{re.escape(text)}$")).click()
 
 
-def card(page, deck: int, text: str) -> None:
-    """Her draw of the card ``text`` from deck ``deck`` (the group's label names the deck first)."""
+def pad(page, kind: str, value: int) -> None:
+    """A tap of the assistant's entry pad, waited for until it is saved."""
     browser.wait_idle(page)
-    page.locator(f'[aria-label^="Deck {deck} "] button').filter(has_text=re.compile(f"^{re.escape(text)}$")).click()
+    assert taps.tap_pad(page, taps.control(page, kind, value)) == "saved"
 
 
 def wait_events(page, n: int) -> None:
-    page.wait_for_selector(f'[data-testid="fg-heatmap"][data-events="{n}"]')
+    page.wait_for_selector(taps.settled_selector(n))
 
 
 def test_a_game_entered_through_one_server_goes_on_through_the_other(servers):
@@ -52,14 +52,14 @@ def test_a_game_entered_through_one_server_goes_on_through_the_other(servers):
         a.goto(one + "/?page=assistant")
         a.get_by_role("button", name="Start").click()
         a.wait_for_selector('[data-testid="fg-status"]')
-        tap(a, "He placed a hideout with how many sprint cards?", "+1")
+        pad(a, "place", 1)
         wait_events(a, 1)
         browser.wait_idle(a)
         gid = re.search(r"[?&]game=([^&]+)", a.url).group(1)
         # the other phone, on the other server: the same game, the entry saved by the first
         b.goto(two + f"/?page=assistant&game={gid}")
         wait_events(b, 1)
-        card(b, 2, "17")
+        pad(b, "mdraw", 17)
         wait_events(b, 2)
         browser.wait_idle(b)
         # the first phone follows the store: the entry saved through the other server
@@ -68,7 +68,7 @@ def test_a_game_entered_through_one_server_goes_on_through_the_other(servers):
         a.wait_for_selector("text=changed in another window")
         browser.wait_idle(a)
         # and an entry made there goes on through the first server, seen by the other
-        card(a, 2, "18")
+        pad(a, "mdraw", 18)
         wait_events(a, 3)
         wait_events(b, 3)
         b.reload()

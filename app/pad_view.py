@@ -1,0 +1,533 @@
+"""The assistant's entry pad as HTML: status, row, band, the controls of the next
+entry and the heat map, drawn for one version of the record (``app.pad`` shows it).
+
+Why HTML built here and not Streamlit widgets: every control must carry the version
+it was drawn for (``app.assistant_logic``), keep its place from one entry to the next,
+and show the heat map's colours and percentages as real text with inline styles
+(Streamlit's sanitizer dropped a whole style block once one of its CSS rules held
+the text "<1%", and every colour with it: issue 29). So each button is a plain
+``<button data-k=kind data-x=value>``, the grids have a fixed number of columns, and
+a line is greyed (still tappable: the band then says which earlier entries forbid
+it) rather than removed.
+
+Screens (``PadView.screen``), each with its controls in fixed places:
+
+- ``fugitive``: his deck, his sprint count (+0 ... in lines of 8), He passed / Escape;
+- ``draw``: her three decks (7 per line), then, in the opening, his second hideout,
+  and after his pass (2nd edition) his extra draw, below her cards (so her cards
+  stand where they stand at every draw);
+- ``guess``: the 41 numbers painted as the heat map, the chance that all the chosen
+  numbers are hideouts, Miss / Hit;
+- ``hit``: Cancel / Save, the revealed card shown, its position (only where it can
+  stand), its sprint cards;
+- ``edit``: the entry opened for correction and its value in one tap;
+- ``over``: the game is over.
+
+The band above the controls has one fixed height whatever it says (the last entry
+large, a refusal with its corrections, a stale tap), and Undo has one place, in the
+head line beside the status.
+"""
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from engine.cards import DECKS
+from engine.record import Event, FormatText, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Place
+from engine.state import Phase
+from notepad import Notepad
+from solver import Posterior
+
+from . import ui
+from .assistant_fixes import Fix
+from .assistant_logic import Draft, GameRef, HitDraft, Message, OpenGame, Say, active_number, complete, fix_payload, \
+    possible_positions, seen_cards
+from .i18n import error_text, format_text, rule_text, t
+from .services import pct
+
+#: Her guess and the sprint cards of a reveal: 7 numbers a line; his sprint count: 8.
+GRID = 7
+LINE = 8
+
+
+# --------------------------------------------------------------------------- colours
+def _rgb(hex_colour: str) -> tuple[float, float, float]:
+    h = hex_colour.lstrip("#")
+    return tuple(int(h[i:i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]
+
+
+def _hex(rgb: Iterable[float]) -> str:
+    return "#" + "".join(f"{round(max(0.0, min(1.0, c)) * 255):02x}" for c in rgb)
+
+
+def luminance(hex_colour: str) -> float:
+    """WCAG relative luminance."""
+    def lin(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (lin(c) for c in _rgb(hex_colour))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio of two colours (1 to 21; text needs 4.5)."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+_RED = (200 / 255, 20 / 255, 40 / 255)
+_INK = "#1d1e26"  #: dark text
+_WHITE = "#ffffff"
+
+
+def heat_colours(p: float) -> tuple[str, str]:
+    """(background, text) of a likely number at probability ``p``: white to red as p
+    grows (strong from about 0.5), solid colours (no transparency: what is measured is
+    what is seen), the text dark or white, whichever reads better on it."""
+    alpha = 0.12 + 0.78 * min(1.0, max(0.0, p)) ** 0.7
+    bg = _hex(1 - alpha * (1 - c) for c in _RED)
+    fg = _WHITE if contrast(_WHITE, bg) >= contrast(_INK, bg) else _INK
+    return bg, fg
+
+
+#: (background, text, border) of each kind of number (ui.cell_look's kinds but likely)
+LOOKS = {
+    "up": ("#ffffff", "#2b2b33", "2px solid #55555f"),
+    "sprint": ("#ffffff", "#2b2b33", "2px dashed #55555f"),
+    "mine": ("#dfe8f5", "#34496a", "2px solid #dfe8f5"),
+    "out": ("#e9e9ec", "#55555f", "2px solid #e9e9ec"),
+    "certain": ("#7a0010", "#ffffff", "2px solid #7a0010"),
+}
+
+
+def cell_style(look: ui.CellLook, p: float) -> str:
+    """The inline style of one number (heat map cell or guess button)."""
+    if look.kind == "likely":
+        bg, fg = heat_colours(p)
+        border = f"2px solid {bg}"
+    else:
+        bg, fg, border = LOOKS[look.kind]
+    return f"background:{bg};color:{fg};border:{border}"
+
+
+# --------------------------------------------------------------------------- words
+def say(s: Say) -> str:
+    """A ``Say`` in the page's language."""
+    return t(s.key, **{k: _word(v) for k, v in s.params})
+
+
+def _word(v: Any) -> Any:
+    if isinstance(v, Say):
+        return say(v)
+    if isinstance(v, BaseException):
+        return error_text(v)
+    if isinstance(v, tuple) and v and not isinstance(v[0], int):
+        return "; ".join(str(_word(x)) for x in v)
+    if isinstance(v, FormatText):
+        return format_text(v)
+    if getattr(v, "code", None):
+        return rule_text(v)
+    if hasattr(v, "type") and not isinstance(v, str):  # an entry
+        return ui.describe(v)
+    if isinstance(v, GameRef):
+        return ui.shown_id(v.id)
+    return v
+
+
+def fix_label(fix: Fix) -> str:
+    """A correction's button: "Entry 4: +1" (and what is entered after it)."""
+    head = t("fix_entry", i=fix.index + 1, what=_short(fix.event))
+    if fix.truncate:
+        return t("fix_and_drop", head=head, n=fix.dropped)
+    if fix.then is not None:
+        return t("fix_then", head=head, what=_short(fix.then))
+    return head
+
+
+def _short(e: Event) -> str:
+    """An entry in a few characters, for a button: +2, 42 +3, card 17, deck 2, or its words."""
+    if isinstance(e, Place):
+        return f"42 +{e.sprints}" if e.is_escape else f"+{e.sprints}"
+    if isinstance(e, MarshalDraw):
+        return t("short_card", c=e.card)
+    if isinstance(e, FugitiveDraw):
+        return t("deck_short", d=e.deck)
+    return ui.describe(e)
+
+
+# --------------------------------------------------------------------------- pieces
+def _attrs(**kw: Any) -> str:
+    return "".join(f' {k.replace("_", "-")}="{html.escape(str(v), quote=True)}"' for k, v in kw.items() if v is not None)
+
+
+def button(label: str, kind: str, value: int | None = None, *, cls: str = "", off: bool = False,
+           disabled: bool = False, style: str = "", fix: Fix | None = None, sub: str = "", title: str = "") -> str:
+    """One tap target. ``off``: greyed (not allowed now) but tappable, the band then
+    says why; ``disabled``: not a tap at all (a face-up number in her guess)."""
+    classes = " ".join(c for c in ("fg-b", cls, "fg-off" if off else "") if c)
+    extra = _attrs(data_k=kind, data_x=value, style=style or None, title=title or None,
+                   data_f=json.dumps(fix_payload(fix)) if fix is not None else None)
+    state = ' disabled aria-disabled="true"' if disabled else ""
+    inner = f'<span class="n">{html.escape(label)}</span>' + (f'<span class="p">{html.escape(sub)}</span>' if sub else "")
+    return f'<button type="button" class="{classes}"{extra}{state}>{inner}</button>'
+
+
+def _label(text: str, tid: str = "", extra: str = "") -> str:
+    return f'<div class="fg-label"{_attrs(data_testid=tid or None)}>{html.escape(text)}{extra}</div>'
+
+
+def _grid(buttons: list[str], columns: int, tid: str) -> str:
+    return (f'<div class="fg-grid{columns}" data-testid="{tid}" role="group">' + "".join(buttons) + "</div>")
+
+
+# --------------------------------------------------------------------------- the pad
+@dataclass(frozen=True)
+class PadView:
+    """One drawing of the pad: its HTML, the version its controls carry, the screen."""
+
+    html: str
+    version: str
+    screen: str
+
+
+def screen_of(pad: Notepad, draft: Draft) -> str:
+    s = pad.state
+    if draft.edit is not None and draft.edit < len(pad):
+        return "edit"
+    if s.over:
+        return "over"
+    if draft.hit is not None:
+        return "hit"
+    if s.allows("guess") or s.allows("manhunt_guess"):
+        return "guess"
+    if s.allows("marshal_draw") or s.phase is Phase.FUGITIVE_OPENING and s.row:
+        return "draw"
+    return "fugitive"
+
+
+def build(gid: str, game: OpenGame, draft: Draft, message: Message | None, post: Posterior | None,
+          contradiction: Message | None, draw_tip: tuple[int, str] | None) -> PadView:
+    """The pad of game ``gid`` at this session's version, its controls carrying it."""
+    pad = game.pad
+    s = pad.state
+    screen = screen_of(pad, draft)
+    head = _head(pad, draft, screen)
+    row = _row(pad, draft)
+    decks = (t("decks_status", d1=s.deck_sizes[1], d2=s.deck_sizes[2], d3=s.deck_sizes[3])
+             + " · " + t("fugitive_hand_size", n=s.fugitive_hand_size))
+    band = _band(pad, message, contradiction)
+    controls = {"fugitive": _fugitive, "draw": _draw, "guess": _guess, "hit": _hit, "edit": _edit,
+                "over": _over}[screen](pad, draft, post, draw_tip)
+    heat = "" if screen in ("guess", "hit") else _heat(pad, post)
+    if screen == "draw" and draw_tip:  # its reason under the heat map: the deck is named above her cards
+        heat += f'<div class="fg-tip" data-testid="fg-draw-tip">{html.escape(t("draw_tip", d=draw_tip[0], why=draw_tip[1]))}</div>'
+
+    below = ui.positions_html(post, rest_on_tap=True) + _hand(pad) + _entries(pad, post)
+    body = (f'<div class="fg-pad" data-testid="fg-pad"{_attrs(data_game=gid, data_version=game.version)}'
+            f' data-entries="{len(pad)}" data-screen="{screen}">'
+            f'{head}{row}<div class="fg-caption" data-testid="fg-decks">{html.escape(decks)}</div>{band}'
+            f'<div class="fg-controls" data-testid="fg-controls">{controls}</div>{heat}{below}</div>')
+    return PadView(body, game.version, screen)
+
+
+def _phase_text(pad: Notepad) -> tuple[str, str | None]:
+    s = pad.state
+    ph = s.phase.value
+    if s.over:
+        return t("phase_over") + " — " + t(f"winner_{s.winner}") + " " + ui.end_reason(pad.events, s.winner), None
+    if ph == "fugitive_opening":
+        return t("phase_fugitive_opening_two" if pad.ruleset.opening == "two" else "phase_fugitive_opening"), "fugitive"
+    if ph == "marshal_draw" and len(s.marshal_hand) < 2 and not any(
+            isinstance(e, (Guess, ManhuntGuess)) for e in pad.events):
+        return t("phase_marshal_draw_first"), "marshal"
+    return t(f"phase_{ph}"), s.turn
+
+
+def _head(pad: Notepad, draft: Draft, screen: str) -> str:
+    """The head line: the arrow back to the list, the status, Undo (one place for it)."""
+    text, who = _phase_text(pad)
+    if screen == "hit" and draft.hit is not None:
+        text = t("hit_of", n=", ".join(map(str, draft.hit.numbers)))
+    back = html.escape(t("back_to_list"))
+    undo = button("↶ " + t("undo_short"), "undo", cls="fg-undo", disabled=not len(pad), title=t("undo"))
+    return (f'<div class="fg-head"><button type="button" class="fg-back" data-k="back" data-testid="fg-back" '
+            f'aria-label="{back}" title="{back}">←</button>{ui.status_html(text, who)}{undo}</div>')
+
+
+def _row(pad: Notepad, draft: Draft) -> str:
+    """The row (the entry open for correction, or the card just placed, ringed)."""
+    s = pad.state
+    mark = None
+    if draft.edit is not None:
+        mark = next((x.position for x in s.row if x.placed_at == draft.edit), None)
+    elif len(pad) and isinstance(pad.events[-1], Place):
+        mark = len(s.row)
+    return '<div class="fg-tap">' + ui.row_html(ui.public_row(s.row), pick=True, mark=mark) + "</div>"
+
+
+def _band(pad: Notepad, message: Message | None, contradiction: Message | None) -> str:
+    """One place for what the last tap says, always the same height: the entry just
+    saved (large), a refusal or a stale tap with the corrections it offers, the
+    solver's contradiction; else the last entry."""
+    if contradiction is not None and (message is None or message.kind == "saved"):
+        message = contradiction  # the entry just saved is in the row; what it broke is said here
+    if message is None or message.kind == "saved":
+        return _confirmation(pad, fresh=message is not None)
+    actions = [button(fix_label(f), "fix", cls="fg-act", fix=f) for f in message.fixes]
+    if message.open_entry is not None and message.open_entry < len(pad) and len(actions) < 2:
+        actions.append(button(t("open_entry", i=message.open_entry + 1), "open", message.open_entry, cls="fg-act"))
+    if message.kind in ("error", "stale", "warning"):
+        actions.append(button("×", "dismiss", cls="fg-x", title=t("close")))
+    return (f'<div class="fg-band fg-{message.kind}" data-testid="fg-band" data-kind="{message.kind}" '
+            f'data-entry="{len(pad)}" role="status"><div class="fg-what">{html.escape(say(message.say))}</div>'
+            f'<div class="fg-acts">{"".join(actions)}</div></div>')
+
+
+def _confirmation(pad: Notepad, fresh: bool) -> str:
+    """The last entry, large, to compare with the table at a glance: after a placement
+    its card with the sprint cards stacked under it and their count ("+4")."""
+    if not len(pad):
+        return (f'<div class="fg-band fg-confirm" data-testid="fg-band" data-kind="none" data-entry="0">'
+                f'<div class="fg-what">{html.escape(t("no_entries_yet"))}</div></div>')
+    i = len(pad) - 1
+    event = pad.events[i]
+    what = t("saved", what=ui.describe(event)) if fresh else t("last_entry", i=i + 1, what=ui.describe(event))
+    picture = '<div class="fg-ok">✓</div>' if fresh else ""
+    if isinstance(event, Place):
+        card = ui.card_html(ui.public_row([pad.state.row[-1]])[0], "fg-big")
+        picture = f'{card}<div class="fg-plus">+{event.sprints}</div>'
+    kind = "saved" if fresh else "last"
+    return (f'<div class="fg-band fg-confirm{" fresh" if fresh else ""}" data-testid="fg-band" data-kind="{kind}" '
+            f'data-entry="{i + 1}">{picture}<div class="fg-what">{html.escape(what)}</div></div>')
+
+
+# --------------------------------------------------------------------------- his turn
+def _fugitive(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str] | None) -> str:
+    s = pad.state
+    allowed = s.by_kind()
+    return _his_deck(allowed.get("fugitive_draw")) + _place(pad, draft, allowed.get("place"), "pass" in allowed)
+
+
+def _his_deck(a) -> str:
+    """His draw: the three decks, those he cannot draw from now greyed."""
+    label = t("fugitive_draw_extra", d=a.decks[0]) if a is not None and a.optional else t("fugitive_draw")
+    decks = set(a.decks) if a is not None else set()
+    buttons = [button(t("deck_short", d=d), "fdraw", d, off=d not in decks) for d in (1, 2, 3)]
+    return f'<div class="fg-line" data-testid="fg-his-deck">{_label(label)}' + _grid(buttons, 3, "fg-decks3") + "</div>"
+
+
+def _place(pad: Notepad, draft: Draft, a, can_pass: bool | None) -> str:
+    """His placement: the sprint count in lines of 8 (+0 ... at least +7, those beyond
+    his hand greyed: the band says which entries took his cards); the escape (42 +k
+    in the same places) a tap away on the label's line; ``can_pass``: He passed under
+    it (None: no such button, in the opening under her cards)."""
+    hand = max(0, pad.state.fugitive_hand_size - 1)  # cards besides 42
+    escape_ok = a is not None and a.escape_max_sprints is not None
+    escape = draft.escape and escape_ok
+    count = -(-(max(LINE - 1, hand) + 1) // LINE) * LINE
+    if escape:
+        lo, hi = a.escape_min_sprints, a.escape_max_sprints
+        buttons = [button(f"42 +{k}", "escape", k, off=not lo <= k <= hi) for k in range(count)]
+        label = t("place_escape")
+    else:
+        most = a.max_sprints if a is not None and a.max_sprints is not None else -1
+        buttons = [button(f"+{k}", "place", k, off=k > most) for k in range(count)]
+        label = t("place_short")
+    toggle = ""
+    if escape_ok or escape:
+        toggle = button(t("escape_back") if escape else t("escape_short"), "escmode", cls="fg-act fg-side")
+    passed = button(t("pass"), "pass", off=not can_pass, cls="fg-wide fg-full") if can_pass is not None else ""
+    return (f'<div class="fg-line" data-testid="fg-place"><div class="fg-labelrow">{_label(label)}{toggle}</div>'
+            f'{_grid(buttons, LINE, "fg-sprints")}{passed}</div>')
+
+
+# --------------------------------------------------------------------------- her draw
+def _draw(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str] | None) -> str:
+    """Her draw (its question is the status line's): every card of each deck in its own
+    place (one she has seen, or of an empty deck, greyed: tapped, the band says at
+    which entry it was seen); below her cards, his second opening hideout or his extra
+    draw after a pass."""
+    s = pad.state
+    allowed = s.by_kind()
+    a = allowed.get("marshal_draw")
+    possible = set(a.cards) if a is not None else set()
+    parts = []
+    for d in (1, 2, 3):
+        cards = DECKS[d]
+        left = s.deck_sizes[d]
+        unseen = sum(c in possible for c in cards)
+        label = t("deck_line", d=d, n=left, u=unseen) if left else t("deck_empty", d=d)
+        if tip and tip[0] == d:  # the suggested deck, said on its own line (its reason under the heat map)
+            label += " · " + t("suggested")
+        buttons = [button(str(c), "mdraw", c, off=c not in possible) for c in cards]
+        parts.append(f'<div class="fg-deck" data-deck="{d}">{_label(label)}{_grid(buttons, GRID, f"fg-deck{d}")}</div>')
+    if s.phase is Phase.FUGITIVE_OPENING or _first_turn(pad):
+        parts.append(_place(pad, draft, allowed.get("place"), None))
+    elif s.phase is Phase.FUGITIVE_BONUS_DRAW or allowed.get("fugitive_draw") is not None:
+        parts.append(_his_deck(allowed.get("fugitive_draw")))
+    return "".join(parts)
+
+
+def _first_turn(pad: Notepad) -> bool:
+    """Her first turn (the opening's draws): his second hideout keeps its line under her cards."""
+    return not any(isinstance(e, (Guess, ManhuntGuess)) for e in pad.events) and pad.state.phase is Phase.MARSHAL_DRAW
+
+
+# --------------------------------------------------------------------------- her guess
+def _looks(pad: Notepad, post: Posterior | None) -> dict[int, tuple[ui.CellLook, float]]:
+    s = pad.state
+    face_up, hand, sprint_up = set(s.face_up_numbers), set(s.marshal_hand), set(s.face_up_sprint_cards)
+    probs = post.hideouts if post is not None and post.consistent else {}
+    return {x: (ui.cell_look(x, float(probs.get(x, 0.0)), face_up, hand, sprint_up), float(probs.get(x, 0.0)))
+            for x in range(1, 42)}
+
+
+def _guess(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str] | None) -> str:
+    """Her guess: the 41 numbers are the heat map (colour, percentage, ✓ / ◆ marks as
+    text); face-up numbers keep their place, marked, and are no tap at all."""
+    s = pad.state
+    manhunt = s.allows("manhunt_guess")
+    chosen = set(draft.numbers)
+    buttons = []
+    for x, (look, p) in _looks(pad, post).items():
+        up = look.kind in ("up", "sprint")
+        buttons.append(button(str(x), "pick", x, cls="fg-num" + (" fg-chosen" if x in chosen else ""),
+                              disabled=up, style=cell_style(look, p), sub=look.label))
+    label = t("guess_number" if manhunt else "guess_numbers")
+    info = _chance(pad, draft, post, manhunt)
+    pair = (button(t("miss"), "miss", cls="fg-wide", off=not draft.numbers)
+            + button(t("hit"), "hit", cls="fg-wide fg-primary", off=not draft.numbers))
+    return (f'<div class="fg-line" data-testid="fg-guess" data-chosen="{",".join(map(str, sorted(chosen)))}">'
+            f'{_label(label)}{_grid(buttons, GRID, "fg-numbers")}'
+            f'<div class="fg-hint" data-testid="fg-guess-hint">{info}</div><div class="fg-pair">{pair}</div></div>'
+            + _legend(pad, post, bool(s.face_up_sprint_cards)))
+
+
+def _chance(pad: Notepad, draft: Draft, post: Posterior | None, manhunt: bool) -> str:
+    """The chance that every chosen number is a hideout (a hit), and what else to know."""
+    s = pad.state
+    numbers = draft.numbers
+    if not numbers:
+        return html.escape(t("choose_numbers"))
+    parts = []
+    if post is not None and post.consistent:
+        p = float(post.joint(numbers))
+        key = "chance_one" if len(numbers) == 1 else "chance_all"
+        parts.append(t(key, x=", ".join(map(str, numbers)), p=pct(p)))
+    mine = [x for x in numbers if x in s.marshal_hand]
+    if mine:
+        parts.append(t("hand_cannot_hit", x=", ".join(map(str, mine))))
+    if manhunt and post is not None and post.consistent and post.probability(numbers[0]) == 0 and not mine:
+        parts.append(t("manhunt_zero", x=numbers[0]))
+    return "<b>" + html.escape(parts[0]) + "</b>" + "".join(" · " + html.escape(x) for x in parts[1:]) if parts else ""
+
+
+# --------------------------------------------------------------------------- a hit
+def _hit(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str] | None) -> str:
+    """Where each revealed hideout lies and its sprint cards, one revealed card at a
+    time; only the positions where the number can stand by the entries."""
+    hit: HitDraft = draft.hit  # type: ignore[assignment]
+    s = pad.state
+    pair = button(t("cancel"), "hitcancel", cls="fg-wide") + button(t("confirm_hit"), "hitsave",
+                                                                        cls="fg-wide fg-primary")
+    parts = [f'<div class="fg-pair">{pair}</div>']
+    x = active_number(pad, hit)
+    if len(hit.numbers) > 1:
+        who = [button(f"{y} ✓" if complete(pad, hit, y) else str(y), "hitwho", y,
+                      cls="fg-chosen" if y == x else "") for y in hit.numbers]
+        parts.append(f'<div class="fg-line">{_label(t("revealed_which"))}'
+                     + _grid(who, max(2, len(who)), "fg-which") + "</div>")
+    where = possible_positions(post, x, s.face_down)
+    sprints_at = {slot.position: slot.sprints for slot in s.row}
+    chosen = hit.positions.get(x)
+    spots = [button(f"#{p} (+{sprints_at.get(p, 0)})", "hitpos", p, cls="fg-chosen" if p == chosen else "")
+             for p in where]
+    parts.append(f'<div class="fg-line" data-testid="fg-positions-of">{_label(t("position_of", x=x))}'
+                 + _grid(spots, 4, "fg-spots") + "</div>")
+    k = sprints_at.get(chosen, 0) if chosen is not None else 0
+    if k:
+        seen = seen_cards(pad, hit)
+        have = set(hit.cards.get((x, chosen), ()))
+        cards = [button(str(c), "hitcard", c, off=c in seen, cls="fg-chosen" if c in have else "")
+                 for c in range(1, 42)]
+        parts.append(f'<div class="fg-line">{_label(t("sprints_of", x=x, k=k))}' + _grid(cards, GRID, "fg-cards")
+                     + "</div>")
+    others = [y for y in hit.numbers if y != x and hit.positions.get(y)]
+    if others:
+        lines = " · ".join(t("hit_summary_line", x=y, p=hit.positions[y], cards=" ".join(
+            map(str, hit.cards.get((y, hit.positions[y]), ()))) or t("no_sprint_cards")) for y in others)
+        parts.append(f'<div class="fg-caption">{html.escape(lines)}</div>')
+    return "".join(parts)
+
+
+# --------------------------------------------------------------------------- correcting
+def _edit(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str] | None) -> str:
+    """The entry opened for correction, where the thumb is: its most often mistyped
+    value in one tap (a sprint count, her card, his deck); any entry as JSON below."""
+    i = draft.edit
+    event = pad.events[i]
+    head = (f'<div class="fg-edit-head">{_label(t("editing", i=i + 1, what=ui.describe(event)), "fg-editing")}'
+            + button(t("close"), "close", cls="fg-wide") + "</div>")
+    if isinstance(event, Place):
+        top = max(12, event.sprints)
+        count = -(-(top + 1) // LINE) * LINE
+        fmt = (lambda k: f"42 +{k}") if event.is_escape else (lambda k: f"+{k}")
+        buttons = [button(fmt(k), "quick", k, cls="fg-chosen" if k == event.sprints else "") for k in range(count)]
+        body = _label(t("corr_escape" if event.is_escape else "corr_place")) + _grid(buttons, LINE, "fg-quick")
+    elif isinstance(event, MarshalDraw):
+        body = _label(t("corr_card")) + "".join(
+            _grid([button(str(c), "quick", c, cls="fg-chosen" if c == event.card else "") for c in DECKS[d]], GRID,
+                  f"fg-quick{d}") for d in (1, 2, 3))
+    elif isinstance(event, FugitiveDraw):
+        body = _label(t("corr_deck")) + _grid(
+            [button(t("deck_short", d=d), "quick", d, cls="fg-chosen" if d == event.deck else "") for d in (1, 2, 3)],
+            3, "fg-quick")
+    else:
+        body = f'<div class="fg-caption">{html.escape(t("edit_below"))}</div>'
+    return head + f'<div class="fg-line" data-testid="fg-editor">{body}</div>'
+
+
+def _over(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str] | None) -> str:
+    return f'<div class="fg-caption fg-over">{html.escape(t("nothing_to_enter"))}</div>'
+
+
+# --------------------------------------------------------------------------- analysis
+def _heat(pad: Notepad, post: Posterior | None) -> str:
+    """The 1-41 heat map (outside her guess): every cell's colour inline, its
+    percentage or mark as text."""
+    if post is None or not post.consistent:
+        return ""
+    cells = []
+    for x, (look, p) in _looks(pad, post).items():
+        cells.append(f'<div class="fg-cell" style="{cell_style(look, p)}" data-n="{x}" data-p="{p:.4f}" '
+                     f'data-look="{look.kind}"><div class="n">{x}</div><div class="p">{html.escape(look.label)}</div></div>')
+    return (f'<div class="fg-grid" data-testid="fg-heatmap" data-events="{len(pad)}">' + "".join(cells) + "</div>"
+            + _legend(pad, post, bool(pad.state.face_up_sprint_cards)))
+
+
+def _legend(pad: Notepad, post: Posterior | None, sprint_up: bool) -> str:
+    if post is None or not post.consistent:
+        return ""
+    return ui.legend_html(pad.record, post, sprint_up, ' data-testid="fg-legend"')
+
+
+def _hand(pad: Notepad) -> str:
+    hand = pad.state.marshal_hand
+    if not hand:
+        return ""
+    return f'<div class="fg-caption">{html.escape(t("your_hand") + ": " + " ".join(map(str, hand)))}</div>'
+
+
+def _entries(pad: Notepad, post: Posterior | None) -> str:
+    """Every entry, on a tap; a tap on one opens it for correction at the top."""
+    if not len(pad):
+        return ""
+    bad = post.first_inconsistent_event if post is not None and not post.consistent else None
+    lines = "".join(
+        f'<button type="button" class="fg-entry" data-k="open" data-x="{i}">{i + 1}. {html.escape(ui.describe(e))} ✎'
+        + (" <b>← ?</b>" if i == bad else "") + "</button>"
+        for i, e in enumerate(pad.events))
+    return (f'<div class="fg-entries"><button type="button" class="fg-more" data-toggle="entries">'
+            f'{html.escape(t("entries"))} ({len(pad)})</button>'
+            f'<div class="fg-hidden" id="fg-entries" data-testid="fg-entries">{lines}</div></div>')
