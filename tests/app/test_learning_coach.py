@@ -17,6 +17,7 @@ from notepad.store import GameStore
 from app import match_logic as ml
 from app.match_meta import MatchMeta
 
+from .pad_driver import pad
 from .helpers import keys, no_exception, status, texts
 
 KEY = new_owner_key()  #: the browser that made the matches stored here (a match without links is its own)
@@ -87,7 +88,7 @@ def test_the_end_of_a_match_by_links_and_of_an_assistant_game_lead_to_learning_i
     info = GameStore(db).create(won)
     at = make_app(page="assistant", game=info.id)
     no_exception(at)
-    assert "Game over" in status(at)
+    assert pad(at).screen == "over" and "Game over" in pad(at).text()
     review = at.button(key="review_game")
     assert review.label == "Review this game"
     review.click().run()
