@@ -40,7 +40,7 @@ def _session() -> AssistantSession:
 
 
 def controller() -> Assistant:
-    return Assistant(services.store(), services.solve)
+    return Assistant(services.store(), services.solve, online.owner_key())
 
 
 # --------------------------------------------------------------------------- list page

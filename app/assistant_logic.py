@@ -291,11 +291,15 @@ class Assistant:
     """The assistant's controller: opens games from the store, takes taps, saves.
 
     ``solve`` gives the posterior of a record (the app's cached solve): a hit's
-    likely positions and the contradiction's corrections come from it."""
+    likely positions and the contradiction's corrections come from it. ``owner``:
+    the browser's owner key; a game opens only for the browser whose list holds it
+    (None: no such check, for callers that are not a browser: the tests of the taps).
+    """
 
-    def __init__(self, store: GameStore, solve: Callable[[Record], Posterior]):
+    def __init__(self, store: GameStore, solve: Callable[[Record], Posterior], owner: str | None = None):
         self.store = store
         self.solve = solve
+        self.owner = owner
 
     # ------------------------------------------------------------------ games
     def game(self, session: AssistantSession, gid: str) -> OpenGame | Say:
@@ -304,10 +308,14 @@ class Assistant:
 
         Only the assistant's own games open here: a match's record holds the
         Fugitive's hidden cards, and the match page replays it from its seed, so the
-        assistant must neither show it nor change it."""
+        assistant must neither show it nor change it. And only this browser's: a game
+        in another browser's list reads as no game at all (its id is no key: it is in
+        the URL, the list and the export), so a stranger learns not even that it exists."""
         game = session.games.get(gid)
         if game is not None:
             return game
+        if self.owner is not None and self.store.role_for_owner(gid, self.owner) is None:
+            return Say.of("game_not_found", gid=GameRef(gid))
         try:
             stored = self.store.open(gid)
         except StoreError as exc:

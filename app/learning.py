@@ -143,9 +143,9 @@ def _pick(games: list[GameInfo]) -> str | None:
 
 def _games() -> list[GameInfo] | None:
     """The games the picker offers: this browser's (made here, or opened by a link),
-    and the game of the URL (its id is its key), unless it is a match played by
-    links that this browser has no link to ("this match is private") or cannot be
-    read (why). None: the page said why and shows nothing more."""
+    and the match of the URL when one of its links opens it here (else "this match is
+    private"). An assistant game not in this browser's list is not offered: the URL's
+    id then reads as no saved game. None: the page said why and shows nothing more."""
     from . import online
 
     owned = online.my_games()
@@ -169,6 +169,9 @@ def _games() -> list[GameInfo] | None:
                 online.private()
                 return None
             st.session_state[ROLES][want] = opened.role.value
+        else:
+            # an assistant game is its browser's alone: another's reads as no game at all
+            return games
         games.insert(0, stored.info)
     return games
 

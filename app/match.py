@@ -83,7 +83,9 @@ def _current() -> mp.MatchSession | None:
             st.session_state[mp.FLASH] = error_text(exc)
         return None
     if stored.info.kind != "match":
-        st.session_state[mp.FLASH] = t("game_not_assistant")
+        # an assistant game is its browser's alone: another's reads as no game at all
+        if store.role_for_owner(gid, online.owner_key()) is not None:
+            st.session_state[mp.FLASH] = t("game_not_assistant")
         return None
     meta = read_or_none(stored.metadata)
     if meta is None:

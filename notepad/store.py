@@ -317,10 +317,12 @@ class GameStore:
         """The game's record as a docs/record.md document (readable by ``fugitive check``)."""
         return self.open(game_id).record.to_json()
 
-    def import_json(self, text: str | bytes, title: str = "", kind: Kind = "assistant") -> GameInfo:
-        """Store a record from JSON; refused with a :class:`StoreError` saying why."""
+    def import_json(self, text: str | bytes, title: str = "", kind: Kind = "assistant",
+                    owner_key: str | None = None) -> GameInfo:
+        """Store a record from JSON (in the list of the browser ``owner_key``, if
+        given); refused with a :class:`StoreError` saying why."""
         record = parse_import(text)
-        return self.create(record, title or "Imported game", kind=kind)
+        return self.create(record, title or "Imported game", kind=kind, owner_key=owner_key)
 
     # -- matches played by private links (notepad.access)
     def create_match(self, record: Record, *, side: Role | str, owner_key: str, title: str = "",

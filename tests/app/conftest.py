@@ -23,6 +23,8 @@ def make_app(db):
     from streamlit.testing.v1 import AppTest
 
     def make(**params):
+        """The app in a new browser session: a new browser, unless ``owner`` names
+        its key (a game opens only in the browser whose list holds it)."""
         at = AppTest.from_file(APP, default_timeout=120)
         for k, v in params.items():
             at.query_params[k] = v

@@ -1,5 +1,12 @@
-"""Small readers over an AppTest tree."""
+"""Small readers over an AppTest tree, and the browser the tests' pages belong to."""
 from __future__ import annotations
+
+from notepad.access import new_owner_key
+
+#: the owner key of the tests' own browser (``make_app(owner=OWNER)``): a game a test
+#: stores with it opens on its pages, as a game opens only in the browser whose list
+#: holds it
+OWNER = new_owner_key()
 
 
 def html_bodies(at) -> list[str]:

@@ -10,8 +10,21 @@ import pytest
 from engine.record import FugitiveDraw, Guess, MarshalDraw, Pass, Place, Record, Reveal
 from notepad.store import GameStore
 
-from .helpers import html_bodies, keys, no_exception, texts
+from .helpers import OWNER, html_bodies, keys, no_exception, texts
 from .pad_driver import pad, tap
+
+
+@pytest.fixture
+def make_app(make_app):
+    """This module's pages are the Marshal's own browser (its key :data:`OWNER`, as
+    her cookie keeps it across reloads), unless a test names another ``owner``: an
+    assistant game opens only in the browser whose list holds it."""
+
+    def make(**params):
+        params.setdefault("owner", OWNER)
+        return make_app(**params)
+
+    return make
 
 
 def _new_game(make_app, db):
@@ -139,7 +152,7 @@ def _contradicting_record() -> str:
 
 
 def test_contradiction_names_the_entry_and_opens_it(make_app, db):
-    info = GameStore(db).import_json(_contradicting_record())
+    info = GameStore(db).import_json(_contradicting_record(), owner_key=OWNER)
     at = make_app(game=info.id)
     no_exception(at)
     band = pad(at).band()
@@ -327,7 +340,7 @@ def _manhunt_record():
 
 def test_manhunt_shows_the_next_guess_and_takes_single_guesses(make_app, db):
     rec = _manhunt_record()
-    info = GameStore(db).create(rec)
+    info = GameStore(db).create(rec, owner_key=OWNER)
     at = make_app(game=info.id)
     no_exception(at)
     assert "Manhunt" in _status(at)
@@ -387,7 +400,7 @@ def test_the_assistant_does_not_open_a_match(make_app, db):
 
     store = GameStore(db)
     state = new_game(5)
-    info = store.create(state.record(), kind="match", metadata={"seed": 5, "mode": "ai_ai"})
+    info = store.create(state.record(), kind="match", metadata={"seed": 5, "mode": "ai_ai"}, owner_key=OWNER)
     at = make_app(game=info.id)
     no_exception(at)
     assert "This game is a match" in at.error[0].value
@@ -395,10 +408,42 @@ def test_the_assistant_does_not_open_a_match(make_app, db):
     assert store.open(info.id).record == state.record()
 
 
+def test_an_assistant_game_opens_only_in_the_browser_whose_list_holds_it(make_app, db):
+    """Its id is in the URL, the list and the export: no key. Another browser that has
+    it opens nothing on any page, makes no entry, and is not told the game exists."""
+    from app import services
+    from app.assistant_logic import Assistant, AssistantSession, Refused, Tap
+    from notepad.access import new_owner_key
+
+    store = GameStore(db)
+    record = Record((Place(2), MarshalDraw(20), MarshalDraw(21)))
+    gid = store.create(record, title="Mine at the club", owner_key=OWNER).id
+    mine = make_app(game=gid)
+    no_exception(mine)
+    assert pad(mine).game == gid and pad(mine).screen == "guess"
+    stranger = new_owner_key()
+    for page in ("assistant", "learning", "match"):
+        at = make_app(page=page, game=gid, owner=stranger)
+        no_exception(at)
+        page_text = texts(at)
+        assert f"No saved game with id `{gid}`" in page_text, page
+        assert "Mine at the club" not in page_text and "open it from the Assistant" not in page_text, page
+        assert 'data-testid="fg-pad"' not in page_text and 'data-testid="fg-row"' not in page_text, page
+        assert not [b for b in at.button if (b.key or "").startswith(("open_", "review_", "l_prev", "l_next"))], page
+    # a tap made as if on that game's pad, with its very version: refused, nothing saved
+    version = store.open(gid).info.version
+    outcome = Assistant(store, services.solve, stranger).tap(AssistantSession(), gid, Tap(gid, version, "guess", 1, "x"))
+    assert isinstance(outcome, Refused) and outcome.message.say.key == "game_not_found"
+    outcome = Assistant(store, services.solve, stranger).tap(AssistantSession(), gid, Tap(gid, version, "undo", None, "y"))
+    assert isinstance(outcome, Refused)
+    assert store.open(gid).record == record and store.open(gid).info.version == version
+    assert gid not in [g.info.id for g in store.list_for_owner(stranger)]
+
+
 def test_a_stored_game_that_cannot_be_read_is_a_message_on_its_page(make_app, db):
     import sqlite3
 
-    gid = GameStore(db).create(Record()).id
+    gid = GameStore(db).create(Record(), owner_key=OWNER).id
     with sqlite3.connect(db) as con:
         con.execute("UPDATE games SET record = ? WHERE id = ?",
                     ('{"format": "fugitive-record", "version": 2, "events": []}', gid))
@@ -489,7 +534,7 @@ def test_the_end_of_a_game_says_why(make_app, db):
     from tests.notepad.records import escape, fdraw, hit, mdraw, place, rec
 
     escaped = rec(place(), place(), mdraw(4), mdraw(5), hit((2, 30, ())), fdraw(1), escape(5))
-    gid = GameStore(db).create(escaped).id
+    gid = GameStore(db).create(escaped, owner_key=OWNER).id
     at = make_app(game=gid)
     no_exception(at)
     assert "The Fugitive won." in _status(at) and "no Manhunt" in _status(at)
@@ -562,7 +607,7 @@ def _stored_without_validation(db, events) -> str:
     """A game saved by an older version, whose rules allowed what this one refuses."""
     import sqlite3
 
-    gid = GameStore(db).create(Record()).id
+    gid = GameStore(db).create(Record(), owner_key=OWNER).id
     with sqlite3.connect(db) as con:
         con.execute("UPDATE games SET record = ? WHERE id = ?", (Record(tuple(events)).to_json(indent=None), gid))
     return gid
@@ -607,7 +652,7 @@ def test_the_quick_correction_takes_a_placement_of_many_sprint_cards(make_app, d
     for i in range(8):  # draws and passes until his hand holds 14 cards besides 42
         events += [fdraw(1 if i < 4 else 2), PASS, mdraw(29 + i), Guess((1,), False)]
     events += [fdraw(2), place(13)]
-    gid = GameStore(db).create(Record(tuple(events))).id
+    gid = GameStore(db).create(Record(tuple(events)), owner_key=OWNER).id
     at = make_app(game=gid)
     no_exception(at)
     tap(at, "open", len(events) - 1)
@@ -691,7 +736,7 @@ def _sprint_9_face_up(make_app, db):
     from tests.notepad.records import PASS, fdraw, hit, mdraw, place, rec
 
     record = rec(place(1), place(), mdraw(4), mdraw(5), hit((1, 3, (9,))), fdraw(1), PASS, mdraw(20))
-    gid = GameStore(db).create(record).id
+    gid = GameStore(db).create(record, owner_key=OWNER).id
     return make_app(game=gid), gid
 
 
@@ -724,7 +769,7 @@ def test_a_manhunt_guess_at_zero_gets_a_hint(make_app, db):
     state = _state(rec)
     hand, up = set(state.marshal_hand), set(state.face_up_numbers) | set(state.face_up_sprint_cards)
     zero = next(x for x in range(1, 42) if x not in up and x not in hand and post.probability(x) == 0)
-    gid = GameStore(db).create(rec).id
+    gid = GameStore(db).create(rec, owner_key=OWNER).id
     at = make_app(game=gid)
     tap(at, "pick", zero)
     no_exception(at)
@@ -750,7 +795,7 @@ def test_every_card_keeps_its_place_and_the_deck_says_what_is_left_and_unseen(ma
 
 
 def test_the_sprint_count_and_the_number_of_more_candidates_read_differently(make_app, db):
-    gid = GameStore(db).create(Record((Place(4), MarshalDraw(20), MarshalDraw(21)))).id
+    gid = GameStore(db).create(Record((Place(4), MarshalDraw(20), MarshalDraw(21))), owner_key=OWNER).id
     at = make_app(game=gid)
     no_exception(at)
     html = pad(at).html

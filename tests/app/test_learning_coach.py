@@ -85,8 +85,8 @@ def test_the_end_of_a_match_by_links_and_of_an_assistant_game_lead_to_learning_i
     assert 'data-testid="fg-truth-row"' in texts(f)
     # an assistant game the Marshal won: its end screen
     won = Record((Place(0), MarshalDraw(20), MarshalDraw(21), Guess((1,), True, (Reveal(1, 1, ()),))))
-    info = GameStore(db).create(won)
-    at = make_app(page="assistant", game=info.id)
+    info = GameStore(db).create(won, owner_key=KEY)
+    at = make_app(page="assistant", game=info.id, owner=KEY)
     no_exception(at)
     assert pad(at).screen == "over" and "Game over" in pad(at).text()
     review = at.button(key="review_game")

@@ -128,7 +128,7 @@ def test_learning_grades_a_guess(make_app, db):
     from engine.record import Guess, MarshalDraw, Place, Record
 
     rec = Record((Place(0), MarshalDraw(20), MarshalDraw(21), Guess((7,), False)))
-    info = GameStore(db).create(rec)
+    info = GameStore(db).create(rec, owner_key=KEY)
     at = make_app(page="learning", game=info.id, owner=KEY)
     no_exception(at)
     page = texts(at)
@@ -328,10 +328,14 @@ def test_the_hand_over_screen_says_the_last_move_and_nothing_private(make_app, d
 def test_the_match_page_says_why_it_does_not_open_a_game(make_app, db):
     from engine.record import Record
 
-    gid = GameStore(db).create(Record()).id  # an assistant game
-    at = make_app(page="match", game=gid)
+    gid = GameStore(db).create(Record(), owner_key=KEY).id  # an assistant game
+    at = make_app(page="match", game=gid, owner=KEY)
     no_exception(at)
     assert "open it from the Assistant" in at.error[0].value
+    # another browser is not even told that it is an assistant game
+    stranger = make_app(page="match", game=gid)
+    no_exception(stranger)
+    assert "Assistant" not in texts(stranger) and f"No saved game with id `{gid}`" in texts(stranger)
 
 
 def test_a_match_with_damaged_metadata_is_a_message(make_app, db):
@@ -592,7 +596,7 @@ def test_a_set_is_graded_by_its_joint_chance_against_the_best_guess_of_any_size(
 
     before = Record((Place(0), Place(0), MarshalDraw(20), MarshalDraw(21)))
     won = before.append(Guess((1, 3), True, (Reveal(1, 1, ()), Reveal(2, 3, ()))))
-    info = GameStore(db).create(won)
+    info = GameStore(db).create(won, owner_key=KEY)
     post = services.solve(before)
     joint = float(post.joint({1, 3}))
     # the test's own count: every set of every size, by hideouts revealed on average
