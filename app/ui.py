@@ -70,7 +70,7 @@ div.stButton > button, div.stDownloadButton > button {min-height: 46px; font-siz
           box-sizing: border-box;}
 /* a face-down card is a card back: no number on it, only its position in a small ring
    (a label, never to be read as a card number) */
-.fg-card.down {background: repeating-linear-gradient(135deg, #3b4a6b 0 5px, #33415f 5px 10px); color: #fff;
+.fg-card.down {background: repeating-linear-gradient(135deg, #3b4a6b 0 5px, #33415f 5px 10px) #3b4a6b; color: #fff;
                border-color: #3b4a6b;}
 .fg-pos {display: inline-block; font-size: 10px; font-weight: 400; line-height: 14px; min-width: 10px; padding: 0 3px;
          border: 1px solid rgba(255, 255, 255, 0.8); border-radius: 8px; vertical-align: middle; color: #e8ecf5;}

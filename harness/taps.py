@@ -244,3 +244,15 @@ def new_game(page, url: str) -> None:
     page.get_by_role("button", name="Start").click()
     page.wait_for_selector(settled_selector(0))
     browser.wait_idle(page)
+
+
+def her_url(page, url: str | None = None) -> str:
+    """``url`` (default: the page's own) for another phone of the same Marshal: with
+    this browser's recovery key (``owner=``, read from its cookie), as she would open
+    her recovery link there; an assistant game opens only in the browser whose list
+    holds it."""
+    from app.online import OWNER_COOKIE
+
+    (key,) = [c["value"] for c in page.context.cookies() if c["name"] == OWNER_COOKIE]
+    url = url if url is not None else page.url
+    return url + ("&" if "?" in url else "?") + f"owner={key}"

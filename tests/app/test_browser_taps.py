@@ -137,7 +137,7 @@ def test_refusals_stale_taps_and_double_taps_move_nothing(served):
         assert "entry 2" in page.locator('[data-testid="fg-band"]').inner_text()
         assert _places(page) == before
         # another phone enters her second card; this page's tap, made before it followed, is stale
-        other.goto(page.url)
+        other.goto(taps.her_url(page))
         other.wait_for_selector(taps.settled_selector(2))
         browser.wait_idle(other)
         assert taps.tap_pad(other, taps.control(other, "mdraw", 6)) == "saved"
