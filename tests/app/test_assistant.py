@@ -894,3 +894,34 @@ def test_the_pad_has_one_element_and_the_session_one_key(make_app, db):
     assert not [k for k in ("assistant_pads", "assistant_flash", "assistant_edit", "assistant_hits", "assistant_seen",
                             "assistant_drawn_for", "assistant_picked", "assistant_undrawn") if k in at.session_state]
     assert not at.pills and not [w for w in at.segmented_control if w.key not in ("lang_pick", "nav")]
+
+
+def test_her_chosen_numbers_show_the_chance_that_all_are_hideouts_before_miss_or_hit(make_app, db):
+    """Issue 29 point 8: before Miss/Hit, the chance that every chosen number is a
+    hideout (the joint probability, not a product of the single chances), as the
+    brute force counts it over the hidden histories."""
+    from app.services import pct
+    from tests.solver.brute import brute_distribution
+
+    record = Record((Place(0), Place(1), MarshalDraw(20), MarshalDraw(21)))
+    gid = GameStore(db).create(record, owner_key=OWNER).id
+    at = make_app(game=gid)
+    assert pad(at).screen == "guess" and "Tap the numbers you guessed" in _hint(at)
+    histories = brute_distribution(record.to_dict(), lambda row, sets, slots: tuple(row))
+    total = sum(histories.values())
+
+    def chance(*numbers: int) -> str:
+        return pct(sum(w for row, w in histories.items() if set(numbers) <= set(row)) / total)
+
+    tap(at, "pick", 1)
+    assert f"1: {chance(1)} that it is a hideout" in _hint(at)
+    tap(at, "pick", 3)
+    assert f"All of 1, 3 are hideouts: {chance(1, 3)}" in _hint(at)
+    assert chance(1, 3) not in ("0%", chance(1))  # two hideouts can be 1 and 3, and the pair is rarer
+    assert GameStore(db).open(gid).record == record  # choosing saves nothing
+
+
+def _hint(at) -> str:
+    html = pad(at).html
+    start = html.index('data-testid="fg-guess-hint"')
+    return html[start:html.index("</div>", start)]

@@ -87,6 +87,15 @@ def test_every_text_of_the_assistant_reads_in_both_colour_schemes(server, scheme
             taps.tap_pad(page, taps.control(page, "pick", 1))
             taps.tap_pad(page, taps.control(page, "pick", 17))
             low += _low(page, "her guess, two numbers chosen")
+            # read at arm's length (issue 29 point 8): the legend 14 px, each number and its
+            # percentage on the heat map's buttons no smaller than 12 px
+            sizes = page.evaluate("""() => ({
+                legend: [...document.querySelectorAll('[data-testid="fg-legend"], .fg-legend')]
+                    .map(e => parseFloat(getComputedStyle(e).fontSize)),
+                cells: [...document.querySelectorAll('[data-testid="fg-guess"] [data-k="pick"] *')]
+                    .filter(e => e.textContent.trim()).map(e => parseFloat(getComputedStyle(e).fontSize))})""")
+            assert sizes["legend"] and min(sizes["legend"]) >= 14, sizes
+            assert sizes["cells"] and min(sizes["cells"]) >= 12, sizes
             page.locator('[data-toggle="entries"]').click()
             low += _low(page, "the list of entries")
             taps.tap_pad(page, taps.control(page, "pick", 17))
