@@ -88,6 +88,7 @@ class Thumb:
         self.taps = 0
         self.places: dict[tuple[str, str, str], tuple[float, float]] = {}
         self.shifted: list[str] = []
+        self.undo: dict[tuple[float, float, float, float], list[str]] = {}  #: Undo's box -> the screens it stood so
 
     def look(self, tap: taps.Tap, n: int) -> None:
         self.taps += 1
@@ -102,6 +103,8 @@ class Thumb:
         # every control keeps its place on its screen from one entry to the next (her cards
         # at every draw, the opening's draws included; his sprint counts at every placement)
         screen = self.page.locator(taps.PAD).get_attribute("data-screen")
+        undo = _box(self.page.locator('[data-k="undo"]'))  # one fixed place on every screen (point 7)
+        self.undo.setdefault(tuple(round(undo[k]) for k in ("x", "y", "width", "height")), []).append(screen)
         key = (tap.kind, tap.what, screen)
         where = (round(box["x"]), round(box["y"]))
         if key in self.places and self.places[key] != where:
@@ -181,6 +184,8 @@ def test_every_next_control_is_on_the_first_screen_and_stays_put(server, page, g
     assert not thumb.off_screen, f"{len(thumb.off_screen)} of {thumb.taps} taps off the first screen: {thumb.off_screen}"
     assert not thumb.moved, thumb.moved
     assert not thumb.shifted, thumb.shifted
+    assert len(thumb.undo) == 1, {box: sorted(set(screens)) for box, screens in thumb.undo.items()}
+    assert next(iter(thumb.undo))[1] + next(iter(thumb.undo))[3] <= SCREEN
     assert not spinners, spinners
     assert not wrong, wrong[:10]
     assert heat_screens == len(events) and checked == 41 * heat_screens
