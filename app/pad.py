@@ -35,8 +35,11 @@ import streamlit as st
 from .i18n import t
 from .pad_view import PadView
 
+#: two taps this close (ms, in the page's clock), at one place: one double tap
+DOUBLE_MS = 400
+
 _JS = """
-const DOUBLE_MS = 400;  // two taps this close, at one place: one double tap
+const DOUBLE_MS = __DOUBLE_MS__;  // two taps this close, at one place: one double tap
 
 export default function(component) {
     const { data, parentElement, setTriggerValue } = component;
@@ -172,7 +175,8 @@ export default function(component) {
 }
 """
 
-_component = st.components.v2.component("fugitive_pad", js=_JS, isolate_styles=False)
+_component = st.components.v2.component("fugitive_pad", js=_JS.replace("__DOUBLE_MS__", str(DOUBLE_MS)),
+                                        isolate_styles=False)
 
 #: the pad's key: st.session_state[KEY] holds its last tap (the trigger) during the run the tap starts
 KEY = "fgpad"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pathlib
+import re
 import shutil
 import socket
 import subprocess
@@ -141,3 +142,37 @@ def wait_idle(page, timeout: float = 60_000, quiet_ms: int = 150) -> None:
         polling=25,
     )
     page.evaluate("window.__fgIdleSince = undefined")
+
+
+class HeldFrames:
+    """A gate on what the server sends one page over Streamlit's websocket: while
+    ``held`` the frames wait (the page shows what it showed, its timers and taps
+    still go out); ``release()`` delivers them in order. With it a test makes a tap
+    on a page that another phone has moved on, as slow networks do, without racing
+    the page's own timed rerun. Install before the page opens the app."""
+
+    def __init__(self, page) -> None:
+        self.held = False
+        self._queue: list[tuple[object, str | bytes]] = []
+        page.route_web_socket(re.compile(r".*/_stcore/stream.*"), self._route)
+
+    def _route(self, ws) -> None:
+        server = ws.connect_to_server()
+
+        def down(message: str | bytes) -> None:
+            if self.held or self._queue:  # (in order: behind what waits)
+                self._queue.append((ws, message))
+            else:
+                ws.send(message)
+
+        server.on_message(down)
+        ws.on_message(lambda message: server.send(message))
+
+    def hold(self) -> None:
+        self.held = True
+
+    def release(self) -> None:
+        self.held = False
+        while self._queue:
+            ws, message = self._queue.pop(0)
+            ws.send(message)

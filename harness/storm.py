@@ -26,9 +26,14 @@ from dataclasses import dataclass, field
 from engine.record import Event, Guess, ManhuntGuess, Place
 from notepad.store import GameStore
 
+from app.pad import DOUBLE_MS
+
 from . import browser, taps
 
 #: the bot games a storm plays: "random" (the engine's random bots), "<marshal>-<fugitive>"
+#: how long a person waits for a control she means to tap before she looks again (ms)
+GONE_MS = 3_000
+
 KINDS = ("random", "solver-heuristic", "solver-random", "notepad-heuristic")
 
 
@@ -43,6 +48,8 @@ class Report:
     outcomes: dict[str, int] = field(default_factory=dict)
     doubles: int = 0  #: double taps made
     second_taken: list[str] = field(default_factory=list)  #: double taps whose second tap was taken
+    slow_seconds: int = 0  #: "double" taps whose second tap came too late to be one (an ordinary tap)
+    gone: int = 0  #: taps not made: the control went away (the page moved on) before the thumb came
     phantoms: list[str] = field(default_factory=list)  #: sequences whose stored record is not what the page accepted
     seconds: float = 0.0
 
@@ -50,7 +57,8 @@ class Report:
         said = ", ".join(f"{k} {v}" for k, v in sorted(self.outcomes.items()))
         return (f"{self.taps} taps in {self.sequences} sequences over {self.games} games, {self.seconds:.0f} s: "
                 f"{self.entries} entries saved; taps {said}; {self.doubles} double taps, "
-                f"{len(self.second_taken)} second taps taken; {len(self.phantoms)} sequences with phantom or "
+                f"{len(self.second_taken)} second taps taken ({self.slow_seconds} came too late to be a double "
+                f"tap); {self.gone} controls gone before the tap; {len(self.phantoms)} sequences with phantom or "
                 f"missing entries")
 
 
@@ -93,10 +101,23 @@ class Storm:
             self.rng.uniform(1200, 2500)
         self.page.wait_for_timeout(ms)
 
-    def _point(self, target) -> tuple[float, float]:
-        target.wait_for(state="visible", timeout=taps.SETTLE_MS)
-        box = target.bounding_box()
-        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    def _point(self, target) -> tuple[float, float] | None:
+        """Where a person would put her thumb on ``target``; None when it is not there
+        (a tap on its way changed the screen: she looks again). The pad draws its
+        controls anew at each answer, so a control seen a moment ago may be redrawn
+        when it is measured: it is looked for again."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        for _ in range(20):
+            try:
+                target.wait_for(state="visible", timeout=GONE_MS)
+            except PlaywrightTimeout:
+                return None
+            box = target.bounding_box()
+            if box is not None:
+                return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+            self.page.wait_for_timeout(50)
+        return None
 
     def _hit(self, x: float, y: float) -> int:
         """One tap at (x, y) by touch or mouse; its index in the page's log."""
@@ -109,12 +130,26 @@ class Storm:
         return n
 
     def _tap(self, target, what: str, event: Event | None = None, undo: bool = False, double: bool = False) -> list[_Sent]:
-        x, y = self._point(target)
+        point = self._point(target)
+        if point is None:
+            self.report.gone += 1
+            return []
+        x, y = point
         sent = [_Sent(self._hit(x, y), event, undo, what=what)]
         if double:
             self.report.doubles += 1
             self.page.wait_for_timeout(self.rng.uniform(60, 250))
-            sent.append(_Sent(self._hit(x, y), None, second=True, what=what + " (second of a double tap)"))
+            n = self._hit(x, y)
+            # a double tap in the page's own clock: under load the second tap can come
+            # later than a double tap does, and then it is an ordinary tap of the page
+            # as it is then (meaning the same entry again)
+            first, second = self.page.evaluate("(xs) => xs.map(i => ((window.fgPadLog || [])[i] || {}).at)",
+                                               [sent[0].index, n])
+            if first is not None and second is not None and second - first >= DOUBLE_MS:
+                self.report.slow_seconds += 1
+                sent.append(_Sent(n, event, undo, what=what + " (again, too late for a double tap)"))
+            else:
+                sent.append(_Sent(n, None, second=True, what=what + " (second of a double tap)"))
         return sent
 
     def _outcome(self, sent: _Sent) -> str:
@@ -123,7 +158,10 @@ class Storm:
     def _wait_step(self, target, what: str) -> bool:
         """A step of an entry (a number of her guess, a hit's position...): tapped and
         seen taken before the next, as a person sees it highlighted."""
-        got = self._outcome(self._tap(target, what)[0])
+        sent = self._tap(target, what)
+        if not sent:
+            return False
+        got = self._outcome(sent[0])
         self._count(got)
         return got == "changed"
 
@@ -161,8 +199,10 @@ class Storm:
         manhunt = isinstance(event, ManhuntGuess)
         numbers = (event.number,) if manhunt else event.numbers
         if pad.get("screen") != "hit":
-            chosen = {int(x) for x in self.page.locator('[data-testid="fg-guess"]').get_attribute("data-chosen")
-                      .split(",") if x}
+            guess = self.page.locator('[data-testid="fg-guess"]')
+            if not guess.count():
+                return steps, None  # her guess is not on the screen yet (a tap on its way)
+            chosen = {int(x) for x in guess.get_attribute("data-chosen").split(",") if x}
             for x in sorted(chosen ^ set(numbers)) if not manhunt else ([] if chosen == {event.number} else [event.number]):
                 steps.append((c("pick", x), f"number {x}"))
             if not event.hit:
@@ -230,6 +270,7 @@ class Storm:
         before = list(game.model)
         made: list[_Sent] = []
         done = 0
+        waits = 0  #: looks in a row for a control that is not on the screen, nothing on its way
         while done < entries and len(game.model) < len(game.events):
             self._absorb(made, game)
             if game.model != list(game.events[:len(game.model)]):
@@ -264,9 +305,13 @@ class Storm:
             if not pending:
                 browser.wait_idle(self.page)
             steps, final = self._steps(event)
-            if pending and not final[0].count():  # its control is not on this screen yet
+            if final is None or (pending and not final[0].count()):  # not on this screen yet
+                if not pending:
+                    waits += 1
+                    assert waits < 5, f"the control of {event} never came: the pad shows {self._pad()}"
                 self._settle(made)
                 continue
+            waits = 0
             ok = True
             for step in steps:
                 if step[0] == "hit-panel":
