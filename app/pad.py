@@ -85,7 +85,7 @@ export default function(component) {
             if (!sheet) return;
             const now = performance.now();
             const entry = { seq: pad.id + '-' + (++pad.n), kind, value, version: sheet.dataset.version,
-                            at: now, outcome: null };
+                            at: now, detail: event.detail, outcome: null };
             window.fgPadLog.push(entry);
             if (window.fgPadLog.length > 20000) window.fgPadLog.splice(0, 10000);
             if (pad.pending) { entry.outcome = 'busy'; flash(el); return; }

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from engine.record import Event, Guess, ManhuntGuess, Place
 from notepad.store import GameStore
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 from app.pad import DOUBLE_MS
 
 from . import browser, taps
@@ -33,6 +35,9 @@ from . import browser, taps
 #: the bot games a storm plays: "random" (the engine's random bots), "<marshal>-<fugitive>"
 #: how long a person waits for a control she means to tap before she looks again (ms)
 GONE_MS = 3_000
+#: a tap the page heard is in its log at once (its click handler runs as the finger lifts);
+#: one not there after this long made no click (ms)
+HEARD_MS = 1_000
 
 KINDS = ("random", "solver-heuristic", "solver-random", "notepad-heuristic")
 
@@ -50,6 +55,7 @@ class Report:
     second_taken: list[str] = field(default_factory=list)  #: double taps whose second tap was taken
     slow_seconds: int = 0  #: "double" taps whose second tap came too late to be one (an ordinary tap)
     gone: int = 0  #: taps not made: the control went away (the page moved on) before the thumb came
+    unheard: int = 0  #: taps the page heard nothing of (the control drawn anew under the finger: no click)
     phantoms: list[str] = field(default_factory=list)  #: sequences whose stored record is not what the page accepted
     seconds: float = 0.0
 
@@ -58,7 +64,7 @@ class Report:
         return (f"{self.taps} taps in {self.sequences} sequences over {self.games} games, {self.seconds:.0f} s: "
                 f"{self.entries} entries saved; taps {said}; {self.doubles} double taps, "
                 f"{len(self.second_taken)} second taps taken ({self.slow_seconds} came too late to be a double "
-                f"tap); {self.gone} controls gone before the tap; {len(self.phantoms)} sequences with phantom or "
+                f"tap); {self.gone} controls gone before the tap, {self.unheard} taps made no click; {len(self.phantoms)} sequences with phantom or "
                 f"missing entries")
 
 
@@ -79,6 +85,7 @@ class _Sent:
     undo: bool = False
     second: bool = False
     what: str = ""
+    first: int | None = None  #: a second tap's first, in the page's log
 
 
 class Storm:
@@ -106,8 +113,6 @@ class Storm:
         (a tap on its way changed the screen: she looks again). The pad draws its
         controls anew at each answer, so a control seen a moment ago may be redrawn
         when it is measured: it is looked for again."""
-        from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
         for _ in range(20):
             try:
                 target.wait_for(state="visible", timeout=GONE_MS)
@@ -119,14 +124,21 @@ class Storm:
             self.page.wait_for_timeout(50)
         return None
 
-    def _hit(self, x: float, y: float) -> int:
-        """One tap at (x, y) by touch or mouse; its index in the page's log."""
+    def _hit(self, x: float, y: float) -> int | None:
+        """One tap at (x, y) by touch or mouse; its index in the page's log, or None
+        when the page heard no tap (the control under the thumb was drawn anew
+        between finger down and up: the browser makes no click of it)."""
         n = taps.log_length(self.page)
         if self.touch:
             self.page.touchscreen.tap(x, y)
         else:
             self.page.mouse.click(x, y)
         self.report.taps += 1
+        try:
+            self.page.wait_for_function("(n) => (window.fgPadLog || []).length > n", arg=n, timeout=HEARD_MS)
+        except PlaywrightTimeout:
+            self.report.unheard += 1
+            return None
         return n
 
     def _tap(self, target, what: str, event: Event | None = None, undo: bool = False, double: bool = False) -> list[_Sent]:
@@ -135,11 +147,16 @@ class Storm:
             self.report.gone += 1
             return []
         x, y = point
-        sent = [_Sent(self._hit(x, y), event, undo, what=what)]
+        index = self._hit(x, y)
+        if index is None:
+            return []
+        sent = [_Sent(index, event, undo, what=what)]
         if double:
             self.report.doubles += 1
             self.page.wait_for_timeout(self.rng.uniform(60, 250))
             n = self._hit(x, y)
+            if n is None:
+                return sent
             # a double tap in the page's own clock: under load the second tap can come
             # later than a double tap does, and then it is an ordinary tap of the page
             # as it is then (meaning the same entry again)
@@ -149,7 +166,7 @@ class Storm:
                 self.report.slow_seconds += 1
                 sent.append(_Sent(n, event, undo, what=what + " (again, too late for a double tap)"))
             else:
-                sent.append(_Sent(n, None, second=True, what=what + " (second of a double tap)"))
+                sent.append(_Sent(n, None, second=True, what=what + " (second of a double tap)", first=sent[0].index))
         return sent
 
     def _outcome(self, sent: _Sent) -> str:
@@ -355,7 +372,12 @@ class Storm:
                 continue
             self._count(got)
             if s.second and got not in ("busy", "stale"):
-                self.report.second_taken.append(f"{s.what}: {got}")
+                # what the page's log says of both taps, to find why
+                log = self.page.evaluate("(xs) => xs.map(i => { const e = (window.fgPadLog || [])[i] || {};"
+                                         " return [e.kind, e.value, e.version, e.at, e.done, e.outcome, e.detail]; })",
+                                         [s.first, s.index])
+                self.report.second_taken.append(f"{s.what}: {got} (the page's log, first then second: {log}; "
+                                                f"{'touch' if self.touch else 'mouse'})")
             if got == "saved":
                 if s.undo:
                     game.model.pop()
