@@ -28,6 +28,7 @@ from notepad.store import GameStore
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from app.assistant_logic import event_for
 from app.pad import DOUBLE_MS
 
 from . import browser, taps
@@ -159,12 +160,14 @@ class Storm:
                 return sent
             # a double tap in the page's own clock: under load the second tap can come
             # later than a double tap does, and then it is an ordinary tap of the page
-            # as it is then (meaning the same entry again)
-            first, second = self.page.evaluate("(xs) => xs.map(i => ((window.fgPadLog || [])[i] || {}).at)",
-                                               [sent[0].index, n])
-            if first is not None and second is not None and second - first >= DOUBLE_MS:
+            # as it is then: the entry of the control that stands there now
+            (first, _, _), (second, kind, value) = self.page.evaluate(
+                "(xs) => xs.map(i => { const e = (window.fgPadLog || [])[i] || {}; return [e.at, e.kind, e.value]; })",
+                [sent[0].index, n])
+            if second - first >= DOUBLE_MS:
                 self.report.slow_seconds += 1
-                sent.append(_Sent(n, event, undo, what=what + " (again, too late for a double tap)"))
+                sent.append(_Sent(n, event_for(kind, value), kind == "undo",
+                                  what=f"{kind} {value} (a tap on {what}'s place, too late for a double tap)"))
             else:
                 sent.append(_Sent(n, None, second=True, what=what + " (second of a double tap)", first=sent[0].index))
         return sent
