@@ -16,7 +16,7 @@ the correction a message offers) or on a card of the row (``data-pick``) is sent
 again with ``ack`` = that tap's ``seq``, or a newer version) the pad shows the tap
 pending and takes no other tap (a tap meanwhile flashes and is dropped). The second
 tap of a double tap, made where the first was within 0.4 s, once the page has changed
-under it, was meant for the page before: it is refused, with a word over the band,
+under it, was meant for the page before: it is refused (and so is a third as quick), with a word over the band,
 and never applied to the control that now stands there (issue 29: a double tap on her
 last card picked a number of the guess that replaced her cards). Every tap and
 what came of it is kept in ``window.fgPadLog`` (saved, refused, stale, changed,
@@ -95,6 +95,7 @@ export default function(component) {
             if (pointer && last && now - last.at < DOUBLE_MS && Math.hypot(event.clientX - last.x, event.clientY - last.y) < 24
                     && (last.version !== entry.version || last.html !== pad.html)) {
                 entry.outcome = 'stale'; entry.done = now; flash(el); note(pad.words.double);
+                last.at = now;  // a third tap as quick belongs to the same burst, meant for the same page
                 return;
             }
             pad.last = pointer ? { at: now, x: event.clientX, y: event.clientY, version: entry.version, html: pad.html } : null;

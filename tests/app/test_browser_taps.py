@@ -110,6 +110,68 @@ def test_a_double_tap_on_her_last_opening_card_is_one_entry(served, touch):
         assert page.locator('[data-testid="fg-guess"]').get_attribute("data-chosen") == ""
 
 
+#: her last opening card tapped at (x, y), then, once the guess grid stands there, a
+#: second tap 0.2 s or more after the first and a third 0.3 s after the second: the
+#: taps as the page heard them (its log from ``n``)
+BURST = """([x, y, n]) => new Promise((done) => {
+    const tap = () => document.elementFromPoint(x, y).dispatchEvent(new MouseEvent('click',
+        {bubbles: true, cancelable: true, clientX: x, clientY: y, detail: 1}));
+    const t0 = performance.now();
+    tap();
+    const wait = () => {
+        const first = window.fgPadLog[n];
+        if (!first.outcome || !document.querySelector('[data-testid="fg-guess"]')) return setTimeout(wait, 5);
+        setTimeout(() => { tap(); setTimeout(() => { tap(); setTimeout(() =>
+            done(window.fgPadLog.slice(n).map(e => [e.at, e.outcome, e.kind])), 400); }, 300); },
+            Math.max(0, t0 + 200 - performance.now()));
+    };
+    wait();
+})"""
+
+
+def test_a_quick_burst_of_taps_after_the_page_changed_is_refused_whole(served):
+    """Her last opening card, then two more taps at its place as the guess grid replaces
+    her cards, each within 0.4 s of the one before (the third 0.5 s after the first):
+    both are refused, nothing is chosen. The storm found such a third compared with the
+    first alone, sent, and refused only by the server: on another screen it would have
+    picked a number."""
+    from app.pad import DOUBLE_MS
+
+    def opening(page) -> None:
+        taps.new_game(page, served.url)
+        table = taps.Table()
+        taps.enter(page, Place(1), 1, table)
+        taps.enter(page, MarshalDraw(17), 2, table)
+
+    with browser.phone_page() as page:
+        # where the guess grid's numbers will stand (the same entries draw the same screen)
+        opening(page)
+        card = taps.control(page, "mdraw", 35).bounding_box()
+        assert taps.tap_pad(page, taps.control(page, "mdraw", 35)) == "saved"
+        browser.wait_idle(page)
+        numbers = [b for b in (page.locator(f'{taps.PAD} [data-k="pick"]').nth(i).bounding_box()
+                               for i in range(page.locator(f'{taps.PAD} [data-k="pick"]').count())) if b]
+        # a place on her card 35 where a number of the guess will stand: a burst there
+        # would pick it
+        spots = [(x, y) for b in numbers for x in (b["x"] + 4, b["x"] + b["width"] / 2, b["x"] + b["width"] - 4)
+                 for y in (b["y"] + 4, b["y"] + b["height"] / 2, b["y"] + b["height"] - 4)
+                 if card["x"] + 2 < x < card["x"] + card["width"] - 2 and card["y"] + 2 < y < card["y"] + card["height"] - 2]
+        assert spots, (card, numbers)
+        page.locator('[data-testid="fg-back"]').click()
+        for _ in range(3):  # (under heavy load the first answer may come too late for a burst: again)
+            opening(page)
+            log = page.evaluate(BURST, [*spots[0], taps.log_length(page)])
+            (t1, first, _), (t2, second, _), (t3, third, _) = log
+            if t2 - t1 < DOUBLE_MS:
+                break
+            page.locator('[data-testid="fg-back"]').click()
+        assert t2 - t1 < DOUBLE_MS and t3 - t2 < DOUBLE_MS <= t3 - t1, log
+        assert (first, second, third) == ("saved", "stale", "stale"), log
+        browser.wait_idle(page)
+        assert GameStore(served.db).open(_gid(page)).record.events == (Place(1), MarshalDraw(17), MarshalDraw(35))
+        assert page.locator('[data-testid="fg-guess"]').get_attribute("data-chosen") == ""
+
+
 def _places(page) -> dict[str, tuple[float, float, float, float]]:
     """Where every control of the pad stands (the band's own buttons aside: what it
     says comes and goes), and the band itself."""
