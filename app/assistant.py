@@ -68,6 +68,7 @@ def game_list() -> None:
     if not games:
         st.caption(t("no_saved_games"))
     online.unowned_panel("assistant")
+    online.recovery_panel("assistant")
     for g in ui.capped(games, LIST_CAP, "all_games"):
         where = _where(g.id, g.updated)
         label = f"{g.title} · {t('entries_n', n=g.events)}" + (f" · {_where_text(*where)}" if where else "")

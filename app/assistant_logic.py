@@ -293,10 +293,11 @@ class Assistant:
     ``solve`` gives the posterior of a record (the app's cached solve): a hit's
     likely positions and the contradiction's corrections come from it. ``owner``:
     the browser's owner key; a game opens only for the browser whose list holds it
-    (None: no such check, for callers that are not a browser: the tests of the taps).
+    (None, said on purpose: no such check, for callers that are not a browser: the
+    tests of the taps).
     """
 
-    def __init__(self, store: GameStore, solve: Callable[[Record], Posterior], owner: str | None = None):
+    def __init__(self, store: GameStore, solve: Callable[[Record], Posterior], owner: str | None):
         self.store = store
         self.solve = solve
         self.owner = owner

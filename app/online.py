@@ -102,6 +102,10 @@ def keep_owner_key() -> None:
     is read when a session starts: ``st.context.cookies`` cannot write one). A tiny
     script of zero height, drawn last on the page, so it moves nothing."""
     key = owner_key()
+    if st.query_params.get("owner") is not None:
+        # taken (app.links dropped one that cannot be a key): the cookie keeps it, and a
+        # URL copied from the address bar must not carry the whole list with it
+        del st.query_params["owner"]
     if st.context.cookies.get(OWNER_COOKIE) == key:
         return
     st.html(f"<script>document.cookie = {json.dumps(f'{OWNER_COOKIE}={key}')} + "
@@ -114,15 +118,14 @@ def my_games(kind: str | None = None) -> list[OwnedGame]:
     return services.store().list_for_owner(owner_key(), kind=kind)
 
 
-def recovery_panel() -> None:
-    """The link that brings this browser's list to another browser (or back after the
-    cookies were cleared): it carries the owner key, so it is as private as the list
-    (and it opens the seats this browser holds: it is this browser)."""
+def recovery_panel(page: str = "match") -> None:
+    """The link that brings this browser's lists (its assistant games and its matches)
+    to another browser (or back after the cookies were cleared), opening ``page``: it
+    carries the owner key, so it is as private as the lists (and it opens the seats
+    this browser holds: it is this browser)."""
     with st.expander(t("recovery_title")):
         st.caption(t("recovery_help"))
-        st.code(links.url(page="match", owner=owner_key()), language=None)
-    if st.query_params.get("owner") is not None:
-        del st.query_params["owner"]  # taken (app.links dropped one that cannot be a key): the cookie keeps it
+        st.code(links.url(page=page, owner=owner_key()), language=None)
 
 
 def unowned_panel(kind: str) -> None:

@@ -83,15 +83,23 @@ export default function(component) {
             }
             const sheet = root.querySelector('[data-testid="fg-pad"]');
             if (!sheet) return;
-            const now = performance.now();
+            // when the finger made it (the input's time), not when this handler runs: a tap
+            // queued behind a redraw is handled late, but belongs with the tap before it
+            const now = event.timeStamp || performance.now();
             const entry = { seq: pad.id + '-' + (++pad.n), kind, value, version: sheet.dataset.version,
                             at: now, detail: event.detail, outcome: null };
             window.fgPadLog.push(entry);
             if (window.fgPadLog.length > 20000) window.fgPadLog.splice(0, 10000);
-            if (pad.pending) { entry.outcome = 'busy'; flash(el); return; }
+            const last = pad.last, pointer = event.detail > 0;
+            if (pad.pending) {
+                entry.outcome = 'busy'; flash(el);
+                // dropped, but a double tap it began is still one: its second, after the
+                // answer changed the page, is compared with it
+                if (pointer) pad.last = { at: now, x: event.clientX, y: event.clientY, version: entry.version, html: pad.html };
+                return;
+            }
             // the second tap of a double tap, made where the first was, after the page changed
             // under it: it was meant for the page before, not for what stands there now
-            const last = pad.last, pointer = event.detail > 0;
             if (pointer && last && now - last.at < DOUBLE_MS && Math.hypot(event.clientX - last.x, event.clientY - last.y) < 24
                     && (last.version !== entry.version || last.html !== pad.html)) {
                 entry.outcome = 'stale'; entry.done = now; flash(el); note(pad.words.double);
@@ -153,6 +161,7 @@ export default function(component) {
         const scroll = oldRow ? oldRow.scrollLeft : 0;
         root.innerHTML = data.html;
         pad.html = data.html;
+        root.dataset.renders = String((Number(root.dataset.renders) || 0) + 1);  // (the tests' account of redraws)
         const row = root.querySelector('[data-testid="fg-row"]');
         if (row) {  // the ringed card in view (the newest, or the one opened), else where it was
             row.scrollLeft = scroll;

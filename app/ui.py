@@ -75,8 +75,8 @@ div.stButton > button, div.stDownloadButton > button {min-height: 46px; font-siz
 .fg-pos {display: inline-block; font-size: 10px; font-weight: 400; line-height: 14px; min-width: 10px; padding: 0 3px;
          border: 1px solid rgba(255, 255, 255, 0.8); border-radius: 8px; vertical-align: middle; color: #e8ecf5;}
 .fg-card .s {display: block; font-size: 11px; font-weight: 400;}
-/* the sprint cards under a card: a stack of small backs with their count (x2), or
-   their numbers and the steps they add (+4) when the viewer may see them */
+/* the sprint cards under a card: a stack of small backs, or their numbers when the
+   viewer may see them, and how many they are (+2) */
 .fg-stack {display: flex; flex-wrap: wrap; justify-content: center; align-items: center; row-gap: 1px;
            min-height: 18px; margin-top: 2px; font-size: 11px; font-family: system-ui, sans-serif;}
 .fg-backs {display: inline-flex; white-space: nowrap;}

@@ -39,10 +39,11 @@ def main() -> None:
         with browser.app_server(db) as url, browser.phone_page() as page:
             report = Storm(page, url, str(db), seed=SEED).run(taps_wanted=TAPS)
     print(f"tap storm (seed {SEED}, 390x844 headless Chromium, mouse and touch): {report.line()}", flush=True)
-    for line in report.phantoms + report.second_taken:
+    for line in report.phantoms + report.second_taken + report.deaf:
         print("  ", line)
-    if report.phantoms or report.second_taken:
-        raise SystemExit("the tap storm found entries the page did not accept, or a double tap taken twice")
+    if report.phantoms or report.second_taken or report.deaf:
+        raise SystemExit("the tap storm found entries the page did not accept, a double tap taken twice, "
+                         "or a tap the pad did not hear")
 
 
 if __name__ == "__main__":

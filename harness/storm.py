@@ -33,13 +33,17 @@ from app.pad import DOUBLE_MS
 
 from . import browser, taps
 
-#: the bot games a storm plays: "random" (the engine's random bots), "<marshal>-<fugitive>"
 #: how long a person waits for a control she means to tap before she looks again (ms)
 GONE_MS = 3_000
+#: (the page's log length, how often the pad was drawn anew)
+RENDERS = """() => [(window.fgPadLog || []).length,
+                    (document.querySelector('[data-renders]') || {dataset: {}}).dataset.renders || '0']"""
 #: a tap the page heard is in its log at once (its click handler runs as the finger lifts);
 #: one not there after this long made no click (ms)
 HEARD_MS = 1_000
 
+#: the bot games a storm plays: "random" (the engine's random bots), "<marshal>-<fugitive>"
+#: (the advisor's bots)
 KINDS = ("random", "solver-heuristic", "solver-random", "notepad-heuristic")
 
 
@@ -57,6 +61,7 @@ class Report:
     slow_seconds: int = 0  #: "double" taps whose second tap came too late to be one (an ordinary tap)
     gone: int = 0  #: taps not made: the control went away (the page moved on) before the thumb came
     unheard: int = 0  #: taps the page heard nothing of (the control drawn anew under the finger: no click)
+    deaf: list[str] = field(default_factory=list)  #: taps the page heard nothing of, the pad not redrawn meanwhile
     phantoms: list[str] = field(default_factory=list)  #: sequences whose stored record is not what the page accepted
     seconds: float = 0.0
 
@@ -65,7 +70,7 @@ class Report:
         return (f"{self.taps} taps in {self.sequences} sequences over {self.games} games, {self.seconds:.0f} s: "
                 f"{self.entries} entries saved; taps {said}; {self.doubles} double taps, "
                 f"{len(self.second_taken)} second taps taken ({self.slow_seconds} came too late to be a double "
-                f"tap); {self.gone} controls gone before the tap, {self.unheard} taps made no click; {len(self.phantoms)} sequences with phantom or "
+                f"tap); {self.gone} controls gone before the tap, {self.unheard} taps made no click ({len(self.deaf)} of them on a pad not drawn anew); {len(self.phantoms)} sequences with phantom or "
                 f"missing entries")
 
 
@@ -129,7 +134,7 @@ class Storm:
         """One tap at (x, y) by touch or mouse; its index in the page's log, or None
         when the page heard no tap (the control under the thumb was drawn anew
         between finger down and up: the browser makes no click of it)."""
-        n = taps.log_length(self.page)
+        n, renders = self.page.evaluate(RENDERS)
         if self.touch:
             self.page.touchscreen.tap(x, y)
         else:
@@ -139,6 +144,8 @@ class Storm:
             self.page.wait_for_function("(n) => (window.fgPadLog || []).length > n", arg=n, timeout=HEARD_MS)
         except PlaywrightTimeout:
             self.report.unheard += 1
+            if self.page.evaluate(RENDERS)[1] == renders:  # nothing was drawn anew: the pad did not hear a tap
+                self.report.deaf.append(f"a tap at ({x:.0f}, {y:.0f}) on the pad as it stood ({self._pad()})")
             return None
         return n
 

@@ -430,9 +430,15 @@ def test_an_assistant_game_opens_only_in_the_browser_whose_list_holds_it(make_ap
         assert "Mine at the club" not in page_text and "open it from the Assistant" not in page_text, page
         assert 'data-testid="fg-pad"' not in page_text and 'data-testid="fg-row"' not in page_text, page
         assert not [b for b in at.button if (b.key or "").startswith(("open_", "review_", "l_prev", "l_next"))], page
+        # no export, no rename or delete, no entry's JSON
+        assert not at.get("download_button") and not [w for w in at.text_input if w.key == f"title_{gid}"], page
+        assert not [w for w in at.checkbox if w.key == f"delete_sure_{gid}"], page
+        assert not [w for w in at.text_input if (w.key or "").startswith("corr")], page
     # a tap made as if on that game's pad, with its very version: refused, nothing saved
     version = store.open(gid).info.version
-    outcome = Assistant(store, services.solve, stranger).tap(AssistantSession(), gid, Tap(gid, version, "guess", 1, "x"))
+    outcome = Assistant(store, services.solve, stranger).tap(AssistantSession(), gid, Tap(gid, version, "pick", 1, "x"))
+    assert isinstance(outcome, Refused) and outcome.message.say.key == "game_not_found"
+    outcome = Assistant(store, services.solve, stranger).tap(AssistantSession(), gid, Tap(gid, version, "place", 0, "z"))
     assert isinstance(outcome, Refused) and outcome.message.say.key == "game_not_found"
     outcome = Assistant(store, services.solve, stranger).tap(AssistantSession(), gid, Tap(gid, version, "undo", None, "y"))
     assert isinstance(outcome, Refused)

@@ -33,7 +33,7 @@ class Phone:
     """One browser session of the assistant on one game: taps as the pad sends them."""
 
     def __init__(self, store: GameStore, gid: str):
-        self.assistant = Assistant(store, solve)
+        self.assistant = Assistant(store, solve, owner=None)  # (no browser: no owner check)
         self.session = AssistantSession()
         self.gid = gid
         self.store = store

@@ -162,7 +162,7 @@ def test_a_quick_burst_of_taps_after_the_page_changed_is_refused_whole(served):
             opening(page)
             log = page.evaluate(BURST, [*spots[0], taps.log_length(page)])
             (t1, first, _), (t2, second, _), (t3, third, _) = log
-            if t2 - t1 < DOUBLE_MS:
+            if t2 - t1 < DOUBLE_MS and t3 - t2 < DOUBLE_MS <= t3 - t1:
                 break
             page.locator('[data-testid="fg-back"]').click()
         assert t2 - t1 < DOUBLE_MS and t3 - t2 < DOUBLE_MS <= t3 - t1, log
@@ -235,4 +235,6 @@ def test_a_short_tap_storm_saves_exactly_what_the_page_accepted(served):
     print(report.line())
     assert not report.phantoms, report.phantoms
     assert not report.second_taken, report.second_taken
+    assert not report.deaf, report.deaf  # a tap on a pad that stood still is always heard
+    assert report.unheard + report.gone <= report.taps // 5, report.line()  # the storm tapped, mostly
     assert report.sequences >= 3 and report.entries >= 30
