@@ -266,7 +266,9 @@ class Storm:
                 self.page.locator('[data-testid="fg-back"]').click()
             self.page.get_by_role("button", name=re.compile("^(Start|시작)$")).wait_for()
             browser.wait_idle(self.page)
-            open_ones = [g for g in self.games if len(g.model) < len(g.events) and g.model == list(g.events[:len(g.model)])]
+            # (the list shows the 30 games updated last; the rest a tap away: she reopens a listed one)
+            open_ones = [g for g in self.games if len(g.model) < len(g.events) and g.model == list(g.events[:len(g.model)])
+                         and self.page.locator(f".st-key-open_{g.gid} button").count()]
             if choice == "reopen" and open_ones:
                 self.game = self.rng.choice(open_ones)
                 self.page.locator(f".st-key-open_{self.game.gid} button").click()
