@@ -35,9 +35,13 @@ from . import browser, taps
 
 #: how long a person waits for a control she means to tap before she looks again (ms)
 GONE_MS = 3_000
-#: (the page's log length, how often the pad was drawn anew)
-RENDERS = """() => [(window.fgPadLog || []).length,
-                    (document.querySelector('[data-renders]') || {dataset: {}}).dataset.renders || '0']"""
+#: (the page's log length, how often the pad was drawn anew, whether a control the pad
+#: hears stands at (x, y): not greyed out by the browser, not a toggle, not a gap)
+RENDERS = """([x, y]) => { const e = document.elementFromPoint(x, y);
+    const c = e && e.closest('[data-testid="fg-pad"] [data-k], [data-testid="fg-row"] [data-pick]');
+    return [(window.fgPadLog || []).length,
+            (document.querySelector('[data-renders]') || {dataset: {}}).dataset.renders || '0',
+            !!c && !c.disabled && !e.closest('[data-toggle]')]; }"""
 #: a tap the page heard is in its log at once (its click handler runs as the finger lifts);
 #: one not there after this long made no click (ms)
 HEARD_MS = 1_000
@@ -61,7 +65,7 @@ class Report:
     slow_seconds: int = 0  #: "double" taps whose second tap came too late to be one (an ordinary tap)
     gone: int = 0  #: taps not made: the control went away (the page moved on) before the thumb came
     unheard: int = 0  #: taps the page heard nothing of (the control drawn anew under the finger: no click)
-    deaf: list[str] = field(default_factory=list)  #: taps the page heard nothing of, the pad not redrawn meanwhile
+    deaf: list[str] = field(default_factory=list)  #: taps on a control the page heard nothing of, the pad not redrawn
     phantoms: list[str] = field(default_factory=list)  #: sequences whose stored record is not what the page accepted
     seconds: float = 0.0
 
@@ -134,7 +138,7 @@ class Storm:
         """One tap at (x, y) by touch or mouse; its index in the page's log, or None
         when the page heard no tap (the control under the thumb was drawn anew
         between finger down and up: the browser makes no click of it)."""
-        n, renders = self.page.evaluate(RENDERS)
+        n, renders, control = self.page.evaluate(RENDERS, [x, y])
         if self.touch:
             self.page.touchscreen.tap(x, y)
         else:
@@ -144,7 +148,7 @@ class Storm:
             self.page.wait_for_function("(n) => (window.fgPadLog || []).length > n", arg=n, timeout=HEARD_MS)
         except PlaywrightTimeout:
             self.report.unheard += 1
-            if self.page.evaluate(RENDERS)[1] == renders:  # nothing was drawn anew: the pad did not hear a tap
+            if control and self.page.evaluate(RENDERS, [x, y])[1] == renders:  # a control, not drawn anew: unheard
                 self.report.deaf.append(f"a tap at ({x:.0f}, {y:.0f}) on the pad as it stood ({self._pad()})")
             return None
         return n
