@@ -24,7 +24,7 @@ from engine.record import Ruleset, event_to_dict
 from notepad import Notepad, RecordRuleError
 from notepad.store import TITLE_MAX, StoreError, parse_import
 
-from . import online, pad, pad_view, services, ui
+from . import identity, online, pad, pad_view, services, ui
 from .assistant_logic import Assistant, AssistantSession, Back, Message, OpenGame, Say, Tap
 from .i18n import error_text, t
 
@@ -40,7 +40,7 @@ def _session() -> AssistantSession:
 
 
 def controller() -> Assistant:
-    return Assistant(services.store(), services.solve, online.owner_key())
+    return Assistant(services.store(), services.solve, identity.principal())
 
 
 # --------------------------------------------------------------------------- list page
@@ -56,7 +56,7 @@ def game_list() -> None:
         pass_draw = st.toggle(t("pass_draw_rule"), key="new_pass_draw")
         if st.button(t("start"), type="primary", key="new_start", use_container_width=True):
             ruleset = Ruleset(opening or "one-or-two", bool(pass_draw))
-            info = services.store().create(Notepad(ruleset).record, kind="assistant", owner_key=online.owner_key())
+            info = services.store().create(Notepad(ruleset).record, kind="assistant", owner_key=identity.principal())
             st.query_params["game"] = info.id
             st.rerun()
     st.markdown(f"**{t('saved_games')}**")
@@ -68,7 +68,7 @@ def game_list() -> None:
     if not games:
         st.caption(t("no_saved_games"))
     online.unowned_panel("assistant")
-    online.recovery_panel("assistant")
+    identity.devices_panel()
     for g in ui.capped(games, LIST_CAP, "all_games"):
         where = _where(g.id, g.updated)
         label = f"{g.title} · {t('entries_n', n=g.events)}" + (f" · {_where_text(*where)}" if where else "")
@@ -85,7 +85,7 @@ def game_list() -> None:
                 record = parse_import(raw)
                 title = st.session_state.get("import_title") or (up.name.rsplit(".", 1)[0] if up else "Imported game")
                 info = services.store().create(record.marshal_view(), title=title, kind="assistant",
-                                               owner_key=online.owner_key())
+                                               owner_key=identity.principal())
             except StoreError as exc:
                 # the store's reason, and the reader's or validator's inside it, in the page's language
                 st.error(t("import_error", reason=error_text(exc)))

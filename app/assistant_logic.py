@@ -38,6 +38,8 @@ from engine.record import (
     event_from_json,
 )
 from notepad import CorrectionError, Notepad, RecordRuleError
+from notepad.access import Principal
+from notepad.policy import Access, Action, Kind
 from notepad.store import GameStore, StoreError
 from solver import Posterior
 
@@ -297,7 +299,7 @@ class Assistant:
     tests of the taps).
     """
 
-    def __init__(self, store: GameStore, solve: Callable[[Record], Posterior], owner: str | None):
+    def __init__(self, store: GameStore, solve: Callable[[Record], Posterior], owner: Principal | str | None):
         self.store = store
         self.solve = solve
         self.owner = owner
@@ -315,7 +317,8 @@ class Assistant:
         game = session.games.get(gid)
         if game is not None:
             return game
-        if self.owner is not None and self.store.role_for_owner(gid, self.owner) is None:
+        if self.owner is not None and not Access(Kind.ASSISTANT, self.store.role_for_owner(gid, self.owner)).may(
+                Action.PLAY):
             return Say.of("game_not_found", gid=GameRef(gid))
         try:
             stored = self.store.open(gid)

@@ -18,10 +18,13 @@ from advisor.coach_fugitive import CoachTurn, coach_fugitive, hindsight, truth_a
 from advisor.coach_marshal import MarshalCall, coach_marshal
 from engine.record import Record
 from engine.rules import has_placement, placement_error
+from notepad.access import Role
+from notepad.policy import Access, Action, Kind
 from notepad.store import GameInfo, StoreError, StoredGame
 from notepad.validator import RecordRuleError, validate
 
 from . import match_logic as ml
+from . import match_play as mp
 from . import review, services, ui
 from .i18n import error_text, rule_text, t
 from .match_meta import read_or_none
@@ -162,13 +165,12 @@ def _games() -> list[GameInfo] | None:
             return None
         if stored.info.kind == "match":
             # a match opens for its links and its members only (a match on one
-            # device: its owner's browser and its watch link)
-            meta = read_or_none(stored.metadata)
-            opened = online.access(want, by_links=meta is not None and meta.online)
-            if opened.role is None:
+            # device: its owner and its watch link): the controller asks the policy
+            opened = mp.desk().open(want, st.query_params.get("s"))
+            if not isinstance(opened, mp.MatchSession):
                 online.private()
                 return None
-            st.session_state[ROLES][want] = opened.role.value
+            st.session_state[ROLES][want] = opened.role
         else:
             # an assistant game is its browser's alone: another's reads as no game at all
             return games
@@ -200,8 +202,11 @@ def run() -> None:
     except RecordRuleError as exc:  # saved by an older version whose rules allowed it
         st.error(t("game_unreadable_rule", n=(exc.index or 0) + 1, reason=rule_text(exc.reason)))
         return
-    watching = st.session_state.get(ROLES, {}).get(gid) == "watcher"
-    if ("fugitive" in _players(stored) or watching) and not over:
+    role = st.session_state.get(ROLES, {}).get(gid)
+    kind = (Kind.ASSISTANT if stored.info.kind != "match"
+            else Kind.LINKED if meta is not None and meta.online else Kind.DEVICE)
+    access = Access(kind, Role(role) if role in {r.value for r in Role} else None, over)
+    if not access.may(Action.REVIEW) or ("fugitive" in _players(stored) and not over):
         # Learning shows the Marshal's record, whose drawn cards are private to her
         # (docs/rules.md): a person who plays the Fugitive, or watches, sees it once
         # the match is over

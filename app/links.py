@@ -20,9 +20,9 @@ from .i18n import t
 from .phone import connection, is_local, network_address, qr_svg
 
 #: the URL's parameters that name a game, and those that carry a secret (a seat's or
-#: watchers' link ``s``, a seat's transfer ``move``, a browser's recovery ``owner``)
+#: watchers' link ``s``). No parameter says who the browser is (app.identity).
 ID_PARAMS = ("game",)
-SECRET_PARAMS = ("s", "move", "owner")
+SECRET_PARAMS = ("s",)
 
 
 def bound_params() -> None:
@@ -36,15 +36,14 @@ def bound_params() -> None:
         if name in ID_PARAMS and not plausible_id(value):
             st.error(t("bad_game_id", n=f"{len(value):,}", limit=GAME_ID_MAX))
         elif name in SECRET_PARAMS and not plausible(value):
-            st.error(t("bad_recovery") if name == "owner" else
-                     t("bad_link_secret", n=f"{len(value):,}", low=SECRET_MIN, high=SECRET_MAX))
+            st.error(t("bad_link_secret", n=f"{len(value):,}", low=SECRET_MIN, high=SECRET_MAX))
         else:
             continue
         del st.query_params[name]
 
 
 def url(**params: str) -> str:
-    """A link to this app with ``params`` (page, game, s, move, owner)."""
+    """A link to this app with ``params`` (page, game, s)."""
     return base_url() + "/?" + urlencode(params)
 
 

@@ -12,7 +12,7 @@ import streamlit as st
 
 from notepad.store import StoreError, default_location, display_location
 
-from . import i18n, links, services, ui
+from . import i18n, identity, links, services, ui
 from .phone import phone_panel
 from .i18n import error_text, t
 
@@ -87,9 +87,7 @@ def run() -> None:
         return
     try:
         _show(page)
-        from . import online
-
-        online.keep_owner_key()  # the browser's owner key in its cookie (last on the page: moves nothing)
+        identity.keep_owner_key()  # the browser's owner key in its cookie (last on the page: moves nothing)
     except StoreError as exc:
         # the database went away while the page was drawn (a PostgreSQL server that
         # stopped, a disk that filled): the same message; the next run reconnects

@@ -25,19 +25,21 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import streamlit as st
 
-from engine import IllegalMove, new_game
+from engine import new_game
 from engine.record import Ruleset
 from notepad.access import Role, other_seat
 from notepad.store import GameInfo, StoreError
 from notepad.validator import RecordRuleError
 
+from . import identity
 from . import match_logic as ml
 from . import match_play as mp
 from . import online, services, ui
+from .match_control import Closed, Missing, session
 from .i18n import error_text, t
 from .match_meta import MatchMeta, read_or_none
 
-PRIVATE = "match_private"  # session_state: the URL's match is not this browser's (online.Closed: why)
+PRIVATE = "match_private"  # session_state: the URL's match is not this person's (match_control.Closed: why)
 NOTE = "match_note"  # session_state: a note for the next run (not an error)
 SEED_MAX = 999_999_999_999
 LIST_CAP = 20
@@ -58,68 +60,43 @@ HANDOVER_ICON = ('<img alt="" width="120" height="96" src="data:image/svg+xml;ba
 # --------------------------------------------------------------------------- the match of the URL
 def _current() -> mp.MatchSession | None:
     """The match of the URL's ``game``: this session's copy while the store has not
-    moved on, else the stored match again (said when this session had an older copy)."""
+    moved on, else the stored match again as the controller opens it for this person
+    (said when this session had an older copy)."""
     m = st.session_state.get(mp.KEY)
     gid = st.query_params.get("game")
     if not gid:
         return None
     store = services.store()
-    if isinstance(m, mp.MatchSession) and m.gid == gid:
+    mine = isinstance(m, mp.MatchSession) and m.gid == gid
+    if isinstance(m, mp.MatchSession) and mine:
         try:
-            if store.version(gid) == m.version:
+            if store.version(gid) == m.version and m.key == identity.principal():
                 return m
         except StoreError:
             pass  # deleted meanwhile: opening it says so
         # online, the other side's move is what a waiting page waits for: said only
-        # when the page offered this browser a move (another tab or device of the same
-        # player made one, or the other side ended the match meanwhile)
+        # when the page offered this person a move (another tab or device of hers made
+        # one, or the other side ended the match meanwhile)
         if not (m.mode == ml.ONLINE and m.role != m.state.current_player):
             st.session_state[NOTE] = t("match_moved_on")
     st.session_state.pop(mp.KEY, None)
-    try:
-        stored = store.open(gid)
-    except StoreError as exc:
-        if exc.code != "no_game":  # a row that cannot be read: say why (else "no such game")
-            st.session_state[mp.FLASH] = error_text(exc)
-        return None
-    if stored.info.kind != "match":
-        # an assistant game is its browser's alone: another's reads as no game at all
-        if store.role_for_owner(gid, online.owner_key()) is not None:
+    secret = st.query_params.get("s")
+    had_seat = isinstance(m, mp.MatchSession) and mine and m.role in ("marshal", "fugitive")
+    opened = mp.desk().open(gid, secret, had_seat=had_seat)
+    if isinstance(opened, Missing):
+        if opened.why == "assistant":
             st.session_state[mp.FLASH] = t("game_not_assistant")
+        elif opened.why == "broken":
+            st.session_state[mp.FLASH] = error_text(opened.error) if opened.error else t("match_broken")
         return None
-    meta = read_or_none(stored.metadata)
-    if meta is None:
-        st.session_state[mp.FLASH] = t("match_broken")
+    if isinstance(opened, Closed):
+        # nothing of the match leaves the server, not even whose turn it is
+        st.session_state[PRIVATE] = opened
         return None
-    # a match opens for its links and its members only (a match on one device: its
-    # owner's browser and its watch link); anything else sees "this match is
-    # private", and nothing of the match leaves the server
-    opened = online.access(gid, by_links=meta.online)
-    if opened.role is None:
-        seat = m.role if isinstance(m, mp.MatchSession) and m.gid == gid else None
-        st.session_state[PRIVATE] = online.Closed(opened.taken, moved=seat in ("marshal", "fugitive"))
-        return None
-    role = opened.role.value
-    try:  # again: opening a link may have moved the match on (a seat taken); the version first
-        version = store.version(gid)
-        stored = store.open(gid)
-    except StoreError as exc:
-        st.session_state[mp.FLASH] = error_text(exc)
-        return None
-    # the match goes on from its seed: the moves of the stored record again, which must
-    # give that record back (a record that does not follow from the seed cannot go on),
-    # and the silent move noted after its last event
-    try:
-        state = ml.rebuild(meta.seed, stored.record.ruleset, stored.record, meta.ended_turn)
-    except IllegalMove:  # moves no game can make
-        state = None
-    if state is None or state.record() != stored.record:
-        st.session_state[mp.FLASH] = t("match_broken")
-        return None
-    m = mp.session(gid, meta, state, version)
-    m.role, m.key, m.updated, m.rematch = role, online.owner_key(), stored.info.updated, stored.info.rematch
-    st.session_state[mp.KEY] = m
-    return m
+    if secret and opened.role in ("marshal", "fugitive"):
+        del st.query_params["s"]  # the seat is hers: its link has nothing more to open here
+    st.session_state[mp.KEY] = opened
+    return opened
 
 
 # --------------------------------------------------------------------------- setup page
@@ -170,10 +147,11 @@ def setup() -> None:
             state = new_game(seed, ruleset)
             meta = MatchMeta(seed, mode, fb, mb)
             store = services.store()
+            who = identity.principal()
             info = store.create(state.record(), title=f"Match {t('mode_' + mode)}", kind="match", metadata=meta.to_json(),
-                                owner_key=online.owner_key())
-            m = mp.session(info.id, meta, state, store.version(info.id))
-            m.role, m.key = Role.OWNER.value, online.owner_key()
+                                owner_key=who)
+            m = session(info.id, meta, state, store.version(info.id))
+            m.role, m.key, m.made = Role.OWNER.value, who, True
             st.session_state[mp.KEY] = m
             st.query_params["game"] = info.id
             st.rerun()
@@ -205,7 +183,7 @@ def saved_list() -> None:
                 st.query_params["game"] = g.info.id
                 st.rerun()
     online.unowned_panel("match")
-    online.recovery_panel()
+    identity.devices_panel()
 
 
 @dataclass(frozen=True)

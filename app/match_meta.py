@@ -12,8 +12,8 @@ writes, so that no page reads them by string keys:
 - ``claim_after``: a match by links: the seconds without a move after which the
   player waiting may claim the win;
 - ``ended_turn``: a move that ended a turn and wrote no event (``EndedTurn``);
-- ``ended``: a match by links that ended off the board (``Ended``: a resignation or
-  a claim; the rules' record has no such event).
+- ``ended``: a match by links that ended off the board (``Ended``: a resignation, a
+  claim, or a call-off by its maker; the rules' record has no such event).
 
 The JSON keeps the keys it always had, so stores written before this module read the
 same.
@@ -25,8 +25,8 @@ from typing import Any, Literal, Mapping
 
 Side = Literal["marshal", "fugitive"]
 SIDES: tuple[Side, ...] = ("marshal", "fugitive")
-EndHow = Literal["resigned", "claimed"]
-ENDED_HOW: tuple[EndHow, ...] = ("resigned", "claimed")
+EndHow = Literal["resigned", "claimed", "called_off"]
+ENDED_HOW: tuple[EndHow, ...] = ("resigned", "claimed", "called_off")
 #: The moves that end a turn and write no event (docs/record.md): the Fugitive stopping
 #: his first turn at one hideout, and declining the extra draw after a pass.
 SilentMove = Literal["end_opening", "decline_draw"]
@@ -55,10 +55,12 @@ class EndedTurn:
 
 @dataclass(frozen=True)
 class Ended:
-    """A match by links that ended off the board: ``how``, who won, and after how many events."""
+    """A match by links that ended off the board: ``how``, who won (nobody, for a match
+    its maker called off: its invitation went to the wrong person), and after how many
+    events."""
 
     how: EndHow
-    winner: Side
+    winner: Side | None
     events: int
 
 
@@ -90,8 +92,9 @@ class MatchMeta:
         stale."""
         return self if move is None else replace(self, ended_turn=EndedTurn(events, move))
 
-    def ending(self, how: str, winner: str, events: int) -> MatchMeta:
-        """The metadata of a match that ends off the board (``how``: resigned, claimed)."""
+    def ending(self, how: str, winner: str | None, events: int) -> MatchMeta:
+        """The metadata of a match that ends off the board (``how``: resigned, claimed,
+        called off)."""
         return replace(self, ended=_ended({"how": how, "winner": winner, "events": events}))
 
     @classmethod
@@ -145,7 +148,8 @@ def _ended_turn(value: object) -> EndedTurn:
 
 
 def _ended(value: object) -> Ended:
-    if (not isinstance(value, dict) or value.get("how") not in ENDED_HOW or value.get("winner") not in SIDES
-            or not _whole(value.get("events"))):
+    if (not isinstance(value, dict) or value.get("how") not in ENDED_HOW or not _whole(value.get("events"))
+            or (value.get("winner") is None) != (value.get("how") == "called_off")
+            or (value.get("winner") is not None and value.get("winner") not in SIDES)):
         raise MetaError(f"not an ending: {value!r}")
     return Ended(value["how"], value["winner"], value["events"])

@@ -12,23 +12,20 @@ window never gives a turn back.
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any
 
 import streamlit as st
 
-from engine import IllegalMove, apply, fugitive_view, legal_moves, marshal_view, public_view
+from engine import IllegalMove, fugitive_view, legal_moves, marshal_view, public_view
 from engine.moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
-from engine.record import Guess, ManhuntGuess, Record
+from engine.record import Guess, ManhuntGuess
 from engine import replaying, rules
 from engine.state import GameState, Phase
-from notepad.access import Role
-from notepad.store import StoreError
 
+from . import identity
 from . import match_logic as ml
 from . import services, ui
-from .match_meta import MatchMeta
+from .match_control import MatchSession, Matches
+from .match_control import apply_move
 from .i18n import error_text, t
 
 KEY = "match"  # session_state: the running match (MatchSession)
@@ -70,73 +67,26 @@ div[class*="st-key-mc_g_"] div[data-testid="stButtonGroup"] button {min-width: 4
 
 
 # --------------------------------------------------------------------------- session
-@dataclass
-class MatchSession:
-    """A running match in one browser session: the state, its bots, and what the
-    store holds (the record a save is made from, and the store's version token)."""
-
-    gid: str
-    meta: MatchMeta
-    state: GameState
-    fbot: Any
-    mbot: Any
-    saved: Record
-    version: int
-    shown_to: str | None = None  #: hot-seat: whose cards are on screen
-    error: str | None = None
-    assist: bool = True
-    role: str | None = None  #: the seat, "watcher" or "owner" this browser is in the match (app.online)
-    key: str | None = None  #: this browser's owner key: a save is made as its role, by it (the store checks)
-    updated: str = ""  #: when the store last wrote the match (ISO, UTC): online, for a claim
-    rematch: str | None = None  #: online: the id of the match that follows this one
-
-    @property
-    def mode(self) -> str:
-        return self.meta.mode
-
-
-def session(gid: str, meta: MatchMeta, state: GameState, version: int) -> MatchSession:
-    seed = meta.seed
-    fb = ml.fugitive_bots().get(meta.fugitive_bot or "random") or ml.fugitive_bots()["random"]
-    mb = ml.marshal_bots().get(meta.marshal_bot or "random") or ml.marshal_bots()["random"]
-    return MatchSession(gid, meta, state, fb.make(seed + 1), mb.make(seed + 2), state.record(), version)
+def desk() -> Matches:
+    """The match controller for the person at this browser (her account, or this browser)."""
+    return Matches(services.store(), identity.principal())
 
 
 def save(m: MatchSession) -> bool:
-    """Save the match: its record and its metadata (with a silent move, if one ended
-    the turn). Refused (deleted, or moved on in another window since this session read
-    it), nothing is written and the session is dropped, so the next run shows the
-    stored game, with the reason.
-
-    The store compares the game's version in the same transaction as the write, so a
-    window that missed only a silent move of another one (its record is unchanged)
-    is refused too; a save makes the version one more. It is made as this browser's
-    role in the match (``m.key``, ``m.role``): a browser that no longer holds its seat
-    (moved to another device) is refused in the same transaction."""
-    record = m.state.record()
-    meta = m.meta
-    store = services.store()
-    member = (m.key, Role(m.role)) if m.key is not None and m.role is not None else None
-    try:
-        store.save(m.gid, record, metadata=meta.to_json(), expected=m.saved, expected_version=m.version, member=member)
-        m.version += 1
-        m.updated = datetime.now(timezone.utc).isoformat(timespec="microseconds")
-    except StoreError as exc:
+    """Save the match (:meth:`app.match_control.Matches.save`). Refused (deleted, moved
+    on in another window since this session read it, a seat gone to another device),
+    nothing is written and the session is dropped, so the next run shows the stored
+    game, with the reason."""
+    refused = desk().save(m)
+    if refused is not None:
         st.session_state.pop(KEY, None)
-        st.session_state[FLASH] = t("not_saved", reason=error_text(exc))
+        st.session_state[FLASH] = t("not_saved", reason=error_text(refused))
         return False
-    m.saved, m.meta = record, meta
     return True
 
 
 def _play(m: MatchSession, move: Move) -> None:
-    """Apply a move (IllegalMove leaves the match as it was); a move that writes no
-    event is noted in the metadata the next save writes."""
-    before = m.state
-    after = apply(before, move)
-    silent = ml.silent_move_name(before, after, move)
-    m.meta = m.meta.after_silent_move(len(after.events), silent)
-    m.state = after
+    apply_move(m, move)
 
 
 def is_human(m: MatchSession, player: str | None) -> bool:

@@ -214,6 +214,11 @@ class ManhuntGuess:
 
 
 Event = Union[Place, Pass, FugitiveDraw, MarshalDraw, Guess, ManhuntGuess]
+
+
+def event_player(event: Event) -> Literal["fugitive", "marshal"]:
+    """The player whose move wrote ``event`` (the setup draws are never written)."""
+    return "fugitive" if isinstance(event, (Place, Pass, FugitiveDraw)) else "marshal"
 EVENT_TYPES = ("place", "pass", "fugitive_draw", "marshal_draw", "guess", "manhunt_guess")
 
 

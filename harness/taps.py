@@ -246,13 +246,14 @@ def new_game(page, url: str) -> None:
     browser.wait_idle(page)
 
 
-def her_url(page, url: str | None = None) -> str:
-    """``url`` (default: the page's own) for another phone of the same Marshal: with
-    this browser's recovery key (``owner=``, read from its cookie), as she would open
-    her recovery link there; an assistant game opens only in the browser whose list
-    holds it."""
-    from app.online import OWNER_COOKIE
+def as_her(page, other, url: str | None = None) -> None:
+    """Open ``url`` (default: ``page``'s own) in ``other`` as the same person: her
+    browser's owner key put in ``other``'s cookie first, as a second tab of the same
+    browser has it (no URL says who a browser is: another device of hers gets her
+    games by her recovery code, ``tests/app/test_browser_seats.py``)."""
+    from app.identity import OWNER_COOKIE
 
     (key,) = [c["value"] for c in page.context.cookies() if c["name"] == OWNER_COOKIE]
     url = url if url is not None else page.url
-    return url + ("&" if "?" in url else "?") + f"owner={key}"
+    other.context.add_cookies([{"name": OWNER_COOKIE, "value": key, "url": url}])
+    other.goto(url)

@@ -10,13 +10,20 @@ Fugitive's) and optionally one for watchers. Each link carries its own secret:
 - compared with :func:`hmac.compare_digest`, against every link of the game, so the
   time taken does not tell how much of a guess was right.
 
-An **owner key** is a browser's own secret (kept in its storage or a cookie, with a
-recovery link): the store keeps its hash beside each game the browser made or came
-into by a link, so the lists show a browser only its own games. It is a bearer
-secret like a link's: whoever holds it sees that browser's games.
+Who a person is, to the store, is a :class:`Principal`: a **browser** (its owner key,
+a secret kept in the browser's cookie and never read from a URL) or an **account**
+(the issuer and subject of an OpenID Connect sign-in, where the server has a
+provider). The store keeps only a hash of either, each in its own domain, beside every
+game the person made or came into by a link, so the lists show a person only her own
+games, and a seat is bound to the principal that took it.
+
+A browser's games move to another browser only by a **recovery code** that the
+browser was shown once (:func:`new_recovery_code`): typed in on the new device, which
+says what it does, and used once. An account needs none: signing in is its means.
 
 The store (:class:`notepad.store.GameStore`) keeps the hashes; this module makes
-secrets, hashes them and names the roles.
+secrets, hashes them and names the roles. Who may see and do what with a stored game
+is :mod:`notepad.policy`.
 """
 from __future__ import annotations
 
@@ -26,7 +33,9 @@ import secrets
 import string
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable, Literal, Mapping
+
+from .store_errors import StoreError
 
 if TYPE_CHECKING:
     from .store import GameInfo
@@ -36,8 +45,11 @@ SECRET_MIN, SECRET_MAX = 22, 128  #: the length a secret or an owner key may hav
 #: the longest game id (the store makes 16 characters; older ids were at most 32 hex digits)
 GAME_ID_MAX = 64
 _URLSAFE = frozenset(string.ascii_letters + string.digits + "-_")
-#: how long a seat's transfer link works (it works once, within this time)
-TRANSFER_SECONDS = 600
+#: a recovery code: 20 characters of Crockford's base32 (100 random bits), shown in
+#: five groups of four; typed in by a person, so read without regard to case, spaces,
+#: dashes, and the letters people take for digits (I, L: 1; O: 0)
+CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+CODE_LENGTH = 20
 
 
 class Role(str, Enum):
@@ -94,6 +106,58 @@ def owner_hash(owner_key: str) -> str:
     return hashlib.sha256(b"fugitive owner key\0" + owner_key.encode("ascii")).hexdigest()
 
 
+def account_hash(issuer: str, subject: str) -> str:
+    """What is stored for an account (SHA-256, hex, in a domain of its own: no owner key
+    ever hashes to an account's digest, so no cookie can stand for an account)."""
+    return hashlib.sha256(b"fugitive account\0" + issuer.encode("utf-8") + b"\0"
+                          + subject.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who a person is to the store: a browser or an account, by the stored hash.
+
+    Made only from what the server itself knows of the person: a browser's cookie
+    (:meth:`browser`) or the identity token of her sign-in (:meth:`account`); never
+    from a URL. The digest is left out of ``repr``."""
+
+    kind: Literal["browser", "account"]
+    digest: str = field(repr=False)
+    name: str = ""  #: what the page calls her ("" for a browser)
+
+    @classmethod
+    def browser(cls, owner_key: str) -> "Principal":
+        if not plausible(owner_key):
+            raise StoreError.of("bad_owner_key", low=SECRET_MIN, high=SECRET_MAX)
+        return cls("browser", owner_hash(owner_key))
+
+    @classmethod
+    def account(cls, issuer: str, subject: str, name: str = "") -> "Principal":
+        if not issuer or not subject:
+            raise StoreError.of("bad_account")
+        return cls("account", account_hash(issuer, subject), name)
+
+
+def new_recovery_code() -> str:
+    """A browser's recovery code: 100 random bits as ``XXXX-XXXX-XXXX-XXXX-XXXX``."""
+    raw = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    return "-".join(raw[i:i + 4] for i in range(0, CODE_LENGTH, 4))
+
+
+def normal_code(text: object) -> str | None:
+    """A typed recovery code as the store hashes it (upper case, no spaces or dashes, I
+    and L read as 1, O as 0); None when it cannot be one (length, alphabet)."""
+    if not isinstance(text, str) or len(text) > 64:
+        return None
+    code = "".join(text.split()).replace("-", "").upper().translate(str.maketrans("ILO", "110"))
+    return code if len(code) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in code) else None
+
+
+def code_hash(code: str) -> str:
+    """What is stored for a recovery code (its :func:`normal_code`; SHA-256, hex)."""
+    return hashlib.sha256(b"fugitive recovery code\0" + code.encode("ascii")).hexdigest()
+
+
 def match_secret(secret: str, stored: Iterable[tuple[str, str]]) -> Role | None:
     """The role whose stored hash is the hash of ``secret`` (``stored``: (role, hash)
     rows of one game). Every row is compared, in constant time, whatever matched."""
@@ -144,8 +208,16 @@ class OwnedGame:
 @dataclass(frozen=True)
 class Seats:
     """The seats of a match played by links as the pages need them: which are taken
-    (a browser holds them), and which a browser asked to have back (a player who
-    lost her device: seat -> when it asked, the request's name for its answer)."""
+    (a person holds them)."""
 
     taken: frozenset[Role]
-    asked: Mapping[Role, str]
+
+
+@dataclass(frozen=True)
+class Recovered:
+    """What a recovery code (or a browser's games moved into an account) brought: the
+    games moved, and those left where they were because the receiver holds the other
+    seat of their match (nobody holds both seats of a match)."""
+
+    moved: int
+    kept: int

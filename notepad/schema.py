@@ -114,12 +114,30 @@ SCHEMA_V4 = (
     )""",
 )
 
+#: v5: a seat belongs to a person (issue 35).
+#:
+#: - ``seat_passes`` goes: a seat no longer moves by a transfer link nor by the other
+#:   player's consent to a request; a person's games move to another device only by
+#:   her own means.
+#: - ``recovery_codes``: one per browser at most, the SHA-256 of a code the browser
+#:   was shown once (notepad.access.new_recovery_code); typed in on another device, it
+#:   moves that browser's games there, once. An account needs none (it signs in).
+SCHEMA_V5 = (
+    "DROP TABLE seat_passes",
+    """CREATE TABLE recovery_codes (
+        owner_hash TEXT PRIMARY KEY,
+        code_hash  TEXT NOT NULL UNIQUE,
+        created    TEXT NOT NULL
+    )""",
+)
+
 #: version -> the statements that make it from version - 1; version 1 is the first schema.
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     1: (SCHEMA_V1,),
     2: SCHEMA_V2,
     3: SCHEMA_V3,
     4: SCHEMA_V4,
+    5: SCHEMA_V5,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 

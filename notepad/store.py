@@ -17,7 +17,8 @@ Why these choices:
 - Every game has a version number that every write raises by one: a page that shows
   a game compares it to learn cheaply that another window or device moved it on.
 - Matches played by private links keep only the hashes of their links' secrets, and
-  the browsers a game belongs to only by the hash of their owner keys
+  the people a game belongs to only by the hash of their principal (a browser's owner
+  key, or an account), and a browser's recovery code only by its hash
   (:mod:`notepad.access`).
 """
 from __future__ import annotations
@@ -35,14 +36,16 @@ from typing import Any, Iterable, Iterator, Literal
 
 from sqlalchemy import Connection, text
 
-from engine.record import Record, RecordFormatError, record_from_json
+from engine.record import Record, RecordFormatError, event_player, record_from_json
 
 from .access import (
-    LINK_ROLES, SEATS, SECRET_MAX, SECRET_MIN, TRANSFER_SECONDS, Invite, OwnedGame, Role, Seats, match_secret,
-    new_secret, other_seat, owner_hash, plausible, plausible_id, role_of, secret_hash,
+    LINK_ROLES, SEATS, SECRET_MAX, SECRET_MIN, Invite, OwnedGame, Principal, Recovered, Role, Seats, code_hash,
+    match_secret, new_recovery_code, new_secret, normal_code, other_seat, owner_hash, plausible, plausible_id,
+    role_of, secret_hash,
 )
 from .database import BUSY_TIMEOUT_S, DEFAULT_DB, Database, Location, default_location, display_location
 from .notepad import Notepad
+from .policy import link_grants
 from .schema import MIGRATIONS, SCHEMA_V1, SCHEMA_VERSION, migrate, schema_version
 from .store_errors import STORE_MESSAGES, StoreError
 from .validator import RecordRuleError, validate
@@ -56,9 +59,8 @@ __all__ = [
 Kind = Literal["assistant", "match"]
 KINDS: tuple[str, ...] = ("assistant", "match")
 TITLE_MAX = 200
-#: a browser that asked for a seat back asks again after this many seconds at the soonest
-#: (each request tells the other pages: a stream of them must not keep the pages busy)
-ASK_AGAIN_SECONDS = 60
+#: who a request is made by: a browser's owner key, or a principal (a browser or an account)
+Who = str | Principal
 
 
 def default_path() -> Path:
@@ -194,7 +196,7 @@ class GameStore:
         kind: Kind = "assistant",
         metadata: dict[str, Any] | None = None,
         *,
-        owner_key: str | None = None,
+        owner_key: Who | None = None,
     ) -> GameInfo:
         """Store a new game; the id is unguessable (:func:`new_game_id`).
 
@@ -215,7 +217,7 @@ class GameStore:
 
     def save(self, game_id: str, record: Record, metadata: dict[str, Any] | None = None, *,
              expected: Record | None = None, expected_version: int | None = None,
-             member: tuple[str, Role] | None = None) -> None:
+             member: tuple[Who, Role] | None = None) -> None:
         """Replace a game's record (after every entry); metadata too if given.
 
         ``expected``: the record this change was made from (or ``expected_version``:
@@ -318,14 +320,14 @@ class GameStore:
         return self.open(game_id).record.to_json()
 
     def import_json(self, text: str | bytes, title: str = "", kind: Kind = "assistant",
-                    owner_key: str | None = None) -> GameInfo:
+                    owner_key: Who | None = None) -> GameInfo:
         """Store a record from JSON (in the list of the browser ``owner_key``, if
         given); refused with a :class:`StoreError` saying why."""
         record = parse_import(text)
         return self.create(record, title or "Imported game", kind=kind, owner_key=owner_key)
 
     # -- matches played by private links (notepad.access)
-    def create_match(self, record: Record, *, side: Role | str, owner_key: str, title: str = "",
+    def create_match(self, record: Record, *, side: Role | str, owner_key: Who, title: str = "",
                      metadata: dict[str, Any] | None = None, watchers: bool = True) -> Invite:
         """A match to be played on two devices: the game, a link secret for each seat
         (and one for watchers), and the maker's browser in ``side`` — all in one
@@ -352,13 +354,13 @@ class GameStore:
         with self._read() as con:
             return match_secret(secret, _secret_rows(con, game_id))
 
-    def join(self, game_id: str, secret: str, owner_key: str) -> Role | None:
+    def join(self, game_id: str, secret: str, owner_key: Who) -> Role | None:
         """A browser opens a link: the role it opens (None: nothing, as
         :meth:`role_for_secret`), and the game goes into that browser's list.
 
         A seat is taken once: the first browser that opens its link holds it, and
-        from then on the link opens nothing for any other browser (None; its holder
-        can move it, :meth:`transfer_link`). A browser keeps the seat it holds
+        from then on the link opens nothing for any other browser (None). A browser
+        keeps the seat it holds
         whatever link it opens; a watcher's browser that opens a free seat's link
         takes the seat. Taking a seat moves the game's version on, so the other
         pages learn it (the maker's page stops showing the link)."""
@@ -368,144 +370,152 @@ class GameStore:
         with self._on_game(game_id) as con:
             if con is None:
                 return None
-            role = match_secret(secret, _secret_rows(con, game_id))
-            if role is None:
+            link = match_secret(secret, _secret_rows(con, game_id))
+            if link is None:
                 return None
             mine = _member_role(con, game_id, owner)
-            if mine in SEATS or mine is Role.OWNER:
-                return mine
+            role = link_grants(link, link in SEATS and _holder(con, game_id, link) is not None, mine)
+            if role is None or role is mine:
+                return role
             if role is Role.WATCHER:
-                if mine is None:
-                    _add_member(con, game_id, owner, Role.WATCHER, made=False)
-                return Role.WATCHER
-            if _holder(con, game_id, role) is not None:
-                return None
+                _add_member(con, game_id, owner, Role.WATCHER, made=False)
+                return role
             _set_member(con, game_id, owner, role, exists=mine is not None)
             _bump(con, game_id)
         return role
 
     def seats(self, game_id: str) -> Seats:
-        """Which seats of a match are taken, and which a browser asked for back."""
+        """Which seats of a match are taken."""
         if not _id_ok(game_id):
-            return Seats(frozenset(), {})
+            return Seats(frozenset())
         with self._read() as con:
             taken = frozenset(Role(r.role) for r in con.execute(
                 text("SELECT role FROM game_members WHERE game_id = :id AND role IN ('marshal', 'fugitive')"),
                 {"id": game_id}))
-            asked = {Role(r.role): r.created for r in con.execute(
-                text("SELECT role, created FROM seat_passes WHERE game_id = :id AND kind = 'request'"),
-                {"id": game_id})}
-        return Seats(taken, asked)
+        return Seats(taken)
 
-    def transfer_link(self, game_id: str, owner_key: str) -> str:
-        """A one-time secret that moves this browser's seat to the browser that opens
-        it (:meth:`take_transfer`) within TRANSFER_SECONDS; a new one replaces the
-        last. Only the seat's holder can make one (``no_seat``)."""
+    def call_off(self, game_id: str, owner_key: Who, record: Record, *, metadata: dict[str, Any],
+                 old_metadata: dict[str, Any]) -> Invite:
+        """The maker calls her match off and starts it afresh: an invitation taken by
+        the wrong person is worth nothing once the match it opens is gone.
+
+        Allowed to the match's maker only (``not_maker``) and only until the invited
+        seat's first move (``invited_moved``: after it nobody can take the seat). In one
+        transaction: a new match (``record``: a new deal; ``metadata``) with the maker
+        in her seat and new links (the returned :class:`Invite`), and the old one
+        ended (``old_metadata``: the app's words for "called off"), its links dead,
+        pointing at the new one (``rematch``) so the maker's pages follow it; whoever
+        took the old invitation keeps the old match only, which is over."""
+        _check_record(record)
         owner = _owner_hash(owner_key)
+        meta, old_meta = _metadata_json(metadata), _metadata_json(old_metadata)
         with self._on_game(game_id) as con:
             if con is None:
                 raise StoreError.of("no_game", game_id=game_id)
-            seat = _member_role(con, game_id, owner)
-            if seat not in SEATS:
-                raise StoreError.of("no_seat", game_id=game_id)
-            secret = new_secret()
-            _put_pass(con, game_id, seat, "transfer", secret_hash(secret))
-        return secret
+            row = con.execute(text("SELECT title, record, rematch FROM games WHERE id = :id"), {"id": game_id}).one()
+            me = con.execute(text("SELECT role, made FROM game_members WHERE game_id = :id AND owner_hash = :owner"),
+                             {"id": game_id, "owner": owner}).first()
+            roles = [Role(r) for r, _ in _secret_rows(con, game_id)]
+            if not any(r in SEATS for r in roles) and row.rematch is None:
+                raise StoreError.of("not_online", game_id=game_id)
+            if me is None or not me.made or Role(me.role) not in SEATS:
+                raise StoreError.of("not_maker", game_id=game_id)
+            if row.rematch is not None:
+                raise StoreError.of("already_rematched", game_id=game_id, rematch_id=row.rematch)
+            seat = Role(me.role)
+            invited = other_seat(seat)
+            if any(event_player(e) == invited.value for e in _stored_record(game_id, row.record).events):
+                raise StoreError.of("invited_moved", game_id=game_id, role=invited.value)
+            info = _insert_game(con, record, row.title, "match", meta)
+            links = _insert_secrets(con, info.id, tuple(r for r in LINK_ROLES if r in roles) or LINK_ROLES)
+            _add_member(con, info.id, owner, seat, made=True)
+            con.execute(text("DELETE FROM game_secrets WHERE game_id = :id"), {"id": game_id})
+            con.execute(text("UPDATE games SET rematch = :new, metadata = :meta, updated = :now, "
+                             "version = version + 1 WHERE id = :id"),
+                        {"new": info.id, "meta": old_meta, "now": _now(), "id": game_id})
+        return Invite(info, links)
 
-    def take_transfer(self, game_id: str, secret: str, owner_key: str) -> Role | None:
-        """This browser opens a seat's transfer link: it holds the seat from now on,
-        and the browser that held it holds nothing of the match any more (it leaves
-        its list). None: no such link (used, replaced, expired, or never made).
-        A browser that holds the other seat cannot take this one (``two_seats``)."""
-        owner = _owner_hash(owner_key)
-        if not plausible(secret):
-            return None
-        with self._on_game(game_id) as con:
-            if con is None:
-                return None
-            rows = con.execute(text("SELECT role, pass_hash, created FROM seat_passes "
-                                    "WHERE game_id = :id AND kind = 'transfer' ORDER BY role"),
-                               {"id": game_id}).all()
-            seat = match_secret(secret, [(r.role, r.pass_hash) for r in rows])
-            if seat is None:
-                return None
-            created = next(r.created for r in rows if r.role == seat.value)
-            if _age(created) > TRANSFER_SECONDS:
-                _drop_pass(con, game_id, seat, "transfer")
-                return None
-            mine = _member_role(con, game_id, owner)
-            if mine is other_seat(seat):
-                raise StoreError.of("two_seats", game_id=game_id)
-            _move_seat(con, game_id, seat, owner, mine)
-        return seat
+    # -- a person's games on another device (notepad.access: recovery codes)
+    def recovery_code(self, owner_key: Who) -> str:
+        """A new recovery code for this browser's games (it replaces the last one). The
+        code is returned here once: the store keeps its hash. An account needs none
+        (``account_no_code``: signing in on the other device is its way)."""
+        who = _principal(owner_key)
+        if who.kind != "browser":
+            raise StoreError.of("account_no_code")
+        code = new_recovery_code()
+        with self._write() as con:
+            con.execute(text("DELETE FROM recovery_codes WHERE owner_hash = :owner"), {"owner": who.digest})
+            con.execute(text("INSERT INTO recovery_codes (owner_hash, code_hash, created) VALUES (:owner, :hash, :now)"),
+                        {"owner": who.digest, "hash": code_hash(normal_code(code) or ""), "now": _now()})
+        return code
 
-    def ask_for_seat(self, game_id: str, secret: str, owner_key: str) -> Role | None:
-        """A browser with a taken seat's link asks for the seat (its holder lost her
-        device): the request waits for the other player's answer
-        (:meth:`answer_request`), and replaces an earlier one. None: the secret is no
-        seat's, or the seat is free (open the link: :meth:`join`). A browser that
-        holds a seat cannot ask for one (``two_seats``); a request comes at most every
-        ASK_AGAIN_SECONDS (``asked_recently``)."""
-        owner = _owner_hash(owner_key)
-        if not plausible(secret):
-            return None
-        with self._on_game(game_id) as con:
-            if con is None:
-                return None
-            seat = match_secret(secret, _secret_rows(con, game_id))
-            if seat is None or seat not in SEATS or _holder(con, game_id, seat) is None:
-                return None
-            if _member_role(con, game_id, owner) in SEATS:
-                raise StoreError.of("two_seats", game_id=game_id)
-            last = _pass_created(con, game_id, seat, "request")
-            if last is not None and _age(last) < ASK_AGAIN_SECONDS:
-                raise StoreError.of("asked_recently", game_id=game_id, role=seat.value, seconds=ASK_AGAIN_SECONDS)
-            _put_pass(con, game_id, seat, "request", owner)
-            _bump(con, game_id)
-        return seat
+    def has_recovery_code(self, owner_key: Who) -> bool:
+        """Whether this browser was given a recovery code (that still works)."""
+        who = _principal(owner_key)
+        with self._read() as con:
+            return con.execute(text("SELECT 1 FROM recovery_codes WHERE owner_hash = :owner"),
+                               {"owner": who.digest}).first() is not None
 
-    def answer_request(self, game_id: str, owner_key: str, seat: Role, asked: str, *, allow: bool) -> None:
-        """Answer the request for ``seat`` made at ``asked`` (:attr:`Seats.asked`: a
-        newer request is not answered by an answer to an older one: ``no_request``).
-        Only the other seat's holder may allow it (the seat then moves to the asking
-        browser, and its holder's browser loses it); she or the seat's holder may
-        refuse it."""
-        owner = _owner_hash(owner_key)
-        with self._on_game(game_id) as con:
-            if con is None:
-                raise StoreError.of("no_game", game_id=game_id)
-            mine = _member_role(con, game_id, owner)
-            if mine is not other_seat(seat) and (allow or mine is not seat):
-                raise StoreError.of("not_your_seat", game_id=game_id, role=other_seat(seat).value)
-            row = con.execute(text("SELECT pass_hash, created FROM seat_passes "
-                                   "WHERE game_id = :id AND role = :role AND kind = 'request'"),
-                              {"id": game_id, "role": seat.value}).first()
-            if row is None or row.created != asked:
-                raise StoreError.of("no_request", game_id=game_id, role=seat.value)
-            if allow:
-                _move_seat(con, game_id, seat, row.pass_hash, _member_role(con, game_id, row.pass_hash))
-            else:
-                _drop_pass(con, game_id, seat, "request")
-                _bump(con, game_id)
+    def recover(self, code: str, owner_key: Who) -> Recovered:
+        """This browser (or account) takes every game of the browser whose recovery
+        code this is: its assistant games, its matches, the seats it holds. That browser
+        loses them at once (it may be lost, or in a thief's hands), and the code is
+        used up. A game whose other seat the receiver holds stays where it was (nobody
+        holds both seats of a match). ``bad_recovery_code``: no such code (mistyped,
+        used, or replaced by a newer one)."""
+        who = _principal(owner_key)
+        normal = normal_code(code)
+        if normal is None:
+            raise StoreError.of("bad_recovery_code")
+        with self._write() as con:
+            row = con.execute(text("SELECT owner_hash FROM recovery_codes WHERE code_hash = :hash"),
+                              {"hash": code_hash(normal)}).first()
+            if row is None:
+                raise StoreError.of("bad_recovery_code")
+            con.execute(text("DELETE FROM recovery_codes WHERE owner_hash = :owner"), {"owner": row.owner_hash})
+            if row.owner_hash == who.digest:
+                return Recovered(0, 0)
+            return _move_games(con, row.owner_hash, who.digest)
 
-    def role_for_owner(self, game_id: str, owner_key: str) -> Role | None:
-        """What this browser is in this game (None: not in it)."""
-        if not _id_ok(game_id) or not plausible(owner_key):
+    def move_games(self, from_key: Who, to: Who) -> Recovered:
+        """Every game of ``from_key`` (this browser, before she signed in) into ``to``
+        (her account): the step she takes on the device that holds them. A seat never
+        moves from one account to another (``account_to_account``)."""
+        source, target = _principal(from_key), _principal(to)
+        if source.kind == "account":
+            raise StoreError.of("account_to_account")
+        if source.digest == target.digest:
+            return Recovered(0, 0)
+        with self._write() as con:
+            con.execute(text("DELETE FROM recovery_codes WHERE owner_hash = :owner"), {"owner": source.digest})
+            return _move_games(con, source.digest, target.digest)
+
+    def role_for_owner(self, game_id: str, owner_key: Who) -> Role | None:
+        """What this browser (or account) is in this game (None: not in it)."""
+        if not _id_ok(game_id) or not _plausible_who(owner_key):
             return None
         with self._read() as con:
-            role = con.execute(text("SELECT role FROM game_members WHERE game_id = :id AND owner_hash = :owner"),
-                               {"id": game_id, "owner": owner_hash(owner_key)}).scalar()
-        return Role(role) if role is not None else None
+            return _member_role(con, game_id, _owner_hash(owner_key))
 
-    def list_for_owner(self, owner_key: str, kind: str | None = None) -> builtins.list[OwnedGame]:
-        """The games this browser made or came into by a link, the most recently
-        updated first (none for a key that cannot be an owner key)."""
-        if not plausible(owner_key):
+    def member(self, game_id: str, owner_key: Who) -> tuple[Role, bool] | None:
+        """What this person is in this game and whether she made it (None: not in it)."""
+        if not _id_ok(game_id) or not _plausible_who(owner_key):
+            return None
+        with self._read() as con:
+            row = con.execute(text("SELECT role, made FROM game_members WHERE game_id = :id AND owner_hash = :owner"),
+                              {"id": game_id, "owner": _owner_hash(owner_key)}).first()
+        return (Role(row.role), bool(row.made)) if row is not None else None
+
+    def list_for_owner(self, owner_key: Who, kind: str | None = None) -> builtins.list[OwnedGame]:
+        """The games this browser (or account) made or came into by a link, the most
+        recently updated first (none for a key that cannot be an owner key)."""
+        if not _plausible_who(owner_key):
             return []
         cols = ", ".join(f"g.{c.strip()}" for c in _GAME_COLUMNS.split(","))
         sql = (f"SELECT {cols}, m.role AS member_role, m.made FROM games g "
                "JOIN game_members m ON m.game_id = g.id WHERE m.owner_hash = :owner")
-        args: dict[str, Any] = {"owner": owner_hash(owner_key)}
+        args: dict[str, Any] = {"owner": _owner_hash(owner_key)}
         if kind is not None:
             sql += " AND g.kind = :kind"
             args["kind"] = kind
@@ -529,7 +539,7 @@ class GameStore:
         with self._read() as con:
             return int(con.execute(text(f"SELECT COUNT(*) FROM games WHERE {where}"), args).scalar_one())
 
-    def adopt_unowned(self, owner_key: str, kind: str | None = None) -> int:
+    def adopt_unowned(self, owner_key: Who, kind: str | None = None) -> int:
         """Put every game in no browser's list (of ``kind``) in this browser's list, as
         its own (:attr:`Role.OWNER`); how many. (Two browsers adopting at the same
         instant could both get a game: it is then in both lists, which is all
@@ -542,7 +552,7 @@ class GameStore:
                 _add_member(con, gid, owner, Role.OWNER, made=True)
         return len(ids)
 
-    def forget(self, game_id: str, owner_key: str) -> None:
+    def forget(self, game_id: str, owner_key: Who) -> None:
         """Take a game out of this browser's list (the game itself stays: the other
         player may still want it)."""
         owner = _owner_hash(owner_key)
@@ -574,7 +584,7 @@ class GameStore:
                         {"id": game_id, "role": link.value})
             return _insert_secrets(con, game_id, (link,))[link]
 
-    def watch_link(self, game_id: str, owner_key: str) -> str:
+    def watch_link(self, game_id: str, owner_key: Who) -> str:
         """A read-only link to a game without seats (a match on one device, against
         the AI, AI against AI), made by its owner's browser only (``not_owner``): a
         watcher's secret, replacing the last one (which stops working)."""
@@ -720,52 +730,56 @@ def _set_member(con: Connection, game_id: str, owner: str, role: Role, *, exists
         _add_member(con, game_id, owner, role, made=False)
 
 
-def _move_seat(con: Connection, game_id: str, seat: Role, owner: str, now: Role | None) -> None:
-    """``seat`` to the browser of owner hash ``owner`` (``now``: what it is in the game
-    now): the browser that held it leaves the game (it keeps nothing of it, not even a
-    watcher's view: it may be in a thief's hands), the seat's passes go, and the
-    version moves on so every page of the match learns it."""
-    if now is not seat:
-        con.execute(text("DELETE FROM game_members WHERE game_id = :id AND role = :role"),
-                    {"id": game_id, "role": seat.value})
-        _set_member(con, game_id, owner, seat, exists=now is not None)
-    con.execute(text("DELETE FROM seat_passes WHERE game_id = :id AND role = :role"),
-                {"id": game_id, "role": seat.value})
-    _bump(con, game_id)
-
-
-def _put_pass(con: Connection, game_id: str, seat: Role, kind: str, value: str) -> None:
-    _drop_pass(con, game_id, seat, kind)
-    con.execute(text("INSERT INTO seat_passes (game_id, role, kind, pass_hash, created) "
-                     "VALUES (:id, :role, :kind, :hash, :now)"),
-                {"id": game_id, "role": seat.value, "kind": kind, "hash": value, "now": _now()})
-
-
-def _drop_pass(con: Connection, game_id: str, seat: Role, kind: str) -> None:
-    con.execute(text("DELETE FROM seat_passes WHERE game_id = :id AND role = :role AND kind = :kind"),
-                {"id": game_id, "role": seat.value, "kind": kind})
-
-
-def _pass_created(con: Connection, game_id: str, seat: Role, kind: str) -> str | None:
-    return con.execute(text("SELECT created FROM seat_passes WHERE game_id = :id AND role = :role AND kind = :kind"),
-                       {"id": game_id, "role": seat.value, "kind": kind}).scalar()
-
-
 def _bump(con: Connection, game_id: str) -> None:
     """The game's version one more, its time of last write unchanged: a change of who
     holds a seat is no move (the idle time before a claim runs on)."""
     con.execute(text("UPDATE games SET version = version + 1 WHERE id = :id"), {"id": game_id})
 
 
-def _age(iso: str) -> float:
-    """Seconds since a time the store wrote (``_now``)."""
-    return (datetime.now(timezone.utc) - datetime.fromisoformat(iso)).total_seconds()
-
-
 def _owner_hash(owner_key: object) -> str:
+    """The stored hash of a principal, or of a browser's owner key."""
+    return _principal(owner_key).digest
+
+
+def _principal(owner_key: object) -> Principal:
+    if isinstance(owner_key, Principal):
+        return owner_key
     if not plausible(owner_key):
         raise StoreError.of("bad_owner_key", low=SECRET_MIN, high=SECRET_MAX)
-    return owner_hash(owner_key)  # type: ignore[arg-type]
+    return Principal("browser", owner_hash(owner_key))  # type: ignore[arg-type]
+
+
+def _plausible_who(owner_key: object) -> bool:
+    return isinstance(owner_key, Principal) or plausible(owner_key)
+
+
+def _move_games(con: Connection, source: str, target: str) -> Recovered:
+    """Every membership of principal hash ``source`` to ``target``, in this transaction:
+    a game the target is already in keeps the target's part (a watcher who receives
+    a seat takes it), except where the target holds the other seat (the game stays
+    with the source: nobody holds both seats). Each game whose seat moved moves its
+    version on, so its live pages learn it (the old device's shows nothing more)."""
+    moved = kept = 0
+    rows = con.execute(text("SELECT game_id, role, made FROM game_members WHERE owner_hash = :owner"),
+                       {"owner": source}).all()
+    for r in rows:
+        role = Role(r.role)
+        mine = _member_role(con, r.game_id, target)
+        if role in SEATS and mine is other_seat(role):
+            kept += 1
+            continue
+        con.execute(text("DELETE FROM game_members WHERE game_id = :id AND owner_hash = :owner"),
+                    {"id": r.game_id, "owner": source})
+        if mine is None:
+            _add_member(con, r.game_id, target, role, made=bool(r.made))
+        elif role in SEATS or (role is Role.OWNER and mine is Role.WATCHER):
+            con.execute(text("UPDATE game_members SET role = :role, made = :made "
+                             "WHERE game_id = :id AND owner_hash = :owner"),
+                        {"id": r.game_id, "owner": target, "role": role.value, "made": bool(r.made)})
+        if role in SEATS:
+            _bump(con, r.game_id)
+        moved += 1
+    return Recovered(moved, kept)
 
 
 def _id_ok(game_id: object) -> bool:

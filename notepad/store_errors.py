@@ -36,12 +36,15 @@ STORE_MESSAGES: dict[str, str] = {
     "not_online": "game {game_id!r} is not a match played by links",
     "already_rematched": "game {game_id!r} already has a rematch: {rematch_id!r}",
     # a seat belongs to one browser (issue 30)
-    "seat_taken": "the {role} seat of game {game_id!r} is taken: only its holder can move it to another device",
+    "seat_taken": "the {role} seat of game {game_id!r} is taken",
     "not_your_seat": "this browser does not hold the {role} seat of game {game_id!r}",
-    "no_seat": "this browser holds no seat in game {game_id!r}",
-    "two_seats": "this browser already holds the other seat of game {game_id!r}",
-    "no_request": "no such request for the {role} seat of game {game_id!r} (answered, or replaced by a newer one)",
-    "asked_recently": "the {role} seat of game {game_id!r} was asked for less than {seconds} seconds ago",
+    # a seat belongs to a person (issue 35)
+    "not_maker": "only the maker of game {game_id!r} can call it off",
+    "invited_moved": "the {role} of game {game_id!r} has moved: the match can no longer be called off",
+    "bad_recovery_code": "no such recovery code (mistyped, used, or replaced by a newer one)",
+    "bad_account": "an account needs the issuer and the subject of its sign-in",
+    "account_no_code": "an account needs no recovery code: sign in on the other device",
+    "account_to_account": "games never move from one account to another",
     "not_owner": "only the browser that made game {game_id!r} can share it",
     "has_seats": "game {game_id!r} is played by links: its watchers' link is reissued, not shared",
 }

@@ -22,10 +22,13 @@ def db(tmp_path, monkeypatch):
 def make_app(db):
     from streamlit.testing.v1 import AppTest
 
-    def make(**params):
+    def make(owner: str | None = None, **params):
         """The app in a new browser session: a new browser, unless ``owner`` names
-        its key (a game opens only in the browser whose list holds it)."""
+        its key (as its cookie would: a game opens only for the person whose list
+        holds it; no URL parameter says who a browser is)."""
         at = AppTest.from_file(APP, default_timeout=120)
+        if owner is not None:
+            at.session_state["online_owner"] = owner
         for k, v in params.items():
             at.query_params[k] = v
         return at.run()

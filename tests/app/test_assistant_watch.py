@@ -18,13 +18,13 @@ from notepad.notepad import Notepad
 @pytest.fixture
 def watch(db, monkeypatch):
     """(the assistant module, a new game's id, the reruns asked for)."""
-    from app import assistant, online, services
+    from app import assistant, identity, services
     from app.assistant_logic import OpenGame
 
     st.session_state.clear()
     reruns: list[dict] = []
     monkeypatch.setattr(st, "rerun", lambda **kw: reruns.append(kw))
-    gid = services.store().create(Notepad().record, kind="assistant", owner_key=online.owner_key()).id
+    gid = services.store().create(Notepad().record, kind="assistant", owner_key=identity.owner_key()).id
     assert isinstance(assistant.controller().game(assistant._session(), gid), OpenGame)
     yield assistant, gid, reruns
     st.session_state.clear()

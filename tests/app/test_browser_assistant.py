@@ -257,7 +257,7 @@ def test_a_second_phone_shows_new_entries_without_a_tap(server):
     with browser.phone_pages(2) as (a, b):
         taps.new_game(a, server)
         taps.enter(a, Place(0), 1, taps.Table())
-        b.goto(taps.her_url(a))  # the same game on her second phone (her recovery link)
+        taps.as_her(a, b)  # the same game in a second tab of her browser
         b.wait_for_selector(taps.settled_selector(1), state="attached")
         browser.wait_idle(b)
         table = taps.Table()

@@ -202,7 +202,7 @@ def test_refusals_stale_taps_and_double_taps_move_nothing(served):
         # another phone enters her second card while this page hears nothing from the
         # server (a slow network: its timed look at the store cannot show it the new
         # entry); this page's tap, made on the page of entry 2, is stale
-        other.goto(taps.her_url(page))
+        taps.as_her(page, other)
         other.wait_for_selector(taps.settled_selector(2))
         browser.wait_idle(other)
         frames.hold()

@@ -189,10 +189,18 @@ def test_a_match_idle_for_the_chosen_time_can_be_claimed(make_app, db):
     assert not [b for b in m.button if (b.key or "").startswith("m_claim_")]
 
 
-def test_a_bad_recovery_link_or_unknown_id_is_a_clear_message(make_app, db):
-    at = make_app(page="match", owner="not-a-key")
-    no_exception(at)
-    assert "recovery link is not valid" in texts(at)
+def test_an_owner_in_a_link_is_dropped_and_an_unknown_id_is_a_clear_message(make_app, db):
+    from streamlit.testing.v1 import AppTest
+
+    from .conftest import APP
+
+    for value in ("not-a-key", "x" * 100_000, new_owner_key()):
+        at = AppTest.from_file(APP, default_timeout=120)
+        at.query_params["page"], at.query_params["owner"] = "match", value
+        at.run()
+        no_exception(at)
+        assert at.query_params.get("owner") is None and at.session_state["online_owner"] != value
+        assert any("Links never say who you are" in str(x.value) for x in at.toast)
     at = make_app(page="match", game="nosuchgame", s="x" * 32)
     no_exception(at)
     assert "No saved game with id" in texts(at)

@@ -1,7 +1,9 @@
 """Online matches no one can cheat (issue 30): the attacks 1-5 of the issue, each
 played through the app's pages (Streamlit's AppTest: each AppTest is one browser
-session; a browser's owner key is given by its recovery link ``owner=``, as its
-cookie would), each failing on the code before the issue.
+session; a browser's owner key is put in its session, as its cookie would), each
+failing on the code before the issue. Issue 35's attacks follow (a seat belongs to a
+person: no identity from a link, no seat by the other player's consent, a call-off for
+a thief's invitation, no transfer link, a recovery code shown once).
 
 1. the maker keeps the other seat's link and opens it in another browser;
 2. "New link for the Fugitive" offered mid-game, and a new browser in his seat;
@@ -21,6 +23,9 @@ from engine.moves import PlaceHideout
 from notepad.access import Role, new_owner_key
 from notepad.store import GameStore, StoreError
 
+from streamlit.testing.v1 import AppTest
+
+from .conftest import APP
 from .helpers import html_bodies, no_exception, status, texts
 
 
@@ -155,41 +160,135 @@ def _button(at, prefix: str):
     return next(b for b in at.button if (b.key or "").startswith(prefix))
 
 
-def test_the_holder_moves_her_seat_by_a_transfer_link_once(make_app, db):
+def _page(at) -> str:
+    """Everything the page sent: its texts and its HTML bodies, but for the script that
+    puts this browser's key in its own cookie (an AppTest has no cookie, so every run
+    sends it; a browser that holds the cookie never gets it again:
+    ``test_browser_seats.py`` reads its frames)."""
+    cookie = re.compile(r'document\.cookie = "fugitive_owner=[\w-]+"')
+    return cookie.sub("", texts(at) + "\n".join(html_bodies(at))) + " ".join(str(e.value) for e in at.code)
+
+
+# --------------------------------------------------------------------------- issue 35: a seat belongs to a person
+def test_issue35_attack_1_a_link_never_says_who_a_browser_is(make_app, db):
+    """A maker adds ``&owner=<a key of her second browser>`` to the invitation she
+    sends: the friend who opens it takes the seat as himself; her key gains nothing."""
+    gid, mkey, _, _, _ = _online_match(db)
+    store = GameStore(db)
+    inv = store.create_match(new_game(12).record(), side="marshal", owner_key=mkey,
+                             metadata={"seed": 12, "mode": "online", "claim_after": 86400})
+    second = new_owner_key()  # her second browser
+    # the planted link: the friend's browser opens the invitation with her key in it
+    at = AppTest.from_file(APP, default_timeout=120)
+    for k, v in dict(page="match", game=inv.game.id, s=inv.secret(Role.FUGITIVE), owner=second).items():
+        at.query_params[k] = v
+    at.run()
+    no_exception(at)
+    assert "Your turn · Fugitive" in status(at) and _moves(at)
+    assert at.session_state["online_owner"] != second and _param(at, "owner") is None
+    assert any("Links never say who you are" in str(x.value) for x in at.toast)
+    assert store.role_for_owner(inv.game.id, second) is None
+    assert store.role_for_owner(inv.game.id, at.session_state["online_owner"]) is Role.FUGITIVE
+    her = make_app(page="match", game=inv.game.id, owner=second)  # her second browser: nothing of his
+    assert not _moves(her) and "This match is private" in texts(her)
+    assert _hand_html(new_game(12)) not in "\n".join(html_bodies(her))
+
+
+def test_issue35_attack_2_the_other_players_consent_moves_no_seat(make_app, db):
+    """The lost-phone request the maker could ask for from a second browser and allow
+    herself is gone: a taken seat's link offers nothing to ask, her page nothing to allow."""
+    gid, mkey, fkey, _, fsecret = _online_match(db)
+    second = new_owner_key()
+    b = make_app(page="match", game=gid, s=fsecret, owner=second)  # her second browser, his link
+    no_exception(b)
+    assert "taken" in texts(b) and not _moves(b)
+    assert [w.key for w in b.button] == ["m_private_back"]
+    m = make_app(page="match", game=gid, owner=mkey)
+    assert not any((w.key or "").startswith(("m_allow_", "m_refuse_", "m_keep_")) for w in m.button)
+    assert GameStore(db).role_for_owner(gid, fkey) is Role.FUGITIVE
+    assert GameStore(db).role_for_owner(gid, second) is None
+
+
+def test_issue35_attack_3_the_maker_calls_off_a_match_a_thief_took(make_app, db):
+    maker, thief, friend = new_owner_key(), new_owner_key(), new_owner_key()
+    m = make_app(page="match", owner=maker)
+    m.segmented_control(key="m_mode").set_value("online").run()
+    m.button(key="m_start").click().run()
+    gid, fsecret = _link(m, "fugitive")
+    t = make_app(page="match", game=gid, s=fsecret, owner=thief)  # the thief opens it first
+    assert "Your turn · Fugitive" in status(t)
+    m.run()
+    no_exception(m)
+    _button(m, "m_call_off_").click().run()
+    no_exception(m)
+    new = _param(m, "game")
+    assert new != gid and "called off" in texts(m)
+    new_gid, new_secret = _link(m, "fugitive")  # the fresh match's new link, on her page
+    assert new_gid == new and new_secret != fsecret
+    t.run()  # the thief: the old match is over, called off; nothing leads to the new one
+    no_exception(t)
+    assert "called this match off" in texts(t) and not _moves(t) and "m_open_rematch" not in [w.key for w in t.button]
+    assert GameStore(db).role_for_owner(new, thief) is None
+    old_link = make_app(page="match", game=new, s=fsecret, owner=thief)
+    assert not _moves(old_link)
+    f = make_app(page="match", game=new, s=new_secret, owner=friend)
+    assert "Your turn · Fugitive" in status(f) and _moves(f)
+    # after the invited seat's first move, nobody can call it off or take it
+    store = GameStore(db)
+    state = new_game(store.open(new).metadata["seed"])
+    after = apply(state, _lowest(state))
+    store.save(new, after.record(), expected_version=store.version(new), member=(friend, Role.FUGITIVE))
+    m.run()
+    assert not [w for w in m.button if (w.key or "").startswith("m_call_off_")]
+
+
+def test_issue35_attack_4_no_transfer_link_and_a_move_param_opens_nothing(make_app, db):
     gid, mkey, fkey, _, _ = _online_match(db)
     f = make_app(page="match", game=gid, owner=fkey)
-    _button(f, "m_transfer").click().run()
     no_exception(f)
-    body = next(b for b in html_bodies(f) if 'data-testid="fg-link-transfer"' in b)
-    move = parse_qs(urlsplit(htmllib.unescape(re.search(r'data-url="([^"]+)"', body).group(1))).query)["move"][0]
-    phone = new_owner_key()
-    p = make_app(page="match", game=gid, move=move, owner=phone)
+    assert not [w for w in f.button if (w.key or "").startswith("m_transfer")]
+    p = make_app(page="match", game=gid, move="A" * 32, owner=new_owner_key())
     no_exception(p)
-    assert "Your turn · Fugitive" in status(p) and _moves(p) and _param(p, "move") is None
-    f.run()  # the old phone: its seat is gone, and it is told so
-    no_exception(f)
-    assert not _moves(f) and "moved to another device" in texts(f)
-    t = make_app(page="match", game=gid, move=move)  # the link again, anywhere: nothing
-    assert "opens nothing" in texts(t) and not _moves(t) and not status(t)
+    assert not _moves(p) and "This match is private" in texts(p)
+    assert GameStore(db).role_for_owner(gid, fkey) is Role.FUGITIVE
 
 
-def test_a_lost_phone_gets_its_seat_back_only_when_the_other_player_allows_it(make_app, db):
-    gid, mkey, fkey, _, fsecret = _online_match(db)
-    new = make_app(page="match", game=gid, s=fsecret)  # his new phone, with the link he was sent
-    assert "taken" in texts(new) and not _moves(new)
-    new.button(key="m_ask_seat").click().run()
-    no_exception(new)
-    assert "Asked" in texts(new)
-    old = make_app(page="match", game=gid, owner=fkey)  # his old phone (if he still had it) could refuse
-    assert any((b.key or "").startswith("m_keep_") for b in old.button)
-    m = make_app(page="match", game=gid, owner=mkey)
-    assert "asks for the Fugitive's seat" in texts(m)
-    _button(m, "m_allow_").click().run()
+def test_issue35_attack_5_the_recovery_code_is_shown_once_and_the_key_never(make_app, db):
+    gid, mkey, fkey, _, _ = _online_match(db)
+    m = make_app(page="match", owner=mkey)
+    assert mkey not in _page(m) and "recovery" not in " ".join(str(e.value) for e in m.code)
+    m.button(key="id_make_code").click().run()
     no_exception(m)
+    shown = [b for b in html_bodies(m) if 'data-testid="fg-recovery-code"' in b]
+    assert len(shown) == 1
+    code = re.search(r">([0-9A-Z]{4}(?:-[0-9A-Z]{4}){4})<", shown[0]).group(1)
+    m.run()  # any later run: the code is not sent again
+    assert code not in _page(m) and mkey not in _page(m)
+    m = make_app(page="match", game=gid, owner=mkey)
+    assert code not in _page(m) and mkey not in _page(m)
+
+
+def test_a_lost_phone_comes_back_by_its_own_recovery_code_only(make_app, db):
+    gid, mkey, fkey, _, fsecret = _online_match(db)
+    old = make_app(page="match", owner=fkey)
+    old.button(key="id_make_code").click().run()
+    code = re.search(r">([0-9A-Z]{4}(?:-[0-9A-Z]{4}){4})<",
+                     next(b for b in html_bodies(old) if "fg-recovery-code" in b)).group(1)
+    old = make_app(page="match", game=gid, owner=fkey)
+    assert "Your turn · Fugitive" in status(old)
+    new = make_app(page="match")  # his new phone
+    new.text_input(key="id_code").input(code.lower()).run()
+    new.button(key="id_bring").click().run()
+    no_exception(new)
+    new.query_params["game"] = gid
     new.run()
     assert "Your turn · Fugitive" in status(new) and _moves(new)
     old.run()
     assert not _moves(old) and "moved to another device" in texts(old)
+    again = make_app(page="match")  # the code works once
+    again.text_input(key="id_code").input(code).run()
+    again.button(key="id_bring").click().run()
+    assert "No such recovery code" in texts(again)
 
 
 def test_a_match_on_one_device_is_watched_by_the_link_its_owner_made(make_app, db):

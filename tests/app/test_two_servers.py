@@ -57,7 +57,7 @@ def test_a_game_entered_through_one_server_goes_on_through_the_other(servers):
         browser.wait_idle(a)
         gid = re.search(r"[?&]game=([^&]+)", a.url).group(1)
         # the other phone, on the other server: the same game, the entry saved by the first
-        b.goto(taps.her_url(a, two + f"/?page=assistant&game={gid}"))
+        taps.as_her(a, b, two + f"/?page=assistant&game={gid}")
         wait_events(b, 1)
         pad(b, "mdraw", 17)
         wait_events(b, 2)

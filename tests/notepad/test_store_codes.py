@@ -86,24 +86,6 @@ def taken(store):
     return invite, friend
 
 
-def asked(store):
-    """A taken seat asked for back by another browser: (invite, the request's time)."""
-    invite, _ = taken(store)
-    store.ask_for_seat(invite.game.id, invite.secret(Role.FUGITIVE), access.new_owner_key())
-    return invite, store.seats(invite.game.id).asked[Role.FUGITIVE]
-
-
-def asked_twice(store):
-    invite, _ = asked(store)
-    store.ask_for_seat(invite.game.id, invite.secret(Role.FUGITIVE), access.new_owner_key())
-
-
-def answered_late(store):
-    invite, when = asked(store)
-    store.answer_request(invite.game.id, KEY, Role.FUGITIVE, when, allow=False)
-    store.answer_request(invite.game.id, KEY, Role.FUGITIVE, when, allow=True)
-
-
 # (what to do with a store and its backend, code, the exact English message as it read
 # before the codes (the codes added since: their message), or None where it varies)
 CASES = [
@@ -153,11 +135,17 @@ CASES = [
     (lambda s, _: s.reissue_link(taken(s)[0].game.id, "fugitive"), "seat_taken", None),
     (lambda s, _: s.save(taken(s)[0].game.id, EXAMPLE, member=(access.new_owner_key(), Role.FUGITIVE)),
      "not_your_seat", None),
-    (lambda s, _: s.transfer_link(taken(s)[0].game.id, access.new_owner_key()), "no_seat", None),
-    (lambda s, _: (lambda inv: s.ask_for_seat(inv.game.id, inv.secret(Role.FUGITIVE), KEY))(taken(s)[0]),
-     "two_seats", None),
-    (lambda s, _: answered_late(s), "no_request", None),
-    (lambda s, _: asked_twice(s), "asked_recently", None),
+    (lambda s, _: (lambda inv: s.call_off(inv.game.id, access.new_owner_key(), Record(), metadata={},
+                                          old_metadata={}))(taken(s)[0]), "not_maker", None),
+    (lambda s, _: (lambda inv: s.call_off(inv.game.id, KEY, Record(), metadata={},
+                                          old_metadata={}))(taken(s)[0]), "invited_moved", None),
+    (lambda s, _: s.recover("0000-0000-0000-0000-0000", KEY), "bad_recovery_code",
+     "no such recovery code (mistyped, used, or replaced by a newer one)"),
+    (lambda s, _: access.Principal.account("", "a"), "bad_account",
+     "an account needs the issuer and the subject of its sign-in"),
+    (lambda s, _: s.recovery_code(access.Principal.account("https://id.example", "a")), "account_no_code", None),
+    (lambda s, _: s.move_games(access.Principal.account("https://id.example", "a"), KEY), "account_to_account",
+     None),
     (lambda s, _: s.watch_link(s.create(EXAMPLE, kind="match").id, KEY), "not_owner", None),
     (lambda s, _: s.watch_link(s.create_match(EXAMPLE, side="marshal", owner_key=KEY).game.id, KEY), "has_seats",
      None),
@@ -194,7 +182,7 @@ def test_newer_schema_names_the_database_and_both_versions(backend):
     err = raise_case(lambda *_: GameStore(where), None, backend)
     path = backend.where(where)
     assert err.params == {"path": path, "version": 99, "known": S.SCHEMA_VERSION}
-    assert str(err) == f"{path} has schema version 99; this program knows up to 4"
+    assert str(err) == f"{path} has schema version 99; this program knows up to 5"
 
 
 def test_a_database_that_cannot_be_used_is_said_with_the_drivers_reason(backend):

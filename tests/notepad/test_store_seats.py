@@ -1,9 +1,9 @@
 """A seat belongs to the browser that took it (issue 30), on both databases.
 
 The first browser that opens a seat's link holds the seat; from then on the link
-opens nothing for any other browser. Only the holder moves it (a one-time transfer
-link); a browser that lost its seat gets it back only when the other player allows
-it. A move is saved only by the browser that holds the seat. Stores of version 3,
+opens nothing for any other browser. Only its holder's own means move it (a recovery
+code she was shown once; signing in, for an account), never the other player's
+consent; the maker may call a match off until the invited seat's first move. A move is saved only by the browser that holds the seat. Stores of version 3,
 where any number of browsers could be in one seat, keep the first and make the
 others watchers.
 """
@@ -17,6 +17,7 @@ from notepad import access
 from notepad.access import Role, Seats, new_owner_key
 from notepad.store import GameStore, StoreError
 
+from notepad.schema import SCHEMA_VERSION
 from tests.backends import raw_sql
 
 from .records import EXAMPLE
@@ -42,7 +43,7 @@ def test_a_seat_is_taken_once_and_its_link_then_opens_nothing(store, match):
     # the watchers' link still opens the public view; a watcher cannot become a seat by it
     assert store.join(gid, invite.secret(Role.WATCHER), thief) is Role.WATCHER
     assert store.join(gid, link, thief) is None and store.role_for_owner(gid, thief) is Role.WATCHER
-    assert store.seats(gid) == Seats(frozenset({Role.MARSHAL, Role.FUGITIVE}), {})
+    assert store.seats(gid) == Seats(frozenset({Role.MARSHAL, Role.FUGITIVE}))
     # the holder keeps his seat, whatever link he opens again
     assert store.join(gid, link, friend) is Role.FUGITIVE
     assert store.join(gid, invite.secret(Role.WATCHER), friend) is Role.FUGITIVE
@@ -104,92 +105,108 @@ def test_only_the_holder_saves_a_move(store, match):
         assert info.value.code == "not_your_seat" and store.version(gid) == before
 
 
-def test_a_transfer_link_moves_the_seat_once_and_the_old_browser_loses_it(store, match):
+def test_no_store_call_moves_a_seat_by_the_other_players_consent_or_a_link_of_its_own():
+    """Issue 35, attacks 2 and 4: the lost-phone request the other player allowed, and
+    the transfer link anyone who copied it could open, are gone from the store."""
+    for name in ("ask_for_seat", "answer_request", "transfer_link", "take_transfer"):
+        assert not hasattr(GameStore, name), name
+
+
+def test_a_recovery_code_moves_a_browsers_games_once_and_the_old_browser_loses_them(store, match):
     invite, maker, friend = match
     gid = invite.game.id
-    secret = store.transfer_link(gid, friend)
-    assert access.secret_hash(secret) in repr(raw_sql(store.database, "SELECT * FROM seat_passes"))
-    assert secret not in repr(raw_sql(store.database, "SELECT * FROM seat_passes"))
-    with pytest.raises(StoreError) as info:  # the maker holds the other seat: she cannot take his
-        store.take_transfer(gid, secret, maker)
-    assert info.value.code == "two_seats"
-    for bad in (secret[:-1], invite.secret(Role.FUGITIVE), new_owner_key()):
-        assert store.take_transfer(gid, bad, new_owner_key()) is None
-    phone, thief = new_owner_key(), new_owner_key()
+    mine = store.create(EXAMPLE, owner_key=friend).id  # an assistant game of his too
+    code = store.recovery_code(friend)
+    assert access.normal_code(code) is not None and store.has_recovery_code(friend)
+    stored = repr(raw_sql(store.database, "SELECT * FROM recovery_codes"))
+    assert code not in stored and access.normal_code(code) not in stored  # only its hash
+    new_phone = new_owner_key()
     before = store.version(gid)
-    assert store.take_transfer(gid, secret, phone) is Role.FUGITIVE
-    assert store.version(gid) == before + 1
-    assert store.role_for_owner(gid, phone) is Role.FUGITIVE
-    assert store.role_for_owner(gid, friend) is None and store.list_for_owner(friend) == []
-    assert store.take_transfer(gid, secret, thief) is None  # once
+    typed = code.lower().replace("-", " ")  # as a person types it
+    assert store.recover(typed, new_phone) == access.Recovered(moved=2, kept=0)
+    assert store.version(gid) == before + 1  # the old phone's live page learns it
+    assert store.role_for_owner(gid, new_phone) is Role.FUGITIVE and store.role_for_owner(mine, new_phone) is Role.OWNER
+    assert store.list_for_owner(friend) == [] and not store.has_recovery_code(friend)
+    with pytest.raises(StoreError) as info:  # used once
+        store.recover(code, new_owner_key())
+    assert info.value.code == "bad_recovery_code"
     with pytest.raises(StoreError):
         store.save(gid, EXAMPLE, member=(friend, Role.FUGITIVE))
-    with pytest.raises(StoreError) as info:  # only a holder makes one
-        store.transfer_link(gid, friend)
-    assert info.value.code == "no_seat"
+    store.save(gid, EXAMPLE, member=(new_phone, Role.FUGITIVE))
 
 
-def test_a_transfer_link_expires(store, match, backend):
-    invite, _, friend = match
+def test_a_recovery_code_never_gives_one_browser_both_seats(store, match):
+    """The maker who got hold of her opponent's code keeps her own seat; his seat stays
+    his (nobody holds both seats of a match); a newer code replaces an older one."""
+    invite, maker, friend = match
     gid = invite.game.id
-    secret = store.transfer_link(gid, friend)
-    backend.sql(store.database, "UPDATE seat_passes SET created = ?", ("2000-01-01T00:00:00.000000+00:00",))
-    assert store.take_transfer(gid, secret, new_owner_key()) is None
-    assert store.role_for_owner(gid, friend) is Role.FUGITIVE
-
-
-def test_a_lost_seat_comes_back_only_when_the_other_player_allows_it(store, match):
-    invite, maker, friend = match
-    gid, link = invite.game.id, invite.secret(Role.FUGITIVE)
-    new_phone = new_owner_key()
-    assert store.ask_for_seat(gid, "x" * 32, new_phone) is None
-    before = store.version(gid)
-    assert store.ask_for_seat(gid, link, new_phone) is Role.FUGITIVE
-    assert store.version(gid) == before + 1  # the other pages show the request
-    asked = store.seats(gid).asked
-    assert set(asked) == {Role.FUGITIVE}
-    # nobody but the Marshal allows it: not the asker, not a watcher, not the holder
-    watcher = new_owner_key()
-    store.join(gid, invite.secret(Role.WATCHER), watcher)
-    for key in (new_phone, watcher, friend, new_owner_key()):
-        with pytest.raises(StoreError) as info:
-            store.answer_request(gid, key, Role.FUGITIVE, asked[Role.FUGITIVE], allow=True)
-        assert info.value.code == "not_your_seat"
-    assert store.role_for_owner(gid, new_phone) is None
-    store.answer_request(gid, maker, Role.FUGITIVE, asked[Role.FUGITIVE], allow=True)
-    assert store.role_for_owner(gid, new_phone) is Role.FUGITIVE
-    assert store.role_for_owner(gid, friend) is None
-    assert store.seats(gid) == Seats(frozenset({Role.MARSHAL, Role.FUGITIVE}), {})
-    with pytest.raises(StoreError) as info:  # answered: nothing more to answer
-        store.answer_request(gid, maker, Role.FUGITIVE, asked[Role.FUGITIVE], allow=True)
-    assert info.value.code == "no_request"
-
-
-def test_the_holder_or_the_other_player_may_refuse_a_request(store, match):
-    invite, maker, friend = match
-    gid, link = invite.game.id, invite.secret(Role.FUGITIVE)
-    assert store.ask_for_seat(gid, link, new_owner_key()) is Role.FUGITIVE
-    store.answer_request(gid, friend, Role.FUGITIVE, store.seats(gid).asked[Role.FUGITIVE], allow=False)
-    assert store.seats(gid).asked == {} and store.role_for_owner(gid, friend) is Role.FUGITIVE
-    with pytest.raises(StoreError) as info:  # the maker cannot ask for his seat from her own browser
-        store.ask_for_seat(gid, link, maker)
-    assert info.value.code == "two_seats"
-
-
-def test_an_answer_to_an_older_request_does_not_answer_a_newer_one(store, match, backend):
-    invite, maker, friend = match
-    gid, link = invite.game.id, invite.secret(Role.FUGITIVE)
-    store.ask_for_seat(gid, link, new_owner_key())
-    old = store.seats(gid).asked[Role.FUGITIVE]
-    with pytest.raises(StoreError) as info:  # asked again at once: refused
-        store.ask_for_seat(gid, link, new_owner_key())
-    assert info.value.code == "asked_recently"
-    backend.sql(store.database, "UPDATE seat_passes SET created = ?", ("2000-01-01T00:00:00.000000+00:00",))
-    thief = new_owner_key()
-    store.ask_for_seat(gid, link, thief)  # a minute later: the newer request replaces the old one
+    old = store.recovery_code(friend)
+    code = store.recovery_code(friend)
     with pytest.raises(StoreError) as info:
-        store.answer_request(gid, maker, Role.FUGITIVE, old, allow=True)
-    assert info.value.code == "no_request" and store.role_for_owner(gid, thief) is None
+        store.recover(old, maker)
+    assert info.value.code == "bad_recovery_code"
+    assert store.recover(code, maker) == access.Recovered(moved=0, kept=1)
+    assert store.role_for_owner(gid, maker) is Role.MARSHAL and store.role_for_owner(gid, friend) is Role.FUGITIVE
+    for bad in ("", "x" * 1000, "0000-0000-0000-0000-0000", code[:-1]):
+        with pytest.raises(StoreError) as info:
+            store.recover(bad, new_owner_key())
+        assert info.value.code == "bad_recovery_code"
+
+
+def test_an_account_holds_its_seats_and_never_passes_them_to_another_account(store):
+    alice = access.Principal.account("https://id.example", "alice")
+    bob = access.Principal.account("https://id.example", "bob")
+    invite = store.create_match(EXAMPLE, side="marshal", owner_key=alice)
+    gid = invite.game.id
+    assert store.join(gid, invite.secret(Role.FUGITIVE), bob) is Role.FUGITIVE
+    assert store.role_for_owner(gid, alice) is Role.MARSHAL
+    assert [g.role for g in store.list_for_owner(bob)] == [Role.FUGITIVE]
+    # the same subject of another issuer is another person
+    assert store.role_for_owner(gid, access.Principal.account("https://other.example", "alice")) is None
+    with pytest.raises(StoreError) as info:
+        store.recovery_code(alice)
+    assert info.value.code == "account_no_code"
+    with pytest.raises(StoreError) as info:
+        store.move_games(alice, bob)
+    assert info.value.code == "account_to_account"
+    # a browser's games go into her account on her say (the seat included); never both seats
+    browser = new_owner_key()
+    notes = store.create(EXAMPLE, owner_key=browser).id
+    other = store.create_match(EXAMPLE, side="fugitive", owner_key=browser)
+    assert store.join(other.game.id, other.secret(Role.MARSHAL), alice) is Role.MARSHAL
+    assert store.move_games(browser, alice) == access.Recovered(moved=1, kept=1)
+    assert store.role_for_owner(notes, alice) is Role.OWNER
+    assert store.role_for_owner(other.game.id, alice) is Role.MARSHAL
+    # no owner key hashes to an account's digest: a cookie never stands for an account
+    assert all(access.owner_hash(k) != alice.digest for k in (browser, "alice" * 5))
+
+
+def test_the_maker_calls_off_a_match_until_the_invited_seat_moves(store):
+    """Attack 3: a thief who opened the invitation first keeps nothing worth having:
+    the maker calls the match off and gets a fresh one, with new links."""
+    maker, thief, friend = new_owner_key(), new_owner_key(), new_owner_key()
+    invite = store.create_match(EXAMPLE.__class__(), side="marshal", owner_key=maker)
+    gid = invite.game.id
+    assert store.join(gid, invite.secret(Role.FUGITIVE), thief) is Role.FUGITIVE
+    with pytest.raises(StoreError) as info:  # only its maker
+        store.call_off(gid, thief, EXAMPLE.__class__(), metadata={}, old_metadata={"ended": "x"})
+    assert info.value.code == "not_maker"
+    fresh = store.call_off(gid, maker, EXAMPLE.__class__(), metadata={"new": 1}, old_metadata={"ended": "x"})
+    new = fresh.game.id
+    assert store.open(gid).info.rematch == new and store.open(gid).metadata == {"ended": "x"}
+    assert store.role_for_owner(new, maker) is Role.MARSHAL and store.role_for_owner(new, thief) is None
+    for role in (Role.MARSHAL, Role.FUGITIVE, Role.WATCHER):  # the old links open nothing any more
+        assert store.join(gid, invite.secret(role), new_owner_key()) is None
+    assert store.join(new, invite.secret(Role.FUGITIVE), thief) is None
+    assert store.join(new, fresh.secret(Role.FUGITIVE), friend) is Role.FUGITIVE
+    with pytest.raises(StoreError) as info:  # once
+        store.call_off(gid, maker, EXAMPLE.__class__(), metadata={}, old_metadata={})
+    assert info.value.code == "already_rematched"
+    # after the invited seat's first move nobody can take it, and the match stays
+    store.save(new, EXAMPLE, member=(friend, Role.FUGITIVE))
+    with pytest.raises(StoreError) as info:
+        store.call_off(new, maker, EXAMPLE.__class__(), metadata={}, old_metadata={})
+    assert info.value.code == "invited_moved" and store.open(new).info.rematch is None
 
 
 def test_a_match_on_one_device_is_shared_by_a_watch_link_its_owner_makes(store):
@@ -223,7 +240,7 @@ def test_a_store_of_version_3_keeps_the_first_browser_of_each_seat(backend):
                     (gid, access.owner_hash(key), role, made, joined))
     old.close()
     with GameStore(where) as store:
-        assert store.schema_version() == 4
+        assert store.schema_version() == SCHEMA_VERSION
         assert {k: store.role_for_owner(gid, k) for k in (maker, friend, thief, late)} == {
             maker: Role.MARSHAL, friend: Role.FUGITIVE, thief: Role.WATCHER, late: Role.WATCHER}
         assert store.join(gid, invite.secret(Role.FUGITIVE), new_owner_key()) is None

@@ -1,0 +1,261 @@
+"""The match's controller, without Streamlit: who may open a stored match and as
+what, its moves and saves, and the decisions that end or replace it.
+
+The pages (app.match, app.online, app.learning) hand it the person
+(:class:`notepad.access.Principal`: her account or her browser, never anything read
+from a URL) and what the URL carries (a game id, a link's secret), and draw what it
+returns. Who may see and do what is :mod:`notepad.policy`; this module asks it and
+the store, so the moves and every attack on a seat are tested without a browser
+(``tests/app/test_match_control.py``), as the assistant's controller is
+(:mod:`app.assistant_logic`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, Literal
+
+from engine import IllegalMove, apply, new_game
+from engine.moves import Move
+from engine.record import Record, Ruleset, event_player
+from engine.state import GameState
+from notepad.access import SEATS, Invite, Principal, Role, other_seat
+from notepad.policy import Access, Action, Kind, View
+from notepad.store import GameStore, StoreError
+
+from . import match_logic as ml
+from .match_meta import MatchMeta, read_or_none
+
+
+@dataclass
+class MatchSession:
+    """A running match in one browser session: the state, its bots, and what the
+    store holds (the record a save is made from, and the store's version token)."""
+
+    gid: str
+    meta: MatchMeta
+    state: GameState
+    fbot: Any
+    mbot: Any
+    saved: Record
+    version: int
+    shown_to: str | None = None  #: hot-seat: whose cards are on screen
+    error: str | None = None
+    assist: bool = True
+    role: str | None = None  #: the seat, "watcher" or "owner" this person is in the match
+    key: Principal | None = None  #: who she is: a save is made as her role, by her (the store checks)
+    updated: str = ""  #: when the store last wrote the match (ISO, UTC): online, for a claim
+    rematch: str | None = None  #: online: the id of the match that follows this one (or replaced it)
+    made: bool = False  #: she made the match
+
+    @property
+    def mode(self) -> str:
+        return self.meta.mode
+
+    @property
+    def finished(self) -> bool:
+        """Won, escaped, or ended off the board (resigned, claimed, called off)."""
+        return self.state.is_over or self.meta.ended is not None
+
+    @property
+    def access(self) -> Access:
+        """What the policy lets her see and do with this match."""
+        role = Role(self.role) if self.role is not None else None
+        return Access(Kind.LINKED if self.meta.online else Kind.DEVICE, role, self.finished, self.made)
+
+    def may(self, action: Action) -> bool:
+        return self.access.may(action)
+
+
+def session(gid: str, meta: MatchMeta, state: GameState, version: int) -> MatchSession:
+    seed = meta.seed
+    fb = ml.fugitive_bots().get(meta.fugitive_bot or "random") or ml.fugitive_bots()["random"]
+    mb = ml.marshal_bots().get(meta.marshal_bot or "random") or ml.marshal_bots()["random"]
+    return MatchSession(gid, meta, state, fb.make(seed + 1), mb.make(seed + 2), state.record(), version)
+
+
+# --------------------------------------------------------------------------- outcomes
+@dataclass(frozen=True)
+class Closed:
+    """A match that shows nothing to this person: its link is a seat someone else
+    holds (``taken``), her seat has just gone to another device (``moved``), or
+    (neither) it is private."""
+
+    taken: Role | None = None
+    moved: bool = False
+
+
+@dataclass(frozen=True)
+class Missing:
+    """No match to open: no such game (``no_game``), an assistant game of hers
+    (``assistant``), or one that cannot go on (``broken``; ``error``: the store's
+    reason when it could not be read)."""
+
+    why: Literal["no_game", "assistant", "broken"]
+    error: StoreError | None = None
+
+
+def invited_moved(record: Record, invited: Role) -> bool:
+    """Whether the invited seat has made a move (then nobody can take it, and the
+    match can no longer be called off)."""
+    return any(event_player(e) == invited.value for e in record.events)
+
+
+class Matches:
+    """The matches of one store, as one person (``who``) may have them."""
+
+    def __init__(self, store: GameStore, who: Principal):
+        self.store = store
+        self.who = who
+
+    # ------------------------------------------------------------------ opening
+    def open(self, gid: str, secret: str | None = None, had_seat: bool = False) -> MatchSession | Closed | Missing:
+        """Match ``gid`` as this person may see it, read from the store. ``secret``: the
+        link of the URL (a free seat's link takes the seat for her; a watchers' link
+        makes her a watcher); ``had_seat``: this session showed her a seat of it a
+        moment ago (if she has none now, it went to another device). A secret that
+        opens nothing and a person not in the match look alike."""
+        try:
+            stored = self.store.open(gid)
+        except StoreError as exc:
+            return Missing("no_game") if exc.code == "no_game" else Missing("broken", exc)
+        if stored.info.kind != "match":
+            # an assistant game is its owner's alone: another's reads as no game at all
+            return Missing("assistant") if self.store.role_for_owner(gid, self.who) is not None else Missing("no_game")
+        meta = read_or_none(stored.metadata)
+        if meta is None:
+            return Missing("broken")
+        role = self.store.join(gid, secret, self.who) if secret else None
+        if role is None:
+            role = self.store.role_for_owner(gid, self.who)
+        kind = Kind.LINKED if meta.online else Kind.DEVICE
+        finished_hint = meta.ended is not None
+        if role is None or Access(kind, role, finished_hint).view is View.NOTHING:
+            taken = None
+            if secret:
+                link = self.store.role_for_secret(gid, secret)
+                taken = link if link in SEATS else None
+            return Closed(taken, moved=had_seat)
+        try:  # again: opening a link may have moved the match on (a seat taken)
+            version = self.store.version(gid)
+            stored = self.store.open(gid)
+        except StoreError as exc:
+            return Missing("broken", exc)
+        # the match goes on from its seed: the moves of the stored record again, which must
+        # give that record back, and the silent move noted after its last event
+        try:
+            state = ml.rebuild(meta.seed, stored.record.ruleset, stored.record, meta.ended_turn)
+        except IllegalMove:
+            return Missing("broken")
+        if state.record() != stored.record:
+            return Missing("broken")
+        m = session(gid, meta, state, version)
+        m.role, m.key, m.updated, m.rematch = role.value, self.who, stored.info.updated, stored.info.rematch
+        member = self.store.member(gid, self.who)
+        m.made = member is not None and member[1]
+        return m
+
+    # ------------------------------------------------------------------ moves
+    def save(self, m: MatchSession) -> StoreError | None:
+        """Save the match: its record and its metadata (with a silent move, if one ended
+        the turn); None when saved, else the store's refusal (deleted, moved on in
+        another window since, or a seat she no longer holds), and nothing is written.
+
+        The store compares the game's version in the same transaction as the write, so
+        a window that missed only a silent move of another one is refused too."""
+        record = m.state.record()
+        member = (m.key, Role(m.role)) if m.key is not None and m.role is not None else None
+        try:
+            self.store.save(m.gid, record, metadata=m.meta.to_json(), expected=m.saved, expected_version=m.version,
+                            member=member)
+        except StoreError as exc:
+            return exc
+        m.version += 1
+        m.updated = datetime.now(timezone.utc).isoformat(timespec="microseconds")
+        m.saved = record
+        return None
+
+    def play(self, m: MatchSession, move: Move) -> IllegalMove | StoreError | None:
+        """Her move, applied and saved (None), or why not: the rules (IllegalMove: the
+        match is as it was), the policy (not hers to play: StoreError ``not_your_seat``)
+        or the store."""
+        if not m.may(Action.PLAY) or (m.meta.online and m.role != m.state.current_player):
+            return StoreError.of("not_your_seat", game_id=m.gid, role=m.state.current_player or "")
+        try:
+            apply_move(m, move)
+        except IllegalMove as exc:
+            return exc
+        return self.save(m)
+
+    def end(self, m: MatchSession, how: Literal["resigned", "claimed"], now: float) -> str | StoreError | None:
+        """End the match off the board, saved like a move from the version she saw.
+        A resignation gives the other side the win; a claim is checked again against
+        the store (the other may just have moved): ``"claim_refused"``."""
+        if not m.may(Action.RESIGN if how == "resigned" else Action.CLAIM) or m.role not in ("marshal", "fugitive"):
+            return StoreError.of("not_your_seat", game_id=m.gid, role=m.role or "")
+        if how == "claimed":
+            try:
+                stored = self.store.open(m.gid)
+            except StoreError as exc:
+                return exc
+            when = ml.claim_time(stored.info.updated, m.meta.claim_after)
+            if (stored.info.version != m.version or when is None or now < when
+                    or m.state.current_player == m.role):
+                return "claim_refused"
+        winner = m.role if how == "claimed" else other_seat(Role(m.role)).value
+        m.meta = m.meta.ending(how, winner, len(m.state.events))
+        return self.save(m)
+
+    # ------------------------------------------------------------------ new matches
+    def start_online(self, side: str, ruleset: Ruleset, seed: int, *, title: str, claim_after: int,
+                     watchers: bool) -> tuple[Invite, MatchSession]:
+        """A match to play by links, made in one transaction, with the maker in her seat
+        from the start (her URL carries no secret)."""
+        state = new_game(seed, ruleset)
+        meta = MatchMeta(seed, ml.ONLINE, claim_after=claim_after)
+        invite = self.store.create_match(state.record(), side=side, owner_key=self.who, title=title,
+                                         metadata=meta.to_json(), watchers=watchers)
+        m = session(invite.game.id, meta, state, self.store.version(invite.game.id))
+        m.role, m.key, m.updated, m.made = Role(side).value, self.who, invite.game.updated, True
+        return invite, m
+
+    def call_off(self, m: MatchSession, seed: int) -> Invite:
+        """Her invitation went to the wrong person: the match is called off and a fresh
+        one made (a new deal, new links), while the invited seat has not moved
+        (StoreError ``invited_moved`` after that; ``not_maker`` for anyone but her)."""
+        if not m.may(Action.CALL_OFF):
+            raise StoreError.of("not_maker", game_id=m.gid)
+        meta = MatchMeta(seed, ml.ONLINE, claim_after=m.meta.claim_after)
+        ended = m.meta.ending("called_off", None, len(m.state.events))
+        return self.store.call_off(m.gid, self.who, new_game(seed, m.state.ruleset).record(),
+                                   metadata=meta.to_json(), old_metadata=ended.to_json())
+
+    def rematch(self, m: MatchSession, seed: int) -> Invite | str:
+        """The next match, sides swapped (one per match: the second asker gets the first
+        one's id)."""
+        if not m.may(Action.REMATCH):
+            raise StoreError.of("not_your_seat", game_id=m.gid, role=m.role or "")
+        meta = MatchMeta(seed, ml.ONLINE, claim_after=m.meta.claim_after)
+        try:
+            return self.store.create_rematch(m.gid, new_game(seed, m.state.ruleset).record(), metadata=meta.to_json())
+        except StoreError as exc:
+            if exc.code == "already_rematched" and exc.params.get("rematch_id"):
+                return str(exc.params["rematch_id"])
+            raise
+
+    def follows(self, m: MatchSession) -> str | None:
+        """The match that followed this one (a rematch, or the fresh match of a call-off)
+        when she is in it; else None (a call-off's fresh match is its maker's alone)."""
+        if m.rematch is None or self.store.role_for_owner(m.rematch, self.who) is None:
+            return None
+        return m.rematch
+
+
+def apply_move(m: MatchSession, move: Move) -> None:
+    """Apply a move (IllegalMove leaves the match as it was); a move that writes no
+    event is noted in the metadata the next save writes."""
+    before = m.state
+    after = apply(before, move)
+    silent = ml.silent_move_name(before, after, move)
+    m.meta = m.meta.after_silent_move(len(after.events), silent)
+    m.state = after
