@@ -68,6 +68,7 @@ def game_list() -> None:
     if not games:
         st.caption(t("no_saved_games"))
     online.unowned_panel("assistant")
+    identity.account_bar()
     identity.devices_panel()
     for g in ui.capped(games, LIST_CAP, "all_games"):
         where = _where(g.id, g.updated)

@@ -86,6 +86,7 @@ def run() -> None:
         _db_unusable(exc)
         return
     try:
+        identity.offer_next()  # signed in a moment ago: back to the link she opened before
         _show(page)
         identity.keep_owner_key()  # the browser's owner key in its cookie (last on the page: moves nothing)
     except StoreError as exc:

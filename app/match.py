@@ -82,7 +82,8 @@ def _current() -> mp.MatchSession | None:
     st.session_state.pop(mp.KEY, None)
     secret = st.query_params.get("s")
     had_seat = isinstance(m, mp.MatchSession) and mine and m.role in ("marshal", "fugitive")
-    opened = mp.desk().open(gid, secret, had_seat=had_seat)
+    opened = mp.desk().open(gid, secret, had_seat=had_seat,
+                            seats_need_account=identity.accounts_on() and not identity.signed_in())
     if isinstance(opened, Missing):
         if opened.why == "assistant":
             st.session_state[mp.FLASH] = t("game_not_assistant")
@@ -183,6 +184,7 @@ def saved_list() -> None:
                 st.query_params["game"] = g.info.id
                 st.rerun()
     online.unowned_panel("match")
+    identity.account_bar()
     identity.devices_panel()
 
 

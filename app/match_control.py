@@ -78,11 +78,12 @@ def session(gid: str, meta: MatchMeta, state: GameState, version: int) -> MatchS
 @dataclass(frozen=True)
 class Closed:
     """A match that shows nothing to this person: its link is a seat someone else
-    holds (``taken``), her seat has just gone to another device (``moved``), or
-    (neither) it is private."""
+    holds (``taken``), her seat has just gone to another device (``moved``), a seat's
+    link she must sign in to take (``sign_in``), or (none of these) it is private."""
 
     taken: Role | None = None
     moved: bool = False
+    sign_in: Role | None = None  #: a free seat's link, opened before signing in where seats are accounts'
 
 
 @dataclass(frozen=True)
@@ -109,12 +110,15 @@ class Matches:
         self.who = who
 
     # ------------------------------------------------------------------ opening
-    def open(self, gid: str, secret: str | None = None, had_seat: bool = False) -> MatchSession | Closed | Missing:
+    def open(self, gid: str, secret: str | None = None, had_seat: bool = False,
+             seats_need_account: bool = False) -> MatchSession | Closed | Missing:
         """Match ``gid`` as this person may see it, read from the store. ``secret``: the
         link of the URL (a free seat's link takes the seat for her; a watchers' link
         makes her a watcher); ``had_seat``: this session showed her a seat of it a
-        moment ago (if she has none now, it went to another device). A secret that
-        opens nothing and a person not in the match look alike."""
+        moment ago (if she has none now, it went to another device);
+        ``seats_need_account``: the server has accounts and she has not signed in, so
+        a seat's link takes nothing (she is asked to sign in). A secret that opens
+        nothing and a person not in the match look alike."""
         try:
             stored = self.store.open(gid)
         except StoreError as exc:
@@ -125,6 +129,10 @@ class Matches:
         meta = read_or_none(stored.metadata)
         if meta is None:
             return Missing("broken")
+        if secret and seats_need_account and self.who.kind != "account":
+            link = self.store.role_for_secret(gid, secret)
+            if link in SEATS and self.store.role_for_owner(gid, self.who) is None:
+                return Closed(sign_in=link)
         role = self.store.join(gid, secret, self.who) if secret else None
         if role is None:
             role = self.store.role_for_owner(gid, self.who)

@@ -144,10 +144,13 @@ def _invite_panel(m, seats: Seats) -> None:
     other = other_seat(Role(m.role))
     made = st.session_state.get(INVITES, {}).get(m.gid, {})
     taken = other in seats.taken
-    with st.expander(t("invite_title", who=t(other.value)), expanded=not taken and len(m.state.events) < 3):
+    # taken, but not yet moved: she may call it off (the wrong person took it?), so it stays open
+    call_off = taken and m.may(Action.CALL_OFF) and not invited_moved(m.state.record(), other)
+    with st.expander(t("invite_title", who=t(other.value)),
+                     expanded=call_off or (not taken and len(m.state.events) < 3)):
         if taken:
             st.caption(t("invite_joined", who=t(other.value)))
-            if m.may(Action.CALL_OFF) and not invited_moved(m.state.record(), other):
+            if call_off:
                 # the wrong person took it? Until his first move, she may start afresh
                 st.caption(t("call_off_help", who=t(other.value)))
                 st.button(t("call_off_button"), key=f"m_call_off_{m.version}", use_container_width=True,
@@ -221,8 +224,13 @@ def _made_link(gid: str, title: str, help_: str, made: dict, slot, param: str, t
 def closed_page(gid: str, closed: Closed) -> None:
     """The page of a match this browser may not see: "this match is private" and
     nothing else (not even whose turn it is); for a taken seat's link, that the seat
-    is taken and a way to ask for it back."""
-    if closed.taken is not None:
+    is taken and the holder's own ways back; for a free seat's link opened before
+    signing in (where seats are accounts'), "Sign in"."""
+    if closed.sign_in is not None:
+        st.html(f'<div class="fg-status" data-testid="fg-sign-in">'
+                f'{html.escape(t("sign_in_to_take", who=t(closed.sign_in.value)))}</div>')
+        identity.account_bar()
+    elif closed.taken is not None:
         _taken_page(gid, closed.taken)
     else:
         st.html(f'<div class="fg-status" data-testid="fg-private">{html.escape(t("match_private"))}</div>')

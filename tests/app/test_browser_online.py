@@ -214,7 +214,7 @@ def test_a_wrong_truncated_or_other_matchs_secret_sees_nothing(server):
         page.wait_for_selector("text=No saved game with id")
 
 
-def test_the_lists_are_this_browsers_kept_in_a_cookie_with_a_recovery_link(server):
+def test_the_lists_are_this_browsers_kept_in_a_cookie_and_carried_by_a_recovery_code(server):
     url, db = server
     with browser.phone_pages(2) as (mine, other):
         mine.goto(url + "/?page=match")
@@ -230,17 +230,43 @@ def test_the_lists_are_this_browsers_kept_in_a_cookie_with_a_recovery_link(serve
         mine.goto(url + "/?page=match")
         mine.wait_for_selector('button:has-text("You: Fugitive vs a friend (Marshal)")')
         assert mine.locator('button:has-text("Continue: You: Fugitive vs a friend")').count() == 1
-        # another browser has nothing of it; the recovery link brings the list over
-        other.goto(url + "/?page=match")
+        # another browser has nothing of it, and a link with her key in it changes nothing
+        other.goto(f"{url}/?page=match&owner={cookie}")
         other.wait_for_selector('button:has-text("Make the match and the links"), '
                                 'button:has-text("Start the match")')
         browser.wait_idle(other)
         assert other.locator('button:has-text("vs a friend")').count() == 0
-        other.goto(f"{url}/?page=match&owner={cookie}")
+        assert "owner=" not in other.url
+        assert {c["name"]: c["value"] for c in other.context.cookies()}.get("fugitive_owner") != cookie
+        # her recovery code, made on her phone and typed on the other: the list comes over
+        code = make_recovery_code(mine)
+        bring_games(other, url, code)
         other.wait_for_selector('button:has-text("You: Fugitive vs a friend (Marshal)")')
         press(other, 'button:has-text("You: Fugitive vs a friend (Marshal)")')
         other.wait_for_selector('[aria-label="Hideout to place"]')  # his seat, from his list
         assert gid in other.url
+
+
+def make_recovery_code(page) -> str:
+    """This browser's recovery code, made on its list page (the match page's setup)."""
+    browser.wait_idle(page)
+    page.locator('summary:has-text("Your games on another phone")').click()
+    press(page, 'button:has-text("recovery code")')
+    page.wait_for_selector('[data-testid="fg-recovery-code"]')
+    return page.locator('[data-testid="fg-recovery-code"]').inner_text().strip()
+
+
+def bring_games(page, url: str, code: str) -> None:
+    """Type a recovery code on the match page's list and bring its games here."""
+    page.goto(url + "/?page=match")
+    page.wait_for_selector('summary:has-text("Your games on another phone")')
+    browser.wait_idle(page)
+    page.locator('summary:has-text("Your games on another phone")').click()
+    page.get_by_label("Recovery code").fill(code)
+    page.get_by_label("Recovery code").press("Enter")
+    browser.wait_idle(page)
+    press(page, 'button:has-text("Bring the games of this code here")')
+    browser.wait_idle(page)
 
 
 def test_the_link_button_shares_the_link_or_copies_it(server):

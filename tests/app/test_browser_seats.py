@@ -10,11 +10,14 @@ opened it, the watchers' link, her page's URL with the game id), a **watcher** a
 the thief's and the stranger's pages are opened again and hold nothing private (no
 card of either hand, no face-down number) and no control of a move; the watcher's
 websocket frames and HTML hold no hidden card and no card number of a hand; the
-other phone shows each move within a second or so (measured). Shorter matches, made
-through the store, for the rest: a transfer moves a seat and the old phone loses it
-at once; a new link for a taken seat is never offered (a huge id refused at once
-and gone from the URL: test_browser_online.py). The attacks of the issue one by one, fast, are in
-tests/app/test_seats.py (AppTest).
+other phone shows each move within a second or so (measured). Shorter matches for
+the rest: a new link for a taken seat is never offered (a huge id refused at once and
+gone from the URL: test_browser_online.py); and issue 35's attacks, each a person in a
+browser of her own: a maker who plants her second browser's key in the invitation, who
+asks for his seat from her second browser, a thief who opens the invitation first, a
+copied transfer link, and the maker's key and recovery code in her page's frames. The
+attacks one by one, fast, are in tests/app/test_seats.py (AppTest) and
+tests/app/test_match_control.py (the controller, no browser).
 """
 from __future__ import annotations
 
@@ -31,8 +34,9 @@ from notepad.access import Role, new_owner_key
 from notepad.store import GameStore, StoreError
 
 from .test_browser_online import (
-    FUGITIVE_ONLY, SHOWN_MEDIAN, SHOWN_WITHIN, assert_no_leak, fugitive_hand_line, link_of, listen,
-    marshal_hand_marks, on_first_screen, press, reload_keeps_hand, state_of, status_text, tap, tops, wait_version,
+    FUGITIVE_ONLY, SHOWN_MEDIAN, SHOWN_WITHIN, assert_no_leak, bring_games, fugitive_hand_line, link_of, listen,
+    make_recovery_code, marshal_hand_marks, on_first_screen, press, reload_keeps_hand, state_of, status_text, tap,
+    tops, wait_version,
 )
 
 pytestmark = pytest.mark.browser
@@ -40,7 +44,8 @@ pytestmark = pytest.mark.browser
 #: what a page offering a move, or a seat's own panels, holds (Streamlit puts a
 #: widget's key in its container's class: st-key-<key>)
 CONTROLS = ('[class*="st-key-mc_"]', '[class*="st-key-m_resign"]', '[class*="st-key-m_claim"]',
-            '[class*="st-key-m_transfer"]', '[class*="st-key-m_allow"]', '[class*="st-key-m_relink"]')
+            '[class*="st-key-m_transfer"]', '[class*="st-key-m_allow"]', '[class*="st-key-m_relink"]',
+            '[class*="st-key-m_call_off"]')
 #: a page that shows a match: its status line, or why it shows none
 SHOWN = '[data-testid="fg-status"], [data-testid="fg-private"], [data-testid="fg-taken"]'
 #: navigator.vibrate recorded (a headless browser has no motor)
@@ -334,39 +339,171 @@ def _match_with_fugitive(url: str, db: str, fp) -> tuple[str, str, str]:
     return gid, maker, link
 
 
-def test_a_transfer_moves_the_seat_and_the_old_phone_loses_it_at_once(server):
+def _key(page) -> str:
+    """The owner key in ``page``'s browser (its cookie), once the page has set it."""
+    page.wait_for_function("() => document.cookie.includes('fugitive_owner=')")
+    return {c["name"]: c["value"] for c in page.context.cookies()}["fugitive_owner"]
+
+
+def _as(page, url: str, key: str) -> None:
+    """``page``'s browser holds owner key ``key`` (its cookie), as that browser would."""
+    page.context.add_cookies([{"name": "fugitive_owner", "value": key, "url": url}])
+
+
+def _invite(url: str, mp) -> tuple[str, str]:
+    """The maker (``mp``) invites a friend through the page, as the Marshal: (game id,
+    the Fugitive's link)."""
+    mp.goto(url + "/?page=match")
+    tap(mp, "Players", "Play a friend (two phones)")
+    press(mp, 'button:has-text("Make the match and the links")')
+    mp.wait_for_selector('[data-testid="fg-link-fugitive"]')
+    gid, fsecret = link_of(mp, "fugitive")
+    return gid, f"{url}/?page=match&game={gid}&s={fsecret}"
+
+
+def test_issue35_attack_1_a_planted_owner_in_the_invitation_binds_his_seat_to_him(server):
+    """The maker adds ``&owner=<a key of her second browser>`` to the invitation: the
+    friend who opens it takes the seat as himself; her second browser gets nothing of
+    his (no hand, no hidden card, no control), in its HTML and its frames."""
     url, db = server
-    with browser.phone_pages(3) as (fp, new, thief):
+    store = GameStore(db)
+    with browser.phone_pages(3) as (mp, second, friend):
+        second.goto(url + "/?page=match")
+        planted = _key(second)
+        gid, link = _invite(url, mp)
+        friend.goto(link + f"&owner={planted}")
+        friend.wait_for_selector('[aria-label="Hideout to place"]')
+        assert "Your turn · Fugitive" in status_text(friend) and "owner=" not in friend.url
+        assert _key(friend) != planted
+        assert store.role_for_owner(gid, planted) is None
+        assert store.role_for_owner(gid, _key(friend)) is Role.FUGITIVE
+        frames = listen(second)
+        second.goto(f"{url}/?page=match&game={gid}")
+        second.wait_for_selector(SHOWN)
+        browser.wait_idle(second)
+        assert "This match is private." in second.inner_text("body")
+        no_control(second, "her second browser")
+        res, strings = private_markers(store, gid)
+        assert_no_leak("her second browser", frames + [second.content().encode()], res, strings)
+
+
+def test_issue35_attack_2_no_request_for_a_taken_seat_and_nothing_to_allow(server):
+    """The maker asks for his seat from her second browser and would allow it herself:
+    there is no such request any more, on either page."""
+    url, db = server
+    with browser.phone_pages(3) as (mp, second, friend):
+        gid, link = _invite(url, mp)
+        friend.goto(link)
+        friend.wait_for_selector('[aria-label="Hideout to place"]')
+        second.goto(link)  # the link she kept, in her second browser
+        second.wait_for_selector('[data-testid="fg-taken"]')
+        browser.wait_idle(second)
+        assert second.locator("button").filter(has_text=re.compile("Ask|give my seat")).count() == 0
+        no_control(second, "a taken seat's link")
+        mp.reload()
+        mp.wait_for_selector('[data-testid="fg-status"]')
+        browser.wait_idle(mp)
+        assert mp.locator("button").filter(has_text=re.compile("Give the seat|Refuse")).count() == 0
+        assert GameStore(db).role_for_owner(gid, _key(friend)) is Role.FUGITIVE
+
+
+def test_issue35_attack_3_the_maker_calls_off_the_match_a_thief_took(server):
+    """A thief opens the invitation first: the maker calls the match off before his
+    first move, sends the fresh link, and her friend plays; the thief's page says the
+    match was called off and holds nothing of the new one."""
+    url, db = server
+    store = GameStore(db)
+    with browser.phone_pages(3) as (mp, thief, friend):
+        tframes = listen(thief)
+        gid, link = _invite(url, mp)
+        thief.goto(link)
+        thief.wait_for_selector('[aria-label="Hideout to place"]')
+        mp.wait_for_selector('text=The Fugitive has joined', state="attached")
+        browser.wait_idle(mp)
+        on_first_screen(mp, 'button:has-text("Call off and start afresh")')
+        press(mp, 'button:has-text("Call off and start afresh")')
+        mp.wait_for_selector('[data-testid="fg-link-fugitive"]')
+        new, new_secret = link_of(mp, "fugitive")
+        assert new != gid and "called off" in mp.inner_text("body")
+        thief.wait_for_selector('text=called this match off', timeout=15_000)
+        no_control(thief, "the thief, after the call-off")
+        thief.goto(link)  # his link again: the old match, over; nothing of the new one
+        thief.wait_for_selector(SHOWN)
+        browser.wait_idle(thief)
+        no_control(thief, "the old link")
+        assert store.role_for_owner(new, _key(thief)) is None
+        assert new_secret.encode() not in b"".join(tframes) and new.encode() not in b"".join(tframes)
+        friend.goto(f"{url}/?page=match&game={new}&s={new_secret}")
+        friend.wait_for_selector('[aria-label="Hideout to place"]')
+        assert store.role_for_owner(new, _key(friend)) is Role.FUGITIVE
+        # once the invited seat has moved, nobody calls it off (and nobody takes it)
+        first = friend.locator('[aria-label="Hideout to place"] button').first.inner_text()
+        tap(friend, "Hideout to place", first)
+        before = store.version(new)
+        press(friend, 'button:has-text("Place")')
+        wait_version(mp, before + 1)
+        browser.wait_idle(mp)
+        assert mp.locator('button:has-text("Call off and start afresh")').count() == 0
+
+
+def test_issue35_attack_4_no_transfer_link_and_a_copied_move_link_opens_nothing(server):
+    url, db = server
+    with browser.phone_pages(2) as (fp, thief):
         gid, _, link = _match_with_fugitive(url, db, fp)
         browser.wait_idle(fp)
-        fp.locator('summary:has-text("Move my seat to another phone")').click()
-        press(fp, 'button:has-text("Make a transfer link")')
-        fp.wait_for_selector('[data-testid="fg-link-transfer"]')
-        assert fp.locator('[data-testid="fg-qr"] img').count() >= 1
-        move = fp.locator('[data-testid="fg-link-transfer"]').first.get_attribute("data-url")
-        new.goto(move)
-        new.wait_for_selector('[aria-label="Hideout to place"]')
-        assert "move=" not in new.url
-        # the old phone: its live page learns it by itself, and offers nothing any more
-        fp.wait_for_selector('text=Your seat moved to another device', timeout=15_000)
-        no_control(fp, "the old phone")
-        new.wait_for_function("() => document.cookie.includes('fugitive_owner=')")
-        key = {c["name"]: c["value"] for c in new.context.cookies()}["fugitive_owner"]
-        assert GameStore(db).role_for_owner(gid, key) is Role.FUGITIVE
-        # the used transfer link and the seat's link, in another browser: nothing
-        thief.goto(move)
-        thief.wait_for_selector('text=This transfer link opens nothing')
-        no_control(thief, "a used transfer link")
-        thief.goto(link)
-        thief.wait_for_selector('[data-testid="fg-taken"]')
-        no_control(thief, "the seat's link")
+        assert fp.locator('summary:has-text("Move my seat")').count() == 0
+        no_transfer = [c for c in CONTROLS if "transfer" in c]
+        assert all(fp.locator(c).count() == 0 for c in no_transfer)
+        thief.goto(f"{url}/?page=match&game={gid}&move={'A' * 32}")
+        thief.wait_for_selector(SHOWN)
+        browser.wait_idle(thief)
+        no_control(thief, "a move= link")
+        assert GameStore(db).role_for_owner(gid, _key(fp)) is Role.FUGITIVE
+
+
+def test_issue35_attack_5_her_key_is_never_in_a_later_frame_and_her_code_only_once(server):
+    """The recovery link was in the maker's page frames on every visit. Now: her key is
+    in no frame once her browser holds its cookie; her recovery code is in the frames
+    of the one run that made it, and in none after; it brings her seat to her new
+    phone, once, and her old phone loses it."""
+    url, db = server
+    store = GameStore(db)
+    with browser.phone_pages(3) as (mp, friend, new):
+        gid, link = _invite(url, mp)
+        key = _key(mp)
+        friend.goto(link)
+        friend.wait_for_selector('[aria-label="Hideout to place"]')
+        frames = listen(mp)
+        for visit in (f"{url}/?page=match", f"{url}/?page=match&game={gid}", f"{url}/?page=assistant"):
+            mp.goto(visit)
+            mp.wait_for_selector('[data-testid="stMainBlockContainer"]')
+            browser.wait_idle(mp)
+        mp.goto(url + "/?page=match")
+        code = make_recovery_code(mp)
+        made = len(frames)
+        assert any(code.encode() in f for f in frames)
+        mp.get_by_label("Recovery code").fill("")  # any later run of her page
+        mp.reload()
+        mp.wait_for_selector('[data-testid="stMainBlockContainer"]')
+        browser.wait_idle(mp)
+        assert not any(key.encode() in f for f in frames), "her key in a frame"
+        assert not any(code.encode() in f for f in frames[made:]), "her code sent again"
+        bring_games(new, url, code)
+        new.goto(f"{url}/?page=match&game={gid}")
+        new.wait_for_selector('[data-testid="fg-status"]')
+        assert store.role_for_owner(gid, _key(new)) is Role.MARSHAL
+        assert store.role_for_owner(gid, key) is None
+        mp.goto(f"{url}/?page=match&game={gid}")
+        mp.wait_for_selector(SHOWN)
+        no_control(mp, "her old phone")
 
 
 def test_no_new_link_is_offered_or_made_for_a_seat_that_is_taken(server):
     url, db = server
     with browser.phone_pages(2) as (fp, mp):
         gid, maker, _ = _match_with_fugitive(url, db, fp)
-        mp.goto(f"{url}/?page=match&game={gid}&owner={maker}")  # her page after a reload (her browser)
+        _as(mp, url, maker)
+        mp.goto(f"{url}/?page=match&game={gid}")  # her page after a reload (her browser)
         mp.wait_for_selector('[data-testid="fg-status"]')
         browser.wait_idle(mp)
         assert "Waiting for the Fugitive" in status_text(mp)

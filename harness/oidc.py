@@ -1,0 +1,71 @@
+"""A real OpenID Connect provider on this machine for the accounts' tests
+(``oidc-provider-mock``: a Flask server that signs real ID tokens; any client id and
+secret; a person signs in by typing her subject on its form), and the Streamlit
+secrets that point the app at it (``[auth]``: what ``st.login`` reads)."""
+from __future__ import annotations
+
+import contextlib
+import pathlib
+import secrets
+from typing import Iterator
+
+#: the form of the provider's authorization page
+SUBJECT_FIELD = "sub"
+AUTHORIZE_BUTTON = "Authorize"
+
+
+def missing() -> str | None:
+    """Why the accounts' tests cannot run here (None when they can)."""
+    try:
+        import authlib  # noqa: F401
+        import oidc_provider_mock  # noqa: F401
+    except ImportError as exc:
+        return f"ACCOUNT TESTS SKIPPED: {exc.name} is missing (pip install -e '.[browser]')"
+    return None
+
+
+@contextlib.contextmanager
+def provider() -> Iterator[str]:
+    """The provider on a free loopback port, for the life of the block: its issuer URL."""
+    import oidc_provider_mock
+
+    with oidc_provider_mock.run_server_in_thread() as server:
+        yield f"http://localhost:{server.server_port}"
+
+
+def secrets_file(folder: pathlib.Path, issuer: str) -> pathlib.Path:
+    """A ``secrets.toml`` with the ``[auth]`` section for ``issuer``; the app's port is
+    filled in by Streamlit (``{port}`` in the redirect URI), so one file serves any
+    server started with it (two app servers must share the cookie secret)."""
+    path = folder / "secrets.toml"
+    path.write_text(
+        "[auth]\n"
+        'redirect_uri = "http://127.0.0.1:{port}/oauth2callback"\n'
+        f'cookie_secret = "{secrets.token_hex(16)}"\n'
+        'client_id = "fugitive-tests"\n'
+        'client_secret = "fugitive-tests-secret"\n'
+        f'server_metadata_url = "{issuer}/.well-known/openid-configuration"\n',
+        encoding="utf-8")
+    return path
+
+
+def sign_in(page, url: str, subject: str) -> None:
+    """Sign ``page``'s browser in as ``subject``: the app's "Sign in", the provider's
+    form, and back to the app's first page, signed in."""
+    from . import browser
+
+    page.goto(url + "/?page=match")
+    page.get_by_role("button", name="Sign in").first.click()
+    page.wait_for_selector(f'input[name="{SUBJECT_FIELD}"]', timeout=30_000)
+    page.fill(f'input[name="{SUBJECT_FIELD}"]', subject)
+    page.get_by_role("button", name=AUTHORIZE_BUTTON, exact=True).click()
+    page.wait_for_selector("text=Signed in as", timeout=30_000)
+    browser.wait_idle(page)
+
+
+def end_session(page) -> None:
+    """After "Sign out": the provider asks whether to end its session too (OpenID
+    Connect's RP-initiated logout); yes, and back to the app."""
+    page.wait_for_selector('button:has-text("End session"), button:has-text("Sign in")', timeout=30_000)
+    if page.locator('button:has-text("End session")').count():
+        page.get_by_role("button", name="End session").click()
