@@ -293,6 +293,7 @@ def page(m) -> None:
     mp.footer(m)
     if seated:
         _turn_signal(m.gid, role, mine)
+        _lost_tap_watch()
     _live(m.gid, m.version, deadline)
 
 
@@ -345,6 +346,49 @@ def _turn_signal(gid: str, role: str, mine: bool) -> None:
             " if (mine && was === '0' && navigator.vibrate) { try { navigator.vibrate([200, 100, 200]); } catch (e) {} }"
             " sessionStorage.setItem(key, mine ? '1' : '0');"
             f" }})(); /* {time.time():.3f} */</script>",
+            unsafe_allow_javascript=True)
+
+
+#: the controls whose tap saves something (a move, a resignation, a claim): a tap on one
+#: must move the match on, or the page says that it did not reach the server
+_COMMITS = ("mc_place_", "mc_pass_", "mc_guess_", "mc_draw_", "mc_bonus_", "mc_decline_", "m_resign_", "m_claim_")
+#: how long after such a tap, the page idle and connected, with the match where it was,
+#: before the page says the tap was lost (a network blip drops it without a word)
+LOST_TAP_MS = 2500
+
+
+def _lost_tap_watch() -> None:
+    """A tap that saves something and never reached the server (the connection
+    dropped as it was made) is said, in a note fixed at the foot of the screen (it
+    moves nothing): the match is as saved, tap again. The browser notes the match's
+    version (the status line's) at the tap; a tap the server got either moves it on
+    (saved) or is refused in words (an alert); once the page is idle again for
+    LOST_TAP_MS with neither, the tap was lost. Zero height, drawn last."""
+    selector = ",".join(f'[class*="st-key-{k}"]' for k in _COMMITS)
+    st.html("<script>(() => {"
+            f" window.__fgLostText = {json.dumps(t('move_lost'))};"
+            " if (window.__fgLostWatch) return; window.__fgLostWatch = true;"
+            " const version = () => (document.querySelector('[data-testid=\"fg-status\"]') || {dataset: {}}).dataset.version;"
+            " const busy = () => !!document.querySelector('[data-testid=\"stStatusWidgetRunningIcon\"]');"
+            " let pending = null, idleSince = null;"
+            " document.addEventListener('click', (e) => {"
+            f"  if (!e.target.closest('button') || !e.target.closest({json.dumps(selector)})) return;"
+            "  pending = {v: version()}; idleSince = null;"
+            "  const old = document.getElementById('fg-lost-tap'); if (old) old.remove(); }, true);"
+            " setInterval(() => {"
+            "  if (!pending) return;"
+            "  if (version() !== pending.v || document.querySelector('[data-testid=\"stAlert\"]')) {"
+            "   pending = null; return; }  /* saved, or refused and said */"
+            "  if (busy() || !navigator.onLine) { idleSince = null; return; }"
+            "  const now = performance.now(); if (idleSince === null) { idleSince = now; return; }"
+            f"  if (now - idleSince < {LOST_TAP_MS}) return;"
+            "  pending = null; const n = document.createElement('div'); n.id = 'fg-lost-tap';"
+            "  n.setAttribute('data-testid', 'fg-lost-tap'); n.setAttribute('role', 'alert');"
+            "  n.textContent = window.__fgLostText;"
+            "  n.style.cssText = 'position:fixed;left:8px;right:8px;bottom:8px;z-index:1000;padding:10px 12px;"
+            "border-radius:10px;background:#7a1f2b;color:#fff;font:600 15px system-ui,sans-serif';"
+            "  n.onclick = () => n.remove(); document.body.appendChild(n);"
+            " }, 250); })();</script>",
             unsafe_allow_javascript=True)
 
 

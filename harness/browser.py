@@ -144,6 +144,51 @@ def wait_idle(page, timeout: float = 60_000, quiet_ms: int = 150) -> None:
     page.evaluate("window.__fgIdleSince = undefined")
 
 
+try:  # the browser tests' package: only they make a Blip
+    from playwright.sync_api import Error as PlaywrightError
+except ImportError:  # pragma: no cover - the browser tests are skipped without it
+    PlaywrightError = OSError  # type: ignore[misc,assignment]
+
+
+class Blip:
+    """A network blip on one page's websocket: ``start(seconds)`` drops everything the
+    page and the server send each other and closes the connection; the page's tries
+    to reconnect fail until the time is up, then it reconnects as a phone does when
+    its network comes back. Install before the page opens the app."""
+
+    def __init__(self, page) -> None:
+        self.until = 0.0
+        self._open: list[object] = []
+        page.route_web_socket(re.compile(r".*/_stcore/stream.*"), self._route)
+
+    @property
+    def down(self) -> bool:
+        return time.monotonic() < self.until
+
+    def _route(self, ws) -> None:
+        if self.down:
+            ws.close()
+            return
+        server = ws.connect_to_server()
+        self._open.append((ws, server))
+        server.on_message(lambda message: None if self.down else ws.send(message))
+        ws.on_message(lambda message: None if self.down else server.send(message))
+
+    def start(self, seconds: float) -> None:
+        """From now on for ``seconds``: nothing goes through, and the connection drops."""
+        self.until = time.monotonic() + seconds
+
+    def cut(self) -> None:
+        """Close the connections (a moment after :meth:`start`: what was sent is lost)."""
+        for ws, server in self._open:
+            try:
+                server.close()
+                ws.close()
+            except PlaywrightError:  # already closed by the page
+                pass
+        self._open.clear()
+
+
 class HeldFrames:
     """A gate on what the server sends one page over Streamlit's websocket: while
     ``held`` the frames wait (the page shows what it showed, its timers and taps

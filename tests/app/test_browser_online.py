@@ -19,6 +19,7 @@ import pytest
 
 from engine import new_game
 from harness import browser
+from notepad.access import Role, new_owner_key
 from notepad.store import GameStore
 
 pytestmark = pytest.mark.browser
@@ -310,3 +311,66 @@ def test_a_huge_id_is_refused_at_once_and_a_reload_is_a_page_again(server):
         page.reload()
         page.wait_for_selector('text=Replay a saved game')
         assert "Invalid HTTP request" not in page.inner_text("body")
+
+
+def test_a_tap_lost_in_a_network_blip_is_said_and_a_tap_again_saves_it(server):
+    """A Place tapped as the network drops (the tap never reaches the server, the
+    connection comes back 5 s later): the page says so in a note that moves nothing,
+    nothing was saved, and the tap again saves the move once."""
+    url, db = server
+    store = GameStore(db)
+    invite = store.create_match(new_game(5).record(), side="marshal", owner_key=new_owner_key(),
+                                metadata={"seed": 5, "mode": "online", "claim_after": 86400})
+    gid = invite.game.id
+    with browser.phone_pages(1) as (fp,):
+        blip = browser.Blip(fp)
+        fp.goto(f"{url}/?page=match&game={gid}&s={invite.secret(Role.FUGITIVE)}")
+        fp.wait_for_selector('[aria-label="Hideout to place"]')
+        first = fp.locator('[aria-label="Hideout to place"] button').first.inner_text()
+        tap(fp, "Hideout to place", first)
+        browser.wait_idle(fp)
+        place = fp.locator('button:has-text("Place")').first
+        box = place.bounding_box()
+        version, events = store.version(gid), len(store.open(gid).record.events)
+        blip.start(5)
+        place.click()
+        blip.cut()
+        fp.wait_for_selector('[data-testid="fg-lost-tap"]', timeout=30_000)
+        assert "did not reach the server" in fp.inner_text('[data-testid="fg-lost-tap"]')
+        assert (store.version(gid), len(store.open(gid).record.events)) == (version, events)
+        assert fp.locator('button:has-text("Place")').first.bounding_box() == box  # nothing moved
+        time.sleep(max(0.0, blip.until - time.monotonic()) + 2)  # the network back, the page reconnected
+        browser.wait_idle(fp)
+        if not fp.locator('button:has-text("Place")').first.is_enabled():  # a new session: pick again
+            tap(fp, "Hideout to place", first)
+            browser.wait_idle(fp)
+        press(fp, 'button:has-text("Place")')
+        wait_version(fp, version + 1)
+        assert len(store.open(gid).record.events) == events + 1
+        assert fp.locator('[data-testid="fg-lost-tap"]').count() == 0
+
+
+def test_both_phones_count_the_idle_time_alike_whatever_their_clocks_say(server):
+    """The time left before a claim, on two phones at the same moment, one of whose
+    clocks runs 90 s ahead: the same words (the server says how long is left; each
+    phone counts down from that by its own monotonic clock)."""
+    url, db = server
+    store = GameStore(db)
+    maker = new_owner_key()
+    invite = store.create_match(new_game(5).record(), side="marshal", owner_key=maker,
+                                metadata={"seed": 5, "mode": "online", "claim_after": 86400})
+    gid = invite.game.id
+    with browser.phone_pages(2) as (mp, fp):
+        fp.context.add_init_script("(() => { const real = Date.now; Date.now = () => real() + 90000;"
+                                   " const R = Date; globalThis.Date = class extends R {"
+                                   " constructor(...a) { super(...(a.length ? a : [real() + 90000])); }"
+                                   " static now() { return real() + 90000; } }; })();")
+        fp.goto(f"{url}/?page=match&game={gid}&s={invite.secret(Role.FUGITIVE)}")
+        mp.context.add_cookies([{"name": "fugitive_owner", "value": maker, "url": url}])
+        mp.goto(f"{url}/?page=match&game={gid}")
+        for p in (mp, fp):
+            p.wait_for_selector('[data-testid="fg-idle"] .fg-left')
+        time.sleep(6.5)  # the phones' own counting has run (it ticks each second; it once ticked each 5 s)
+        left = [p.inner_text('[data-testid="fg-idle"] .fg-left') for p in (mp, fp)]
+        assert left[0] == left[1], left
+        assert fp.evaluate("() => Date.now() - performance.timeOrigin - performance.now()") > 80_000
