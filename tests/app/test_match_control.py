@@ -1,0 +1,153 @@
+"""The match's controller without a browser (app.match_control): who opens a stored
+match as what, whose moves are saved, and issue 35's attacks on a seat, each a person
+(a principal: a browser's key or an account) against one store."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from engine import PassTurn, fugitive_view, new_game
+from engine.moves import Draw, PlaceHideout
+from engine.record import Ruleset
+from notepad.access import Principal, Role, new_owner_key
+from notepad.policy import Action
+from notepad.store import GameStore, StoreError
+
+from app.match_control import Closed, MatchSession, Matches, Missing
+
+
+def person() -> Principal:
+    return Principal.browser(new_owner_key())
+
+
+@pytest.fixture
+def store(tmp_path):
+    with GameStore(tmp_path / "games.sqlite3") as s:
+        yield s
+
+
+def invite(store: GameStore, maker: Principal, side: str = "marshal"):
+    """A match by links made by ``maker``: (her Matches, her session, the invitation)."""
+    desk = Matches(store, maker)
+    inv, m = desk.start_online(side, Ruleset(), 7, title="t", claim_after=600, watchers=True)
+    return desk, m, inv
+
+
+def lowest(m: MatchSession) -> PlaceHideout:
+    return PlaceHideout(fugitive_view(m.state).legal_hideouts()[0])
+
+
+def test_a_seats_link_takes_the_seat_once_and_then_opens_nothing(store):
+    maker, friend, thief = person(), person(), person()
+    _, _, inv = invite(store, maker)
+    gid, link = inv.game.id, inv.secret(Role.FUGITIVE)
+    f = Matches(store, friend).open(gid, link)
+    assert isinstance(f, MatchSession) and f.role == "fugitive" and f.may(Action.PLAY)
+    assert Matches(store, thief).open(gid, link) == Closed(taken=Role.FUGITIVE)
+    assert Matches(store, thief).open(gid) == Closed()  # the id alone: private
+    assert Matches(store, maker).open(gid, link).role == "marshal"  # she stays in hers
+    w = Matches(store, thief).open(gid, inv.secret(Role.WATCHER))
+    assert isinstance(w, MatchSession) and w.role == "watcher" and not w.may(Action.PLAY)
+    assert Matches(store, thief).open("no-such-game") == Missing("no_game")
+
+
+def test_only_the_seat_whose_turn_it_is_moves_and_a_stale_copy_is_refused(store):
+    maker, friend = person(), person()
+    desk, m, inv = invite(store, maker)
+    f = Matches(store, friend).open(inv.game.id, inv.secret(Role.FUGITIVE))
+    before = store.version(inv.game.id)
+    err = desk.play(desk.open(inv.game.id), lowest(f))  # the maker plays his move: refused
+    assert isinstance(err, StoreError) and err.code == "not_your_seat" and store.version(inv.game.id) == before
+    stale = Matches(store, friend).open(inv.game.id)  # his second tab
+    assert Matches(store, friend).play(f, lowest(f)) is None
+    err = Matches(store, friend).play(stale, lowest(stale))
+    assert isinstance(err, StoreError) and err.code == "changed_elsewhere"
+    assert len(store.open(inv.game.id).record.events) == 1
+
+
+def test_attack_the_maker_calls_off_the_thiefs_match_until_the_invited_seat_moves(store):
+    maker, thief, friend = person(), person(), person()
+    desk, m, inv = invite(store, maker)
+    t = Matches(store, thief).open(inv.game.id, inv.secret(Role.FUGITIVE))
+    with pytest.raises(StoreError) as info:  # not his to call off
+        Matches(store, thief).call_off(t, 8)
+    assert info.value.code == "not_maker"
+    fresh = desk.call_off(desk.open(inv.game.id), 8)
+    old = Matches(store, thief).open(inv.game.id)
+    assert isinstance(old, MatchSession) and old.finished and old.meta.ended.how == "called_off"
+    assert old.meta.ended.winner is None and not old.may(Action.PLAY)
+    assert Matches(store, thief).follows(old) is None  # nothing leads him to the fresh match
+    assert desk.follows(desk.open(inv.game.id)) == fresh.game.id
+    assert Matches(store, thief).open(fresh.game.id, inv.secret(Role.FUGITIVE)) == Closed()
+    f = Matches(store, friend).open(fresh.game.id, fresh.secret(Role.FUGITIVE))
+    assert f.role == "fugitive" and Matches(store, friend).play(f, lowest(f)) is None
+    with pytest.raises(StoreError) as info:
+        desk.call_off(desk.open(fresh.game.id), 9)
+    assert info.value.code == "invited_moved"
+
+
+def test_attack_no_seat_by_a_link_of_hers_nor_by_his_consent_only_by_his_own_code(store):
+    maker, friend, new_phone = Principal.browser(new_owner_key()), new_owner_key(), new_owner_key()
+    desk, m, inv = invite(store, maker)
+    him = Matches(store, Principal.browser(friend))
+    f = him.open(inv.game.id, inv.secret(Role.FUGITIVE))
+    assert not hasattr(desk, "allow") and not hasattr(store, "answer_request")
+    code = store.recovery_code(friend)
+    mine = Matches(store, maker)
+    assert store.recover(code, maker).moved == 0  # she holds the other seat: his stays his
+    assert mine.open(inv.game.id).role == "marshal"
+    assert store.recovery_code(friend) and store.recover(store.recovery_code(friend), new_phone).moved == 1
+    moved = Matches(store, Principal.browser(new_phone)).open(inv.game.id)
+    assert moved.role == "fugitive"
+    assert him.open(inv.game.id, had_seat=True) == Closed(moved=True)
+    err = him.play(f, lowest(f))  # the old phone's page, still open: refused
+    assert isinstance(err, StoreError) and err.code == "not_your_seat"
+
+
+def test_an_account_holds_its_seat_on_every_device_and_a_free_seats_link_waits_for_it(store):
+    alice = Principal.account("https://id.example", "alice")
+    bob_browser = person()
+    desk, m, inv = invite(store, alice)
+    link = inv.secret(Role.FUGITIVE)
+    assert Matches(store, bob_browser).open(inv.game.id, link, seats_need_account=True) == Closed(
+        sign_in=Role.FUGITIVE)
+    assert store.seats(inv.game.id).taken == {Role.MARSHAL}
+    bob = Principal.account("https://id.example", "bob")
+    assert Matches(store, bob).open(inv.game.id, link, seats_need_account=True).role == "fugitive"
+    assert Matches(store, Principal.account("https://id.example", "alice")).open(inv.game.id).role == "marshal"
+    w = Matches(store, bob_browser).open(inv.game.id, inv.secret(Role.WATCHER), seats_need_account=True)
+    assert w.role == "watcher"  # watching needs no account
+
+
+def test_resign_and_claim_are_saved_like_moves_and_a_claim_is_checked_again(store):
+    maker, friend = person(), person()
+    desk, m, inv = invite(store, maker)
+    gid = inv.game.id
+    him = Matches(store, friend)
+    f = him.open(gid, inv.secret(Role.FUGITIVE))
+    her = desk.open(gid)
+    assert desk.end(her, "claimed", time.time()) == "claim_refused"  # his turn, not yet idle
+    assert desk.end(m, "claimed", time.time() + 601) == "claim_refused"  # her copy from before he joined: stale
+    assert desk.end(her, "claimed", time.time() + 601) is None
+    assert her.finished and her.meta.ended.winner == "marshal" and her.may(Action.REMATCH)
+    assert isinstance(him.play(f, lowest(f)), StoreError)  # over: nothing more is saved
+    got = desk.rematch(her, 9)
+    again = him.rematch(him.open(gid), 10)  # the second asker: the first one's
+    assert again == got.game.id
+    assert Matches(store, friend).open(got.game.id).role == "marshal"  # sides swapped
+
+
+def test_a_match_on_one_device_is_its_owners_and_its_watch_links(store):
+    owner, stranger = person(), person()
+    state = new_game(3)
+    info = store.create(state.record(), kind="match", metadata={"seed": 3, "mode": "hotseat"}, owner_key=owner)
+    m = Matches(store, owner).open(info.id)
+    assert m.role == "owner" and m.may(Action.PLAY) and m.may(Action.SHARE)
+    assert Matches(store, owner).play(m, lowest(m)) is None
+    assert Matches(store, owner).play(m, PassTurn()) is None  # his first turn ends with one hideout
+    assert Matches(store, stranger).open(info.id) == Closed()
+    secret = store.watch_link(info.id, owner)
+    w = Matches(store, stranger).open(info.id, secret)
+    assert w.role == "watcher" and not w.may(Action.PLAY) and not w.may(Action.REVIEW)
+    assert isinstance(Matches(store, stranger).play(w, Draw(1)), StoreError)
