@@ -165,7 +165,7 @@ def _continue_button() -> None:
     games = online.my_games("match")
     for g in games[:1]:
         s = summary(g.info.id, g.info.updated)
-        if s is not None and s.winner is None:
+        if s is not None and s.winner is None and not s.called_off:
             if st.button(t("continue_match", what=list_label(g.info, g.role.value)), key="m_continue",
                          type="primary", use_container_width=True):
                 st.query_params["game"] = g.info.id
@@ -195,9 +195,10 @@ class MatchSummary:
     mode: str  #: a key of match_logic.MODES
     fugitive_bot: str
     marshal_bot: str
-    winner: str | None  #: "fugitive", "marshal", or None while it is on (or resigned, claimed: online)
+    winner: str | None  #: "fugitive", "marshal", or None while it is on (or called off)
     turn: str | None  #: whose turn while it is on
     moves: int
+    called_off: bool = False  #: its maker called it off (an invitation taken by the wrong person)
 
 
 @st.cache_data(show_spinner=False, max_entries=500)
@@ -213,8 +214,9 @@ def summary(gid: str, updated: str) -> MatchSummary | None:
     if meta is None:
         return None
     winner = state.winner if state.over else meta.winner_off_the_board
+    called_off = meta.ended is not None and meta.ended.how == "called_off"
     return MatchSummary(meta.mode, meta.fugitive_bot or "random", meta.marshal_bot or "random",
-                        winner, None if winner else state.turn, len(stored.record.events))
+                        winner, None if winner or called_off else state.turn, len(stored.record.events), called_off)
 
 
 def _bot_name(role: str, name: str) -> str:
@@ -247,7 +249,9 @@ def list_label(g: GameInfo, role: str | None = None) -> str:
         who = t("list_ai_ai", m=_bot_name("marshal", s.marshal_bot), f=_bot_name("fugitive", s.fugitive_bot))
     else:
         who = g.title
-    if s.winner is not None and len(humans) == 1:
+    if s.called_off:
+        result = t("list_called_off")
+    elif s.winner is not None and len(humans) == 1:
         result = t("list_you_won") if s.winner in humans else t("list_you_lost")
     elif s.winner is not None:
         result = t(f"list_{s.winner}_won")

@@ -99,8 +99,10 @@ def main() -> None:
             store = GameStore(db)
             key = new_owner_key()
             with browser.app_server(db) as url, browser.phone_page() as page:
+                # the phone is the maker's browser: her key in its cookie (no URL says who it is)
+                page.context.add_cookies([{"name": "fugitive_owner", "value": key, "url": url}])
                 for gid, save in _matches(store, key):
-                    page.goto(f"{url}/?page=match&game={gid}&owner={key}")
+                    page.goto(f"{url}/?page=match&game={gid}")
                     page.wait_for_selector('[data-testid="fg-status"]')
                     browser.wait_idle(page)
                     while len(shown) < MOVES:

@@ -9,7 +9,8 @@ Learning) asks this module, and so does the store where it binds a link to a per
 - what the person is in it (:class:`notepad.access.Role`, from her membership, which
   the store keeps by her principal: her browser or her account; ``None``: nothing);
 - whether it is **finished** (won, escaped, resigned, claimed, called off);
-- whether she **made** it (only the maker may call a match off, share it or delete it).
+- whether she **made** it (only the maker of a match by links shows its invitation
+  and may call it off).
 
 A URL is never a person: a link's secret can at most *make* a person a member
 (:func:`link_grants`: a free seat, a watcher), and only what she is then counts.
@@ -65,7 +66,6 @@ class Action(str, Enum):
     EXPORT = "export"  #: the record as JSON (the assistant's notes)
     RENAME = "rename"
     DELETE = "delete"  #: for everyone
-    FORGET = "forget"  #: out of one's own list
 
     def __str__(self) -> str:
         return self.value
@@ -116,18 +116,12 @@ def actions_of(a: Access) -> frozenset[Action]:
         return frozenset()
     out: set[Action] = set()
     if a.kind is Kind.ASSISTANT:  # the owner's own notes
-        out |= {Action.PLAY, Action.REVIEW, Action.EXPORT, Action.RENAME, Action.FORGET}
-        if a.made:
-            out.add(Action.DELETE)
-        return frozenset(out)
-    out.add(Action.FORGET)
+        return frozenset({Action.PLAY, Action.REVIEW, Action.EXPORT, Action.RENAME, Action.DELETE})
     if a.kind is Kind.DEVICE:
         if role is Role.OWNER:
             out |= {Action.REVIEW, Action.SHARE}
-            if a.made:
-                out.add(Action.DELETE)
             if not a.finished:
-                out |= {Action.PLAY, Action.RESIGN}
+                out.add(Action.PLAY)
         elif a.finished:  # a watcher of a device match: Learning once it is over
             out.add(Action.REVIEW)
         return frozenset(out)

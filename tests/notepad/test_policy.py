@@ -14,22 +14,19 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 # kind, role, live or over, made -> view, actions ("*": either, the same). Every row
 # not written here is a person who is sent nothing and may do nothing.
 TABLE = """
-assistant owner    *    *    notes    play review export rename forget
-assistant owner    *    made notes    play review export rename forget delete
-device    owner    live *    device   play resign share review forget
-device    owner    live made device   play resign share review forget delete
-device    owner    over *    all      share review forget
-device    owner    over made all      share review forget delete
-device    watcher  live *    public   forget
-device    watcher  over *    all      review forget
-linked    marshal  live *    marshal  play resign claim review forget
-linked    marshal  live made marshal  play resign claim invite call_off review forget
-linked    marshal  over *    all      rematch review forget
-linked    fugitive live *    fugitive play resign claim forget
-linked    fugitive live made fugitive play resign claim invite call_off forget
-linked    fugitive over *    all      rematch review forget
-linked    watcher  live *    public   forget
-linked    watcher  over *    all      review forget
+assistant owner    *    *    notes    play review export rename delete
+device    owner    live *    device   play share review
+device    owner    over *    all      share review
+device    watcher  live *    public
+device    watcher  over *    all      review
+linked    marshal  live *    marshal  play resign claim review
+linked    marshal  live made marshal  play resign claim invite call_off review
+linked    marshal  over *    all      rematch review
+linked    fugitive live *    fugitive play resign claim
+linked    fugitive live made fugitive play resign claim invite call_off
+linked    fugitive over *    all      rematch review
+linked    watcher  live *    public
+linked    watcher  over *    all      review
 """
 
 
@@ -67,7 +64,7 @@ def markdown() -> str:
     for line in TABLE.strip().splitlines():
         kind, role, when, made, view, *acts = line.split()
         who = role + (" (made it)" if made == "made" else "")
-        rows.append(f"| {kind} | {who} | {when} | {view} | {', '.join(acts)} |")
+        rows.append(f"| {kind} | {who} | {'any time' if when == '*' else when} | {view} | {', '.join(acts) or '—'} |")
     return "\n".join(rows)
 
 
