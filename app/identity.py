@@ -176,8 +176,11 @@ def devices_panel() -> None:
         st.markdown(f"**{t('bring_title')}**")
         st.caption(t("bring_help"))
         typed = st.text_input(t("bring_label"), key="id_code", max_chars=40, placeholder="XXXX-XXXX-XXXX-XXXX-XXXX")
-        if st.button(t("bring_button"), key="id_bring", use_container_width=True, disabled=not typed):
-            _say_recovered(lambda: store.recover(typed, owner_key()))
+        if st.button(t("bring_button"), key="id_bring", use_container_width=True):
+            if not typed.strip():
+                st.error(t("bring_empty"))
+            else:
+                _say_recovered(lambda: store.recover(typed, owner_key()))
 
 
 def _make_code() -> None:

@@ -88,6 +88,12 @@ def app_server(db_path: str | os.PathLike[str], timeout: float = 60.0, script: s
             proc.wait()
 
 
+def as_owner(page, url: str, key: str) -> None:
+    """``page``'s browser holds owner key ``key`` in its cookie, as the browser that
+    made a game does (no URL says who a browser is)."""
+    page.context.add_cookies([{"name": "fugitive_owner", "value": key, "url": url}])
+
+
 @contextlib.contextmanager
 def phone_page():
     """A Playwright page in headless Chromium at a 390x844 phone viewport."""

@@ -115,7 +115,8 @@ def store(db, state, mode: str, seed: int) -> str:
 
 
 def open_match(page, url: str, gid: str) -> None:
-    page.goto(f"{url}/?page=match&game={gid}&owner={KEY}")
+    browser.as_owner(page, url, KEY)
+    page.goto(f"{url}/?page=match&game={gid}")
     page.wait_for_selector('[data-testid="fg-status"]')
     browser.wait_idle(page)
 
@@ -367,7 +368,8 @@ def test_learning_shows_the_truth_and_coaches_the_fugitive(server, page):
     gid = GameStore(db).create(final.record(), kind="match",
                                metadata={"seed": 2, "mode": "human_fugitive", "fugitive_bot": "advisor:adversarial",
                                          "marshal_bot": "advisor:notepad"}, owner_key=KEY).id
-    page.goto(f"{url}/?page=learning&game={gid}&owner={KEY}")
+    browser.as_owner(page, url, KEY)
+    page.goto(f"{url}/?page=learning&game={gid}")
     page.wait_for_selector('[data-testid="fg-truth-row"]')
     on_first_screen(page, 'button:has-text("◀")', 'button:has-text("▶")')
     page.wait_for_selector("text=Where he really was")

@@ -119,7 +119,8 @@ def test_a_match_page_row_reads_at_a_glance(served, page):
     gid = GameStore(db).create(state.record(), kind="match",
                                metadata={"seed": seed, "mode": "human_marshal", "fugitive_bot": "random",
                                          "marshal_bot": "random"}, owner_key=KEY).id
-    page.goto(f"{url}/?page=match&game={gid}&owner={KEY}")
+    browser.as_owner(page, url, KEY)
+    page.goto(f"{url}/?page=match&game={gid}")
     page.wait_for_selector('[data-testid="fg-row"]')
     browser.wait_idle(page)
     slots = page.locator('[data-testid="fg-row"]').first.evaluate(_MEASURE)
