@@ -66,8 +66,7 @@ Who = str | Principal
 def default_path() -> Path:
     """``$FUGITIVE_DB`` or ``./data/fugitive.sqlite3``, as a path (a SQLite file);
     :func:`default_location` is the same setting as text, which may also be a URL."""
-    env = os.environ.get("FUGITIVE_DB")
-    return Path(env) if env else DEFAULT_DB
+    return Path(default_location())
 
 
 def _now() -> str:
