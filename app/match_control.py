@@ -19,9 +19,9 @@ from engine import IllegalMove, apply, new_game
 from engine.moves import Move
 from engine.record import Record, Ruleset, event_player
 from engine.state import GameState
-from notepad.access import SEATS, Invite, Principal, Role, other_seat
+from notepad.access import SEATS, Principal, Role, other_seat
 from notepad.policy import Access, Action, Kind, View
-from notepad.store import GameStore, StoreError
+from notepad.store import GameStore, Invite, StoreError
 
 from . import match_logic as ml
 from .match_meta import MatchMeta, read_or_none

@@ -51,7 +51,8 @@ from typing import Callable, Literal
 import streamlit as st
 
 from engine.record import Ruleset
-from notepad.access import Invite, OwnedGame, Role, Seats, other_seat
+from notepad.access import Role, Seats, other_seat
+from notepad.store import Invite, OwnedGame
 from notepad.policy import Action
 from notepad.store import StoreError
 

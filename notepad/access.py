@@ -33,12 +33,9 @@ import secrets
 import string
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Iterable, Literal, Mapping
+from typing import Iterable, Literal
 
 from .store_errors import StoreError
-
-if TYPE_CHECKING:
-    from .store import GameInfo
 
 SECRET_BYTES = 24  #: 192 random bits per link secret and per owner key
 SECRET_MIN, SECRET_MAX = 22, 128  #: the length a secret or an owner key may have (22 chars: 128+ bits)
@@ -178,31 +175,6 @@ def role_of(value: object, allowed: Iterable[Role]) -> Role | None:
     except ValueError:
         return None
     return role if role in tuple(allowed) else None
-
-
-@dataclass(frozen=True)
-class Invite:
-    """A match made to be played by links: the game and each link's secret.
-
-    The secrets are here once, when the match is made (the store keeps only their
-    hashes): the page puts them in the links it shows. They are left out of ``repr``
-    so that a log line never carries one.
-    """
-
-    game: "GameInfo"
-    secrets: Mapping[Role, str] = field(repr=False)
-
-    def secret(self, role: Role) -> str:
-        return self.secrets[role]
-
-
-@dataclass(frozen=True)
-class OwnedGame:
-    """A game in a browser's list: what it is, and what this browser is in it."""
-
-    info: "GameInfo"
-    role: Role  #: its seat, WATCHER, or OWNER (a game without seats)
-    made: bool  #: this browser made it (and so may delete it)
 
 
 @dataclass(frozen=True)

@@ -32,14 +32,14 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Literal
+from typing import Any, Iterable, Iterator, Literal, Mapping
 
 from sqlalchemy import Connection, text
 
 from engine.record import Record, RecordFormatError, event_player, record_from_json
 
 from .access import (
-    LINK_ROLES, SEATS, SECRET_MAX, SECRET_MIN, Invite, OwnedGame, Principal, Recovered, Role, Seats, code_hash,
+    LINK_ROLES, SEATS, SECRET_MAX, SECRET_MIN, Principal, Recovered, Role, Seats, code_hash,
     match_secret, new_recovery_code, new_secret, normal_code, other_seat, owner_hash, plausible, plausible_id,
     role_of, secret_hash,
 )
@@ -96,6 +96,31 @@ class StoredGame:
 
     def notepad(self) -> Notepad:
         return Notepad.from_record(self.record)
+
+
+@dataclass(frozen=True)
+class Invite:
+    """A match made to be played by links: the game and each link's secret.
+
+    The secrets are here once, when the match is made (the store keeps only their
+    hashes): the page puts them in the links it shows. They are left out of ``repr``
+    so that a log line never carries one.
+    """
+
+    game: GameInfo
+    secrets: Mapping[Role, str] = field(repr=False)
+
+    def secret(self, role: Role) -> str:
+        return self.secrets[role]
+
+
+@dataclass(frozen=True)
+class OwnedGame:
+    """A game in a browser's list: what it is, and what this browser is in it."""
+
+    info: GameInfo
+    role: Role  #: its seat, WATCHER, or OWNER (a game without seats)
+    made: bool  #: this browser made it (and so may delete it)
 
 
 def _check_record(record: Record) -> None:

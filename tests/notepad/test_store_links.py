@@ -17,7 +17,8 @@ import pytest
 
 from engine.record import Record
 from notepad import access
-from notepad.access import LINK_ROLES, Invite, OwnedGame, Role, new_owner_key
+from notepad.access import LINK_ROLES, Role, new_owner_key
+from notepad.store import Invite, OwnedGame
 from notepad.store import GameStore, StoreError
 
 from tests.backends import raw_sql
