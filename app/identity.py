@@ -84,11 +84,19 @@ def keep_owner_key() -> None:
     if st.query_params.get("owner") is not None:
         del st.query_params["owner"]
         st.toast(t("owner_param_ignored"))
+    if st.session_state.get(NEXT_USED) and st.context.cookies.get(NEXT_COOKIE):
+        st.html(f"<script>document.cookie = '{NEXT_COOKIE}=; max-age=0; path=/';</script>",
+                unsafe_allow_javascript=True)
     if st.context.cookies.get(OWNER_COOKIE) == key:
         return
     st.html(f"<script>document.cookie = {json.dumps(f'{OWNER_COOKIE}={key}')} + "
-            f"'; max-age={COOKIE_SECONDS}; path=/; SameSite=Lax';</script>",
+            f"'; max-age={COOKIE_SECONDS}; path=/; SameSite=Lax{_secure()}';</script>",
             unsafe_allow_javascript=True)
+
+
+def _secure() -> str:
+    """``; Secure`` for a page served over HTTPS (the cookie then never travels in clear)."""
+    return "; Secure" if (st.context.url or "").startswith("https://") else ""
 
 
 # --------------------------------------------------------------------------- signing in
@@ -117,14 +125,18 @@ def keep_next() -> None:
         return
     value = urlencode({k: v for k, v in params.items() if v})
     st.html(f"<script>document.cookie = {json.dumps(f'{NEXT_COOKIE}=')} + encodeURIComponent({json.dumps(value)})"
-            f" + '; max-age={NEXT_SECONDS}; path=/; SameSite=Lax';</script>", unsafe_allow_javascript=True)
+            f" + '; max-age={NEXT_SECONDS}; path=/; SameSite=Lax{_secure()}';</script>", unsafe_allow_javascript=True)
+
+
+NEXT_USED = "identity_next_used"  #: session_state: the next link was taken (its cookie goes at the end of the page)
 
 
 def next_link() -> dict[str, str] | None:
     """The game link she opened before signing in (page, game, secret), once she is
-    signed in and on a page without a game of its own; None otherwise."""
+    signed in and on a page without a game of its own; None otherwise (and once she
+    took it in this session)."""
     raw = st.context.cookies.get(NEXT_COOKIE)
-    if not raw or not signed_in() or st.query_params.get("game"):
+    if not raw or not signed_in() or st.query_params.get("game") or st.session_state.get(NEXT_USED):
         return None
     from urllib.parse import unquote
 
@@ -142,8 +154,7 @@ def offer_next() -> None:
     if link is None:
         return
     if st.button(t("continue_after_sign_in"), key="id_next", type="primary", use_container_width=True):
-        st.html(f"<script>document.cookie = '{NEXT_COOKIE}=; max-age=0; path=/';</script>",
-                unsafe_allow_javascript=True)
+        st.session_state[NEXT_USED] = True  # its cookie is cleared at the end of the next run
         st.query_params.from_dict(link)
         st.rerun()
 

@@ -23,6 +23,7 @@ from notepad.policy import Access, Action, Kind
 from notepad.store import GameInfo, StoreError, StoredGame
 from notepad.validator import RecordRuleError, validate
 
+from . import identity
 from . import match_logic as ml
 from . import match_play as mp
 from . import review, services, ui
@@ -166,7 +167,8 @@ def _games() -> list[GameInfo] | None:
         if stored.info.kind == "match":
             # a match opens for its links and its members only (a match on one
             # device: its owner and its watch link): the controller asks the policy
-            opened = mp.desk().open(want, st.query_params.get("s"))
+            opened = mp.desk().open(want, st.query_params.get("s"),
+                                    seats_need_account=identity.accounts_on() and not identity.signed_in())
             if not isinstance(opened, mp.MatchSession):
                 online.private()
                 return None
@@ -205,8 +207,9 @@ def run() -> None:
     role = st.session_state.get(ROLES, {}).get(gid)
     kind = (Kind.ASSISTANT if stored.info.kind != "match"
             else Kind.LINKED if meta is not None and meta.online else Kind.DEVICE)
-    access = Access(kind, Role(role) if role in {r.value for r in Role} else None, over)
-    if not access.may(Action.REVIEW) or ("fugitive" in _players(stored) and not over):
+    access = Access(kind, Role(role) if role in {r.value for r in Role} else None, over,
+                    human_fugitive="fugitive" in _players(stored))
+    if not access.may(Action.REVIEW):
         # Learning shows the Marshal's record, whose drawn cards are private to her
         # (docs/rules.md): a person who plays the Fugitive, or watches, sees it once
         # the match is over

@@ -61,7 +61,9 @@ class MatchSession:
     def access(self) -> Access:
         """What the policy lets her see and do with this match."""
         role = Role(self.role) if self.role is not None else None
-        return Access(Kind.LINKED if self.meta.online else Kind.DEVICE, role, self.finished, self.made)
+        return Access(Kind.LINKED if self.meta.online else Kind.DEVICE, role, self.finished, self.made,
+                      called_off=self.meta.ended is not None and self.meta.ended.how == "called_off",
+                      human_fugitive="fugitive" in ml.human_roles(self.mode))
 
     def may(self, action: Action) -> bool:
         return self.access.may(action)
@@ -131,8 +133,8 @@ class Matches:
             return Missing("broken")
         if secret and seats_need_account and self.who.kind != "account":
             link = self.store.role_for_secret(gid, secret)
-            if link in SEATS and self.store.role_for_owner(gid, self.who) is None:
-                return Closed(sign_in=link)
+            if link in SEATS and self.store.role_for_owner(gid, self.who) not in (*SEATS, Role.OWNER):
+                return Closed(sign_in=link)  # (a watcher too: she takes a seat only as an account)
         role = self.store.join(gid, secret, self.who) if secret else None
         if role is None:
             role = self.store.role_for_owner(gid, self.who)
@@ -236,7 +238,7 @@ class Matches:
         meta = MatchMeta(seed, ml.ONLINE, claim_after=m.meta.claim_after)
         ended = m.meta.ending("called_off", None, len(m.state.events))
         return self.store.call_off(m.gid, self.who, new_game(seed, m.state.ruleset).record(),
-                                   metadata=meta.to_json(), old_metadata=ended.to_json())
+                                   metadata=meta.to_json(), old_metadata=ended.to_json(), expected_version=m.version)
 
     def rematch(self, m: MatchSession, seed: int) -> Invite | str:
         """The next match, sides swapped (one per match: the second asker gets the first

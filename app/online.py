@@ -160,7 +160,7 @@ def _invite_panel(m, seats: Seats) -> None:
             st.caption(t("invite_send", who=t(other.value)))
             links.link_box(links.url(page="match", game=m.gid, s=made[other]), f"fg-link-{other.value}",
                            t("copy_link"), qr=True)
-        else:
+        elif m.may(Action.INVITE):
             st.caption(t("invite_lost", who=t(other.value)))
             if st.button(t("new_link", who=t(other.value)), key="m_relink", use_container_width=True):
                 _reissue(m, other)
@@ -186,7 +186,7 @@ def _call_off(m: mp.MatchSession) -> None:
 
 def _reissue(m, role: Role) -> None:
     try:
-        secret = services.store().reissue_link(m.gid, role)
+        secret = services.store().reissue_link(m.gid, role, by=identity.principal())
     except StoreError as exc:
         st.error(error_text(exc))
         return
@@ -367,7 +367,7 @@ def _lost_tap_watch() -> None:
     LOST_TAP_MS with neither, the tap was lost. Zero height, drawn last."""
     selector = ",".join(f'[class*="st-key-{k}"]' for k in _COMMITS)
     st.html("<script>(() => {"
-            f" window.__fgLostText = {json.dumps(t('move_lost'))};"
+            f" window.__fgLostText = {json.dumps(t('lost_move'))};"
             " if (window.__fgLostWatch) return; window.__fgLostWatch = true;"
             " const version = () => (document.querySelector('[data-testid=\"fg-status\"]') || {dataset: {}}).dataset.version;"
             " const busy = () => !!document.querySelector('[data-testid=\"stStatusWidgetRunningIcon\"]');"

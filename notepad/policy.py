@@ -79,6 +79,11 @@ class Access:
     role: Role | None
     finished: bool = False
     made: bool = False
+    #: its maker called it off (an invitation taken by the wrong person): no rematch
+    called_off: bool = False
+    #: a person plays the Fugitive (always so in a match by links): Learning, which shows
+    #: the Marshal's record (her drawn cards), opens it only once it is over
+    human_fugitive: bool = False
 
     @property
     def view(self) -> View:
@@ -119,19 +124,20 @@ def actions_of(a: Access) -> frozenset[Action]:
         return frozenset({Action.PLAY, Action.REVIEW, Action.EXPORT, Action.RENAME, Action.DELETE})
     if a.kind is Kind.DEVICE:
         if role is Role.OWNER:
-            out |= {Action.REVIEW, Action.SHARE}
+            out.add(Action.SHARE)
+            if a.finished or not a.human_fugitive:
+                out.add(Action.REVIEW)
             if not a.finished:
                 out.add(Action.PLAY)
         elif a.finished:  # a watcher of a device match: Learning once it is over
             out.add(Action.REVIEW)
         return frozenset(out)
-    # a match played by links: Learning shows the Marshal's record (her drawn cards),
-    # so the Fugitive's seat reviews it once it is over
+    # a match played by links (a person plays the Fugitive): Learning once it is over
     if role in SEATS:
-        if a.finished or role is Role.MARSHAL:
-            out.add(Action.REVIEW)
         if a.finished:
-            out.add(Action.REMATCH)
+            out.add(Action.REVIEW)
+            if not a.called_off:
+                out.add(Action.REMATCH)
         else:
             out |= {Action.PLAY, Action.RESIGN, Action.CLAIM}
             if a.made:

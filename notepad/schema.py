@@ -119,16 +119,18 @@ SCHEMA_V4 = (
 #: - ``seat_passes`` goes: a seat no longer moves by a transfer link nor by the other
 #:   player's consent to a request; a person's games move to another device only by
 #:   her own means.
-#: - ``recovery_codes``: one per browser at most, the SHA-256 of a code the browser
-#:   was shown once (notepad.access.new_recovery_code); typed in on another device, it
-#:   moves that browser's games there, once. An account needs none (it signs in).
+#: - ``recovery_codes``: the SHA-256 of codes a browser was shown once
+#:   (notepad.access.new_recovery_code; its three newest work); typed in on another
+#:   device, one moves that browser's games there, and all of them are used up. An
+#:   account needs none (it signs in).
 SCHEMA_V5 = (
     "DROP TABLE seat_passes",
     """CREATE TABLE recovery_codes (
-        owner_hash TEXT PRIMARY KEY,
-        code_hash  TEXT NOT NULL UNIQUE,
+        code_hash  TEXT PRIMARY KEY,
+        owner_hash TEXT NOT NULL,
         created    TEXT NOT NULL
     )""",
+    "CREATE INDEX recovery_codes_owner ON recovery_codes (owner_hash)",
 )
 
 #: version -> the statements that make it from version - 1; version 1 is the first schema.

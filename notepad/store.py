@@ -59,6 +59,8 @@ __all__ = [
 Kind = Literal["assistant", "match"]
 KINDS: tuple[str, ...] = ("assistant", "match")
 TITLE_MAX = 200
+#: how many recovery codes of one browser work at once (the newest)
+RECOVERY_CODES_KEPT = 3
 #: who a request is made by: a browser's owner key, or a principal (a browser or an account)
 Who = str | Principal
 
@@ -419,7 +421,7 @@ class GameStore:
         return Seats(taken)
 
     def call_off(self, game_id: str, owner_key: Who, record: Record, *, metadata: dict[str, Any],
-                 old_metadata: dict[str, Any]) -> Invite:
+                 old_metadata: dict[str, Any], expected_version: int | None = None) -> Invite:
         """The maker calls her match off and starts it afresh: an invitation taken by
         the wrong person is worth nothing once the match it opens is gone.
 
@@ -429,14 +431,20 @@ class GameStore:
         in her seat and new links (the returned :class:`Invite`), and the old one
         ended (``old_metadata``: the app's words for "called off"), its links dead,
         pointing at the new one (``rematch``) so the maker's pages follow it; whoever
-        took the old invitation keeps the old match only, which is over."""
+        took the old invitation keeps the old match only, which is over.
+        ``expected_version``: the version she saw (``changed_elsewhere`` if it moved:
+        a resignation meanwhile); a match over on the board is ``match_over``; a
+        rematch has no invitation to call off (nobody made it: ``not_maker``)."""
         _check_record(record)
         owner = _owner_hash(owner_key)
         meta, old_meta = _metadata_json(metadata), _metadata_json(old_metadata)
         with self._on_game(game_id) as con:
             if con is None:
                 raise StoreError.of("no_game", game_id=game_id)
-            row = con.execute(text("SELECT title, record, rematch FROM games WHERE id = :id"), {"id": game_id}).one()
+            row = con.execute(text("SELECT title, record, rematch, version FROM games WHERE id = :id"),
+                              {"id": game_id}).one()
+            if expected_version is not None and row.version != expected_version:
+                raise StoreError.of("changed_elsewhere", game_id=game_id)
             me = con.execute(text("SELECT role, made FROM game_members WHERE game_id = :id AND owner_hash = :owner"),
                              {"id": game_id, "owner": owner}).first()
             roles = [Role(r) for r, _ in _secret_rows(con, game_id)]
@@ -448,7 +456,10 @@ class GameStore:
                 raise StoreError.of("already_rematched", game_id=game_id, rematch_id=row.rematch)
             seat = Role(me.role)
             invited = other_seat(seat)
-            if any(event_player(e) == invited.value for e in _stored_record(game_id, row.record).events):
+            stored = _stored_record(game_id, row.record)
+            if validate(stored).state.over:
+                raise StoreError.of("match_over", game_id=game_id)
+            if any(event_player(e) == invited.value for e in stored.events):
                 raise StoreError.of("invited_moved", game_id=game_id, role=invited.value)
             info = _insert_game(con, record, row.title, "match", meta)
             links = _insert_secrets(con, info.id, tuple(r for r in LINK_ROLES if r in roles) or LINK_ROLES)
@@ -461,17 +472,23 @@ class GameStore:
 
     # -- a person's games on another device (notepad.access: recovery codes)
     def recovery_code(self, owner_key: Who) -> str:
-        """A new recovery code for this browser's games (it replaces the last one). The
-        code is returned here once: the store keeps its hash. An account needs none
+        """A new recovery code for this browser's games (the RECOVERY_CODES_KEPT newest
+        work, until one of them is used). The code is returned here once: the store
+        keeps its hash. An account needs none
         (``account_no_code``: signing in on the other device is its way)."""
         who = _principal(owner_key)
         if who.kind != "browser":
             raise StoreError.of("account_no_code")
         code = new_recovery_code()
         with self._write() as con:
-            con.execute(text("DELETE FROM recovery_codes WHERE owner_hash = :owner"), {"owner": who.digest})
             con.execute(text("INSERT INTO recovery_codes (owner_hash, code_hash, created) VALUES (:owner, :hash, :now)"),
                         {"owner": who.digest, "hash": code_hash(normal_code(code) or ""), "now": _now()})
+            # the newest RECOVERY_CODES_KEPT stay: a thief holding the device cannot undo
+            # the code she wrote down by making a new one
+            old = con.execute(text("SELECT code_hash FROM recovery_codes WHERE owner_hash = :owner "
+                                   "ORDER BY created DESC, code_hash"), {"owner": who.digest}).all()
+            for r in old[RECOVERY_CODES_KEPT:]:
+                con.execute(text("DELETE FROM recovery_codes WHERE code_hash = :hash"), {"hash": r.code_hash})
         return code
 
     def has_recovery_code(self, owner_key: Who) -> bool:
@@ -495,9 +512,9 @@ class GameStore:
         with self._write() as con:
             row = con.execute(text("SELECT owner_hash FROM recovery_codes WHERE code_hash = :hash"),
                               {"hash": code_hash(normal)}).first()
-            if row is None:
-                raise StoreError.of("bad_recovery_code")
-            con.execute(text("DELETE FROM recovery_codes WHERE owner_hash = :owner"), {"owner": row.owner_hash})
+            if row is None or con.execute(text("DELETE FROM recovery_codes WHERE owner_hash = :owner"),
+                                          {"owner": row.owner_hash}).rowcount == 0:
+                raise StoreError.of("bad_recovery_code")  # (or used a moment ago by another request)
             if row.owner_hash == who.digest:
                 return Recovered(0, 0)
             return _move_games(con, row.owner_hash, who.digest)
@@ -586,7 +603,7 @@ class GameStore:
                     {"id": game_id, "owner": owner}).rowcount != 1:
                 raise StoreError.of("no_game", game_id=game_id)
 
-    def reissue_link(self, game_id: str, role: Role | str) -> str:
+    def reissue_link(self, game_id: str, role: Role | str, by: Who | None = None) -> str:
         """A new secret for one link of a match (a lost or leaked link): the old one
         stops working at once. A seat's link only while nobody holds the seat
         (``seat_taken``: then only its holder can move it). Who may ask is the page's
@@ -604,6 +621,11 @@ class GameStore:
                 raise StoreError.of("not_online", game_id=game_id)
             if link in SEATS and _holder(con, game_id, link) is not None:
                 raise StoreError.of("seat_taken", game_id=game_id, role=link.value)
+            if by is not None:  # a page asks for a person: only the match's maker
+                me = con.execute(text("SELECT made FROM game_members WHERE game_id = :id AND owner_hash = :owner"),
+                                 {"id": game_id, "owner": _owner_hash(by)}).first()
+                if me is None or not me.made:
+                    raise StoreError.of("not_maker", game_id=game_id)
             con.execute(text("DELETE FROM game_secrets WHERE game_id = :id AND role = :role"),
                         {"id": game_id, "role": link.value})
             return _insert_secrets(con, game_id, (link,))[link]
@@ -649,8 +671,8 @@ class GameStore:
             links = _insert_secrets(con, info.id, tuple(r for r in LINK_ROLES if r in roles))
             members = con.execute(text("SELECT owner_hash, role, made FROM game_members WHERE game_id = :id"),
                                   {"id": game_id}).all()
-            for m in members:
-                _add_member(con, info.id, m.owner_hash, other_seat(Role(m.role)), made=bool(m.made))
+            for m in members:  # made by nobody: it has no invitation, so nobody calls it off
+                _add_member(con, info.id, m.owner_hash, other_seat(Role(m.role)), made=False)
             con.execute(text("UPDATE games SET rematch = :new, updated = :now, version = version + 1 WHERE id = :id"),
                         {"new": info.id, "now": _now(), "id": game_id})
         return Invite(info, links)

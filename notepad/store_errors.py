@@ -41,6 +41,7 @@ STORE_MESSAGES: dict[str, str] = {
     # a seat belongs to a person (issue 35)
     "not_maker": "only the maker of game {game_id!r} can call it off",
     "invited_moved": "the {role} of game {game_id!r} has moved: the match can no longer be called off",
+    "match_over": "game {game_id!r} is over: it can no longer be called off",
     "bad_recovery_code": "no such recovery code (mistyped, used, or replaced by a newer one)",
     "bad_account": "an account needs the issuer and the subject of its sign-in",
     "account_no_code": "an account needs no recovery code: sign in on the other device",

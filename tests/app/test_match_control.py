@@ -151,3 +151,36 @@ def test_a_match_on_one_device_is_its_owners_and_its_watch_links(store):
     w = Matches(store, stranger).open(info.id, secret)
     assert w.role == "watcher" and not w.may(Action.PLAY) and not w.may(Action.REVIEW)
     assert isinstance(Matches(store, stranger).play(w, Draw(1)), StoreError)
+
+
+def test_review_holes_a_watcher_first_still_signs_in_for_a_seat_and_a_rematch_is_never_called_off(store):
+    """From a review of issue 35: a browser that watched first took a free seat without
+    an account; a maker could call off a rematch (a free redeal, her opponent thrown
+    out); a call-off from a stale page ended a match that had ended; anyone seated could
+    make the other seat's new link."""
+    alice = Principal.account("https://id.example", "alice")
+    desk, m, inv = invite(store, alice)
+    stranger = Matches(store, person())
+    assert stranger.open(inv.game.id, inv.secret(Role.WATCHER), seats_need_account=True).role == "watcher"
+    assert stranger.open(inv.game.id, inv.secret(Role.FUGITIVE), seats_need_account=True) == Closed(
+        sign_in=Role.FUGITIVE)
+    assert store.seats(inv.game.id).taken == {Role.MARSHAL}
+    with pytest.raises(StoreError) as info:  # only the maker makes a new link
+        store.reissue_link(inv.game.id, Role.FUGITIVE, by=stranger.who)
+    assert info.value.code == "not_maker"
+    bob = Matches(store, Principal.account("https://id.example", "bob"))
+    b = bob.open(inv.game.id, inv.secret(Role.FUGITIVE))
+    stale = desk.open(inv.game.id)
+    assert bob.end(b, "resigned", time.time()) is None
+    with pytest.raises(StoreError) as info:  # her page from before his resignation
+        store.call_off(inv.game.id, alice, new_game(1).record(), metadata={}, old_metadata={},
+                       expected_version=stale.version)
+    assert info.value.code == "changed_elsewhere"
+    got = desk.rematch(desk.open(inv.game.id), 9)
+    r = desk.open(got.game.id)  # she is the Fugitive now, and moves first
+    assert not r.made and not r.may(Action.CALL_OFF)
+    assert desk.play(r, lowest(r)) is None
+    with pytest.raises(StoreError) as info:
+        store.call_off(got.game.id, alice, new_game(1).record(), metadata={}, old_metadata={})
+    assert info.value.code == "not_maker"
+    assert bob.open(got.game.id).role == "marshal"

@@ -19,8 +19,8 @@ device    owner    live *    device   play share review
 device    owner    over *    all      share review
 device    watcher  live *    public
 device    watcher  over *    all      review
-linked    marshal  live *    marshal  play resign claim review
-linked    marshal  live made marshal  play resign claim invite call_off review
+linked    marshal  live *    marshal  play resign claim
+linked    marshal  live made marshal  play resign claim invite call_off
 linked    marshal  over *    all      rematch review
 linked    fugitive live *    fugitive play resign claim
 linked    fugitive live made fugitive play resign claim invite call_off
@@ -47,6 +47,14 @@ def test_the_policy_is_the_table():
         got = (view_of(a), actions_of(a))
         assert got == want.get((kind, role, finished, made), (View.NOTHING, frozenset())), (kind, role, finished, made)
         assert all(a.may(x) == (x in got[1]) for x in Action)
+
+
+def test_a_called_off_match_has_no_rematch_and_a_human_fugitive_keeps_learning_until_the_end():
+    for role in (Role.MARSHAL, Role.FUGITIVE):
+        assert not Access(Kind.LINKED, role, True, called_off=True).may(Action.REMATCH)
+        assert Access(Kind.LINKED, role, True, called_off=True).may(Action.REVIEW)
+    assert not Access(Kind.DEVICE, Role.OWNER, False, human_fugitive=True).may(Action.REVIEW)
+    assert Access(Kind.DEVICE, Role.OWNER, True, human_fugitive=True).may(Action.REVIEW)
 
 
 def test_a_link_never_takes_a_seat_from_anyone_nor_changes_what_a_holder_is():

@@ -72,6 +72,14 @@ def damaged_row(store, record_text: str):
     return gid
 
 
+def called_off_over(store):
+    """A match over on the board (FULL: the Marshal found every hideout) called off."""
+    from .records import FULL
+
+    invite = store.create_match(FULL, side="marshal", owner_key=KEY)
+    store.call_off(invite.game.id, KEY, Record(), metadata={}, old_metadata={})
+
+
 def rematched_twice(store):
     invite = store.create_match(EXAMPLE, side="marshal", owner_key=KEY)
     store.create_rematch(invite.game.id, Record())
@@ -139,6 +147,7 @@ CASES = [
                                           old_metadata={}))(taken(s)[0]), "not_maker", None),
     (lambda s, _: (lambda inv: s.call_off(inv.game.id, KEY, Record(), metadata={},
                                           old_metadata={}))(taken(s)[0]), "invited_moved", None),
+    (lambda s, _: called_off_over(s), "match_over", None),
     (lambda s, _: s.recover("0000-0000-0000-0000-0000", KEY), "bad_recovery_code",
      "no such recovery code (mistyped, used, or replaced by a newer one)"),
     (lambda s, _: access.Principal.account("", "a"), "bad_account",

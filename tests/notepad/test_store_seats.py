@@ -137,15 +137,19 @@ def test_a_recovery_code_moves_a_browsers_games_once_and_the_old_browser_loses_t
 
 def test_a_recovery_code_never_gives_one_browser_both_seats(store, match):
     """The maker who got hold of her opponent's code keeps her own seat; his seat stays
-    his (nobody holds both seats of a match); a newer code replaces an older one."""
+    his (nobody holds both seats of a match). A browser's three newest codes work (a
+    thief with the device cannot undo the one she wrote down), and using one uses up all."""
     invite, maker, friend = match
     gid = invite.game.id
-    old = store.recovery_code(friend)
-    code = store.recovery_code(friend)
-    with pytest.raises(StoreError) as info:
-        store.recover(old, maker)
+    codes = [store.recovery_code(friend) for _ in range(4)]
+    with pytest.raises(StoreError) as info:  # the fourth newest: gone
+        store.recover(codes[0], maker)
     assert info.value.code == "bad_recovery_code"
-    assert store.recover(code, maker) == access.Recovered(moved=0, kept=1)
+    assert store.recover(codes[1], maker) == access.Recovered(moved=0, kept=1)
+    for used in codes[2:]:  # used up with it
+        with pytest.raises(StoreError):
+            store.recover(used, new_owner_key())
+    code = codes[1]
     assert store.role_for_owner(gid, maker) is Role.MARSHAL and store.role_for_owner(gid, friend) is Role.FUGITIVE
     for bad in ("", "x" * 1000, "0000-0000-0000-0000-0000", code[:-1]):
         with pytest.raises(StoreError) as info:
