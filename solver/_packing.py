@@ -17,6 +17,10 @@ from __future__ import annotations
 from engine import rules
 from engine.cards import DECKS, deck_of, sprint_value
 
+#: a state of the dynamic program: (previous hideout, class usage G, H)
+State = tuple[int, int, int]
+#: a state's way over face-up positions: (state, successor or None, weight, divisor)
+Move = tuple[State, "State | None", int, int]
 N_CLASSES = 8
 BITS = 4
 MASK = (1 << BITS) - 1

@@ -71,12 +71,8 @@ from .facts import Facts
 from .count_planner import OutOfTime, PairCounts, PlannerQueries
 from .gcpause import no_cycle_collection
 from ._packing import (BITS, CLASS_OF, CLASS_SETS, COUNTS, DECK_OF, DECK_SETS, FLAG_ONE, FLAG_SHIFT, MASK,
-                       MAX_CARD, TERMINAL, deck_used, falling, g_get)
+                       MAX_CARD, TERMINAL, Move, State, deck_used, falling, g_get)
 
-#: a state of the dynamic program: (previous hideout, class usage G, H)
-State = tuple[int, int, int]
-#: a state's way over face-up positions: (state, successor or None, weight, divisor)
-Move = tuple[State, "State | None", int, int]
 #: a position's candidate numbers (Counter._candidates): (x, class, deck, class
 #: increment, parity bit) of each, the classes and decks among them, what the options
 #: depend on besides the usage, and the usage nibbles they depend on (a mask)

@@ -21,10 +21,9 @@ from math import comb
 
 from engine import rules
 
-from ._packing import BITS, CLASS_OF, COUNTS, DECK_OF, FLAG_ONE, FLAG_SHIFT, MASK, N_CLASSES
+from ._packing import BITS, CLASS_OF, COUNTS, DECK_OF, FLAG_ONE, FLAG_SHIFT, MASK, N_CLASSES, Move, State
 
 if TYPE_CHECKING:
-    from .count import Move, State
     from .facts import Facts
 
 #: a pair of face-down positions and the counts of their hideouts by sprint classes
