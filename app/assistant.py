@@ -249,9 +249,7 @@ def _game(gid: str) -> None:
         # rerun of this part alone does not pass through app.main, which says it too)
         if exc.code != "database_error":
             raise
-        from .main import _db_unusable
-
-        _db_unusable(exc)
+        ui.db_unusable(exc)
 
 
 def _on_tap(gid: str) -> None:

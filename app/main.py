@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from notepad.store import StoreError, default_location, display_location
+from notepad.store import StoreError
 
 from . import i18n, identity, links, services, ui
 from .phone import phone_panel
-from .i18n import error_text, t
+from .i18n import t
 
 PAGES = ("assistant", "match", "learning", "tutorial")
 NAV = {"assistant": "nav_assistant", "match": "nav_match", "learning": "nav_learning", "tutorial": "nav_tutorial"}
@@ -83,7 +83,7 @@ def run() -> None:
         # the database cannot be used (another program's file, a newer version's, not
         # a database, a server that does not answer, no room): say which and why (never
         # its password), and show nothing that needs it
-        _db_unusable(exc)
+        ui.db_unusable(exc)
         return
     try:
         identity.offer_next()  # signed in a moment ago: back to the link she opened before
@@ -94,12 +94,7 @@ def run() -> None:
         # stopped, a disk that filled): the same message; the next run reconnects
         if exc.code != "database_error":
             raise
-        _db_unusable(exc)
-
-
-def _db_unusable(exc: BaseException) -> None:
-    st.error(t("db_unusable", path=display_location(default_location()),
-               reason=error_text(exc) if isinstance(exc, StoreError) else str(exc)))
+        ui.db_unusable(exc)
 
 
 def _show(page: str) -> None:

@@ -13,10 +13,11 @@ from typing import Iterable
 import streamlit as st
 
 from engine.record import Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record
+from notepad.store import StoreError, default_location, display_location
 from solver import Posterior
 
 from . import services
-from .i18n import get_lang, t
+from .i18n import error_text, get_lang, t
 from .services import pct
 
 def shown_id(gid: object) -> str:
@@ -420,3 +421,11 @@ def _big(n: int) -> str:
         return f"{n:,}"
     mantissa, exponent = f"{n:.1e}".split("e")
     return f"{mantissa} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+
+
+def db_unusable(exc: BaseException) -> None:
+    """The database cannot be used (another program's file, a newer version's, not a
+    database, a server that does not answer, no room): which, and why (never its
+    password)."""
+    st.error(t("db_unusable", path=display_location(default_location()),
+               reason=error_text(exc) if isinstance(exc, StoreError) else str(exc)))
