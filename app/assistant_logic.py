@@ -555,7 +555,9 @@ class Assistant:
             return Refused(Message("error", Say.of("refused", reason=Say.of("card_not_under", c=value))))
         cards = have ^ {value}
         hit.cards[(x, pos)] = tuple(sorted(cards))
-        hit.active = None if complete(game.pad, hit, x) else x  # on to the next revealed card once complete
+        # on to the next revealed card once it has the cards entered for it (more than
+        # that, or any under a +0: she stays on it, and saving it offers the recount)
+        hit.active = None if len(cards) == needs(game.pad, hit, x) else x
         return Changed()
 
     def _save_hit(self, session: AssistantSession, gid: str, game: OpenGame, draft: Draft, hit: HitDraft) -> Outcome:

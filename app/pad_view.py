@@ -445,14 +445,16 @@ def _hit(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str
              for p in where]
     parts.append(f'<div class="fg-line" data-testid="fg-positions-of">{_label(t("position_of", x=x))}'
                  + _grid(spots, 4, "fg-spots") + "</div>")
-    k = sprints_at.get(chosen, 0) if chosen is not None else 0
-    if k:
+    if chosen is not None:
+        # the sprint cards she sees under it, even where +0 was entered: an under-counted
+        # placement shows at the reveal, and its one-tap correction comes with the refusal
+        k = sprints_at.get(chosen, 0)
         seen = seen_cards(pad, hit)
         have = set(hit.cards.get((x, chosen), ()))
         cards = [button(str(c), "hitcard", c, off=c in seen, cls="fg-chosen" if c in have else "")
                  for c in range(1, 42)]
-        parts.append(f'<div class="fg-line">{_label(t("sprints_of", x=x, k=k))}' + _grid(cards, GRID, "fg-cards")
-                     + "</div>")
+        label = t("sprints_of", x=x, k=k) if k else t("sprints_of_none", x=x)
+        parts.append(f'<div class="fg-line">{_label(label)}' + _grid(cards, GRID, "fg-cards") + "</div>")
     others = [y for y in hit.numbers if y != x and hit.positions.get(y)]
     if others:
         lines = " · ".join(t("hit_summary_line", x=y, p=hit.positions[y], cards=" ".join(

@@ -240,3 +240,35 @@ def test_a_json_correction_on_an_older_page_is_stale(store):
     assert isinstance(out, Stale) and phone.record().events[1] == MarshalDraw(17)
     out = phone.assistant.correct_json(phone.session, phone.gid, phone.version, 1, '{"type": "marshal_draw", "card": 30}')
     assert isinstance(out, Saved) and phone.record().events[1] == MarshalDraw(30)
+
+
+def _pad_html(phone: Phone) -> str:
+    """The pad as the page draws it for this phone's session now."""
+    from app import pad_view
+
+    game = phone.assistant.game(phone.session, phone.gid)
+    post = solve(game.pad.record) if len(game.pad) else None
+    return pad_view.build(phone.gid, game, phone.session.draft(phone.gid), phone.session.messages.get(phone.gid),
+                          post, None, None).html
+
+
+def test_an_under_counted_sprint_card_is_entered_at_the_reveal_and_fixed_in_one_tap(store):
+    """Issue 36, point 1: entry 1 said +0 where he placed +1; her hit on 2 reveals it at
+    position 1 with one sprint card under it. The hit's panel offers the sprint cards
+    even for a +0 hideout (on today's main it showed none: the card she sees could not
+    be entered), and the refusal's one-tap correction makes entry 1 +1 and saves the
+    hit, every later entry kept."""
+    later = [mdraw(17), mdraw(6), miss(20), fdraw(1), place(1), mdraw(30)]
+    phone = _phone(store, rec(place(0), *later))
+    phone.tap("pick", 2)
+    phone.tap("hit")
+    assert phone.session.draft(phone.gid).hit.positions == {2: 1}
+    html_ = _pad_html(phone)
+    assert 'data-k="hitcard" data-x="9"' in html_, "no sprint-card grid under a hideout entered +0"
+    assert isinstance(phone.tap("hitcard", 9), Changed)
+    out = phone.tap("hitsave")
+    assert isinstance(out, Refused) and "you listed 1" in _words(out.message)
+    (fix,) = out.message.fixes
+    assert (fix.index, fix.event) == (0, Place(1))
+    assert isinstance(phone.tap("fix", fix=fix), Saved)  # one tap
+    assert phone.record().events == (Place(1), *later, Guess((2,), True, (Reveal(1, 2, (9,)),)))
