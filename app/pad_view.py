@@ -23,8 +23,9 @@ Screens (``PadView.screen``), each with its controls in fixed places:
 - ``edit``: the entry opened for correction and its value in one tap;
 - ``over``: the game is over.
 
-The band above the controls has one fixed height whatever it says (the last entry
-large, a refusal with its corrections, a stale tap), and Undo has one place, in the
+The band above the controls keeps one place of fixed height whatever it says (the
+last entry large, a refusal with its corrections, a stale tap): a longer message
+grows over what lies below it, whole, and moves nothing; Undo has one place, in the
 head line beside the status.
 """
 from __future__ import annotations
@@ -235,7 +236,8 @@ def _phase_text(pad: Notepad) -> tuple[str, str | None]:
     s = pad.state
     ph = s.phase.value
     if s.over:
-        return t("phase_over") + " — " + t(f"winner_{s.winner}") + " " + ui.end_reason(pad.events, s.winner), None
+        # who won, whole in the head line; why, under it (the over screen's controls)
+        return t("phase_over") + " — " + t(f"winner_{s.winner}"), None
     if ph == "fugitive_opening":
         return t("phase_fugitive_opening_two" if pad.ruleset.opening == "two" else "phase_fugitive_opening"), "fugitive"
     if ph == "marshal_draw" and len(s.marshal_hand) < 2 and not any(
@@ -279,17 +281,18 @@ def _band(pad: Notepad, message: Message | None, contradiction: Message | None) 
         actions.append(button(t("open_entry", i=message.open_entry + 1), "open", message.open_entry, cls="fg-act"))
     if message.kind in ("error", "stale", "warning"):
         actions.append(button("×", "dismiss", cls="fg-x", title=t("close")))
-    return (f'<div class="fg-band fg-{message.kind}" data-testid="fg-band" data-kind="{message.kind}" '
-            f'data-entry="{len(pad)}" role="status"><div class="fg-what">{html.escape(say(message.say))}</div>'
-            f'<div class="fg-acts">{"".join(actions)}</div></div>')
+    return (f'<div class="fg-bandbox"><div class="fg-band fg-{message.kind}" data-testid="fg-band" '
+            f'data-kind="{message.kind}" data-entry="{len(pad)}" role="status">'
+            f'<div class="fg-what">{html.escape(say(message.say))}</div>'
+            f'<div class="fg-acts">{"".join(actions)}</div></div></div>')
 
 
 def _confirmation(pad: Notepad, fresh: bool) -> str:
     """The last entry, large, to compare with the table at a glance: after a placement
     its card with the sprint cards stacked under it and their count ("+4")."""
     if not len(pad):
-        return (f'<div class="fg-band fg-confirm" data-testid="fg-band" data-kind="none" data-entry="0">'
-                f'<div class="fg-what">{html.escape(t("no_entries_yet"))}</div></div>')
+        return (f'<div class="fg-bandbox"><div class="fg-band fg-confirm" data-testid="fg-band" data-kind="none" '
+                f'data-entry="0"><div class="fg-what">{html.escape(t("no_entries_yet"))}</div></div></div>')
     i = len(pad) - 1
     event = pad.events[i]
     what = t("saved", what=ui.describe(event)) if fresh else t("last_entry", i=i + 1, what=ui.describe(event))
@@ -298,8 +301,8 @@ def _confirmation(pad: Notepad, fresh: bool) -> str:
         card = ui.card_html(ui.public_row([pad.state.row[-1]])[0], "fg-big")
         picture = f'{card}<div class="fg-plus">+{event.sprints}</div>'
     kind = "saved" if fresh else "last"
-    return (f'<div class="fg-band fg-confirm{" fresh" if fresh else ""}" data-testid="fg-band" data-kind="{kind}" '
-            f'data-entry="{i + 1}">{picture}<div class="fg-what">{html.escape(what)}</div></div>')
+    return (f'<div class="fg-bandbox"><div class="fg-band fg-confirm{" fresh" if fresh else ""}" data-testid="fg-band" '
+            f'data-kind="{kind}" data-entry="{i + 1}">{picture}<div class="fg-what">{html.escape(what)}</div></div></div>')
 
 
 # --------------------------------------------------------------------------- his turn
@@ -491,7 +494,11 @@ def _edit(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, st
 
 
 def _over(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str] | None) -> str:
-    return f'<div class="fg-caption fg-over">{html.escape(t("nothing_to_enter"))}</div>'
+    """Who won and why, in words that wrap (never cut), and that nothing more is entered."""
+    s = pad.state
+    why = ui.end_reason(pad.events, s.winner)
+    return (f'<div class="fg-over" data-testid="fg-over"><b>{html.escape(t(f"winner_{s.winner}"))}</b> '
+            f'{html.escape(why)}</div><div class="fg-caption">{html.escape(t("nothing_to_enter"))}</div>')
 
 
 # --------------------------------------------------------------------------- analysis
