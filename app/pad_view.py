@@ -80,15 +80,21 @@ def contrast(a: str, b: str) -> float:
 _RED = (200 / 255, 20 / 255, 40 / 255)
 _INK = "#1d1e26"  #: dark text
 _WHITE = "#ffffff"
+#: the text on a heat cell: black, not the page's ink, so that on every red one of
+#: white and black reads at 4.5:1 (with the ink, no text did between 64% and 83%)
+_BLACK = "#000000"
+#: the palest red (a number barely possible): far enough from the ruled-out grey to
+#: tell apart at a glance (it was 18 RGB units from it)
+_ALPHA0 = 0.24
 
 
 def heat_colours(p: float) -> tuple[str, str]:
     """(background, text) of a likely number at probability ``p``: white to red as p
     grows (strong from about 0.5), solid colours (no transparency: what is measured is
     what is seen), the text dark or white, whichever reads better on it."""
-    alpha = 0.12 + 0.78 * min(1.0, max(0.0, p)) ** 0.7
+    alpha = _ALPHA0 + (0.9 - _ALPHA0) * min(1.0, max(0.0, p)) ** 0.7
     bg = _hex(1 - alpha * (1 - c) for c in _RED)
-    fg = _WHITE if contrast(_WHITE, bg) >= contrast(_INK, bg) else _INK
+    fg = _WHITE if contrast(_WHITE, bg) >= contrast(_BLACK, bg) else _BLACK
     return bg, fg
 
 
