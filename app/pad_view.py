@@ -35,7 +35,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from engine.cards import DECKS
+from engine import rules
+from engine.cards import DECKS, ESCAPE
 from engine.record import Event, FormatText, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Place
 from engine.state import Phase
 from notepad import Notepad
@@ -332,7 +333,7 @@ def _place(pad: Notepad, draft: Draft, a, can_pass: bool | None) -> str:
     in the same places) a tap away on the label's line; ``can_pass``: He passed under
     it (None: no such button, in the opening under her cards)."""
     hand = max(0, pad.state.fugitive_hand_size - 1)  # cards besides 42
-    escape_ok = a is not None and a.escape_max_sprints is not None
+    escape_ok = a is not None and a.escape_max_sprints is not None and escape_in_reach(pad, a.escape_max_sprints)
     escape = draft.escape and escape_ok
     count = -(-(max(LINE - 1, hand) + 1) // LINE) * LINE
     if escape:
@@ -349,6 +350,18 @@ def _place(pad: Notepad, draft: Draft, a, can_pass: bool | None) -> str:
     passed = button(t("pass"), "pass", off=not can_pass, cls="fg-wide fg-full") if can_pass is not None else ""
     return (f'<div class="fg-line" data-testid="fg-place"><div class="fg-labelrow">{_label(label)}{toggle}</div>'
             f'{_grid(buttons, LINE, "fg-sprints")}{passed}</div>')
+
+
+def escape_in_reach(pad: Notepad, sprints: int) -> bool:
+    """Whether 42 can follow the row with ``sprints`` sprint cards at the most: from
+    the highest the last hideout can be (a face-up number, else the widest reach of the
+    public counts from the card before). The validator refuses an escape only from a
+    previous hideout it knows (the solver says the rest); the pad does not offer one
+    that cannot be (his first turn: from a face-down first hideout of at most 5)."""
+    highest = 0
+    for slot in pad.state.row:
+        highest = slot.number if slot.number is not None else rules.widest_reach(highest, slot.sprints)
+    return ESCAPE <= rules.widest_reach(highest, sprints)
 
 
 # --------------------------------------------------------------------------- her draw

@@ -272,3 +272,17 @@ def test_an_under_counted_sprint_card_is_entered_at_the_reveal_and_fixed_in_one_
     assert (fix.index, fix.event) == (0, Place(1))
     assert isinstance(phone.tap("fix", fix=fix), Saved)  # one tap
     assert phone.record().events == (Place(1), *later, Guess((2,), True, (Reveal(1, 2, (9,)),)))
+
+
+def test_the_escape_is_offered_only_where_42_can_be_reached(store):
+    """Issue 36, point 5: "Escape: 42" was offered on his first turn (and for his second
+    opening hideout), where no escape is possible: from 0, or from a face-down first
+    hideout of at most 5, his hand cannot reach 42. From a revealed 30 it is offered."""
+    from tests.notepad.records import hit
+
+    for events in ((), (place(1),)):
+        phone = _phone(store, rec(*events))
+        assert 'data-k="place"' in _pad_html(phone)
+        assert 'data-k="escmode"' not in _pad_html(phone), events
+    phone = _phone(store, rec(place(), place(), mdraw(4), mdraw(5), hit((2, 30, ())), fdraw(1)))
+    assert 'data-k="escmode"' in _pad_html(phone)
