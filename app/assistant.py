@@ -184,8 +184,10 @@ GAME_CSS = """
 .fg-grid4 {grid-template-columns: repeat(4, minmax(0, 1fr));}
 .fg-grid7 {grid-template-columns: repeat(7, minmax(0, 1fr));}
 .fg-grid8 {grid-template-columns: repeat(8, minmax(0, 1fr));}
-.fg-labelrow {display: flex; align-items: center; justify-content: space-between; gap: 6px; height: 30px;}
-.fg-side {min-height: 28px !important; height: 28px; padding: 0 8px !important; white-space: nowrap; flex: 0 0 auto;}
+.fg-labelrow {display: flex; align-items: center; justify-content: space-between; gap: 6px; height: 38px;}
+.fg-labelrow .fg-label {flex: 1 1 0; min-width: 0; line-height: 1.25;}
+.fg-side {min-height: 34px !important; height: 34px; width: 136px; flex: 0 0 136px; padding: 0 4px !important;
+          font-size: 13px !important; line-height: 1.1;}
 .fg-full {width: 100%; margin-top: 4px;}
 .fg-pair {display: grid; grid-template-columns: 1fr 1fr; gap: 6px; margin-top: 4px;}
 .fg-wide {min-height: 46px; font-size: 16px;}

@@ -209,7 +209,9 @@ def screen_of(pad: Notepad, draft: Draft) -> str:
         return "hit"
     if s.allows("guess") or s.allows("manhunt_guess"):
         return "guess"
-    if s.allows("marshal_draw") or s.phase is Phase.FUGITIVE_OPENING and s.row:
+    if s.allows("marshal_draw") or s.phase is Phase.FUGITIVE_OPENING:
+        # his opening too: his first hideout's line stands where his second's will, under
+        # her cards (greyed until her draw), so nothing moves under the thumb between them
         return "draw"
     return "fugitive"
 
@@ -346,7 +348,7 @@ def _place(pad: Notepad, draft: Draft, a, can_pass: bool | None) -> str:
         label = t("place_short")
     toggle = ""
     if escape_ok or escape:
-        toggle = button(t("escape_back") if escape else t("escape_short"), "escmode", cls="fg-act fg-side")
+        toggle = button(t("escape_back") if escape else t("escape_short"), "escmode", cls="fg-side")
     passed = button(t("pass"), "pass", off=not can_pass, cls="fg-wide fg-full") if can_pass is not None else ""
     return (f'<div class="fg-line" data-testid="fg-place"><div class="fg-labelrow">{_label(label)}{toggle}</div>'
             f'{_grid(buttons, LINE, "fg-sprints")}{passed}</div>')
@@ -374,11 +376,13 @@ def _draw(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, st
     allowed = s.by_kind()
     a = allowed.get("marshal_draw")
     possible = set(a.cards) if a is not None else set()
+    seen = set(s.marshal_hand) | set(s.face_up_numbers) | set(s.face_up_sprint_cards)
     parts = []
     for d in (1, 2, 3):
         cards = DECKS[d]
         left = s.deck_sizes[d]
-        unseen = sum(c in possible for c in cards)
+        # (before her first draw, his opening: every card she has not seen)
+        unseen = sum(c in possible for c in cards) if a is not None else sum(c not in seen for c in cards)
         label = t("deck_line", d=d, n=left, u=unseen) if left else t("deck_empty", d=d)
         if tip and tip[0] == d:  # the suggested deck, said on its own line (its reason under the heat map)
             label += " · " + t("suggested")
@@ -422,7 +426,7 @@ def _guess(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, s
             + button(t("hit"), "hit", cls="fg-wide fg-primary", off=not draft.numbers))
     return (f'<div class="fg-line" data-testid="fg-guess" data-chosen="{",".join(map(str, sorted(chosen)))}">'
             f'{_label(label)}{_grid(buttons, GRID, "fg-numbers")}'
-            f'<div class="fg-hint" data-testid="fg-guess-hint">{info}</div><div class="fg-pair">{pair}</div></div>'
+            f'<div class="fg-pair">{pair}</div><div class="fg-hint" data-testid="fg-guess-hint">{info}</div></div>'
             + _legend(pad, post, bool(s.face_up_sprint_cards)))
 
 
@@ -465,6 +469,10 @@ def _hit(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str
     chosen = hit.positions.get(x)
     spots = [button(f"#{p} (+{sprints_at.get(p, 0)})", "hitpos", p, cls="fg-chosen" if p == chosen else "")
              for p in where]
+    # the same rows of positions for each revealed number of the hit: the sprint cards
+    # under them stay in their places from one number to the next
+    most = max(len(possible_positions(post, y, s.face_down)) for y in hit.numbers)
+    spots += ['<div aria-hidden="true"></div>'] * (-(-most // 4) * 4 - len(spots))
     parts.append(f'<div class="fg-line" data-testid="fg-positions-of">{_label(t("position_of", x=x))}'
                  + _grid(spots, 4, "fg-spots") + "</div>")
     if chosen is not None:

@@ -95,3 +95,23 @@ def test_the_end_of_a_game_says_who_won_and_why_whole(served, page, game, end):
     assert "The Fugitive won." in status, status
     assert end in page.locator('[data-testid="fg-over"]').inner_text()
     assert not _cut(page), _cut(page)
+
+
+def test_miss_and_hit_stay_put_when_the_hint_grows(served, page):
+    """Issue 36, point 4: Miss / Hit dropped 19.6 px when the hint under the numbers
+    wrapped (her own card picked beside another number). They stand right under the
+    numbers now, the hint under them."""
+    taps.new_game(page, served.url)
+    table = taps.Table()
+    for n, event in enumerate((Place(1), MarshalDraw(17), MarshalDraw(6)), start=1):
+        taps.enter(page, event, n, table)
+    places = []
+    for x in (1, 17, 6):  # a number, then her two cards: the hint says so, at length
+        assert taps.tap_pad(page, taps.control(page, "pick", x)) == "changed"
+        browser.wait_idle(page)
+        places.append((taps.control(page, "miss").bounding_box(), taps.control(page, "hit").bounding_box()))
+    assert "cannot hit" in page.locator('[data-testid="fg-guess-hint"]').inner_text()
+    hint = page.locator('[data-testid="fg-guess-hint"]').bounding_box()
+    assert hint["height"] > 30, hint  # it wraps: the case that moved them
+    assert places[0] == places[1] == places[2], places
+
