@@ -25,7 +25,7 @@ from notepad import Notepad, RecordRuleError
 from notepad.store import TITLE_MAX, StoreError, parse_import
 
 from . import online, pad, pad_view, services, ui
-from .assistant_logic import Assistant, AssistantSession, Back, Message, OpenGame, Say, Tap
+from .assistant_logic import Assistant, AssistantSession, Back, DraftCopy, Message, OpenGame, Say, Tap
 from .i18n import error_text, t
 
 LIST_CAP = 30  # games listed before "show all"
@@ -291,7 +291,8 @@ def _game_body(gid: str) -> None:
     view = pad_view.build(gid, game, draft, session.messages.get(gid), post, contradiction, tip)
     ack = session.acks.get(gid)
     with st.container(key="fg_game"):
-        pad.draw(view, (ack.seq, ack.outcome) if ack is not None else None, _on_tap, (gid,))
+        pad.draw(view, (ack.seq, ack.outcome) if ack is not None else None, _on_tap, (gid,),
+                 DraftCopy.of(draft).payload())
         if view.screen == "edit":
             _json_editor(gid, game, draft.edit)
         if view.screen == "over":

@@ -1223,7 +1223,7 @@ EN.update({
     "suggested": "suggested",
     "double_tap": "A double tap: only the first counted.",
     "card_not_under": "{c} is in your hand or face up: it cannot lie under a hideout",
-    "tap_lost": "No answer from the server: tap again.",
+    "tap_waiting": "Waiting for the server's answer to your tap…",
     "deck_line": "Deck {d} · {n} left · {u} unseen",
     "rule_bad_setup": "the Fugitive's starting cards must be 3 of deck 1 (4-14) and 2 of deck 2 (15-28), not {setup}",
     "rule_game_over": "the game is over ({winner} won): nothing can follow",
@@ -1341,7 +1341,7 @@ KO.update({
     "suggested": "추천",
     "double_tap": "두 번 눌렸습니다: 첫 번째만 입력했습니다.",
     "card_not_under": "{c}은(는) 내 카드이거나 공개된 카드라서 은신처 아래에 있을 수 없습니다",
-    "tap_lost": "서버의 응답이 없습니다: 다시 누르세요.",
+    "tap_waiting": "누른 것에 대한 서버의 응답을 기다리는 중…",
     "deck_line": "덱 {d} · {n}장 남음 · 못 본 카드 {u}",
     "rule_place_hidden_fields": "수사관의 기록에는 그의 숨은 은신처 숫자나 도약 카드를 넣을 수 없습니다 (대전의 전체 기록만 "
                                 "가능합니다)",
