@@ -286,3 +286,33 @@ def test_the_escape_is_offered_only_where_42_can_be_reached(store):
         assert 'data-k="escmode"' not in _pad_html(phone), events
     phone = _phone(store, rec(place(), place(), mdraw(4), mdraw(5), hit((2, 30, ())), fdraw(1)))
     assert 'data-k="escmode"' in _pad_html(phone)
+
+
+def test_a_draft_given_back_after_a_reload_is_replayed_on_its_version_or_not_at_all(store):
+    """Issue 36, point 7 (the controller's part): what she was entering comes back as
+    the taps that made it; a copy that is not one, or that a tap of it refuses now,
+    changes nothing."""
+    from app.assistant_logic import DraftCopy
+
+    phone = _phone(store, rec(place(1), mdraw(17), mdraw(6)))
+    phone.tap("pick", 2)
+    phone.tap("hit")
+    phone.tap("hitcard", 11)
+    kept = DraftCopy.of(phone.session.draft(phone.gid)).payload()
+    assert kept == {"n": [2], "h": [[2, 1, [11]]], "a": None, "e": False, "o": None}
+    later = _phone(store, phone.record())  # the same game, a new session (a reload)
+    later.gid = phone.gid
+    tap = Tap.from_payload({"g": phone.gid, "v": later.version, "k": "draft", "s": "r1", "d": kept})
+    assert isinstance(later.assistant.tap(later.session, later.gid, tap), Changed)
+    hit = later.session.draft(later.gid).hit
+    assert hit is not None and hit.positions == {2: 1} and hit.cards == {(2, 1): (11,)}
+    for bad in (None, [], {"n": "2"}, {"n": [2, "x"], "e": False}, {"n": [99], "h": None, "a": None, "e": False},
+                {"n": [2], "h": [[2, 1]], "a": None, "e": False}, {"n": [True], "e": False}):
+        assert Tap.from_payload({"g": phone.gid, "v": later.version, "k": "draft", "s": "r2", "d": bad}) is None, bad
+    # a copy a tap of it refuses now (there is no position 3): nothing of it
+    fresh = _phone(store, phone.record())
+    fresh.gid = phone.gid
+    refused = DraftCopy((17, 2), ((17, 3, ()), (2, 1, (11,))), None, False, None).payload()
+    tap = Tap.from_payload({"g": phone.gid, "v": fresh.version, "k": "draft", "s": "r3", "d": refused})
+    assert isinstance(fresh.assistant.tap(fresh.session, fresh.gid, tap), Changed)
+    assert fresh.session.draft(fresh.gid).hit is None and fresh.session.draft(fresh.gid).numbers == ()
