@@ -288,11 +288,15 @@ def _band(pad: Notepad, message: Message | None, contradiction: Message | None) 
     actions = [button(fix_label(f), "fix", cls="fg-act", fix=f) for f in message.fixes]
     if message.open_entry is not None and message.open_entry < len(pad) and len(actions) < 2:
         actions.append(button(t("open_entry", i=message.open_entry + 1), "open", message.open_entry, cls="fg-act"))
+    what = ""
     if message.kind in ("error", "stale", "warning"):
         actions.append(button("×", "dismiss", cls="fg-x", title=t("close")))
+        # a tap on the words puts them away: a message longer than the band's place lies
+        # over the first controls below it until then
+        what = ' data-k="dismiss"'
     return (f'<div class="fg-bandbox"><div class="fg-band fg-{message.kind}" data-testid="fg-band" '
             f'data-kind="{message.kind}" data-entry="{len(pad)}" role="status">'
-            f'<div class="fg-what">{html.escape(say(message.say))}</div>'
+            f'<div class="fg-what"{what}>{html.escape(say(message.say))}</div>'
             f'<div class="fg-acts">{"".join(actions)}</div></div></div>')
 
 

@@ -79,6 +79,12 @@ def test_the_band_says_a_refusal_and_its_correction_whole(served, page):
     assert band.locator('[data-k="fix"]').count() == 1
     assert not _cut(page), _cut(page)
     assert taps.control(page, "hitcancel").bounding_box() == cancel
+    # a tap on its words puts the message away (it may lie over the first controls)
+    n = taps.log_length(page)
+    band.locator(".fg-what").click()
+    assert taps.outcome(page, n) == "changed"
+    page.wait_for_selector('[data-testid="fg-band"][data-kind="last"]')
+    assert taps.control(page, "hitcancel").bounding_box() == cancel
 
 
 @pytest.mark.parametrize("game,end", [("random:2", "escaped"), ("random:0", "Manhunt")])
