@@ -44,7 +44,7 @@ def _cut(page) -> list[str]:
     return page.evaluate(CUT, WORDS)
 
 
-def _open_stored(page, served, record) -> None:
+def _open_stored(page, served, record, lang: str = "en") -> None:
     """Open ``record`` as a game of this browser (made in the store with its owner key)."""
     from app.online import OWNER_COOKIE
 
@@ -53,7 +53,7 @@ def _open_stored(page, served, record) -> None:
     page.wait_for_function(f"document.cookie.includes('{OWNER_COOKIE}=')")
     (key,) = [c["value"] for c in page.context.cookies() if c["name"] == OWNER_COOKIE]
     gid = GameStore(served.db).create(record, owner_key=key).id
-    page.goto(served.url + f"/?page=assistant&game={gid}")
+    page.goto(served.url + f"/?page=assistant&game={gid}&lang={lang}")
     page.wait_for_selector(taps.settled_selector(len(record.events)))
     browser.wait_idle(page)
 
@@ -87,18 +87,19 @@ def test_the_band_says_a_refusal_and_its_correction_whole(served, page):
     assert taps.control(page, "hitcancel").bounding_box() == cancel
 
 
-@pytest.mark.parametrize("game,end", [("random:2", "escaped"), ("random:0", "Manhunt")])
-def test_the_end_of_a_game_says_who_won_and_why_whole(served, page, game, end):
+@pytest.mark.parametrize("game,end,lang", [("random:2", "escaped", "en"), ("random:0", "Manhunt", "en"),
+                                           ("random:2", "탈출", "ko"), ("random:0", "마지막 추적", "ko")])
+def test_the_end_of_a_game_says_who_won_and_why_whole(served, page, game, end, lang):
     """Issue 36, point 2: after his escape the status showed "won. He played 42 with a
     hideout of 30 or more..." (not who won), and the Manhunt's end was cut top and
     bottom. Who won is whole in the status, why under it."""
     from engine.record import Record
 
     kind, seed = game.split(":")
-    _open_stored(page, served, Record(taps.game_events(kind, int(seed))))
+    _open_stored(page, served, Record(taps.game_events(kind, int(seed))), lang)
     assert page.locator(taps.PAD).get_attribute("data-screen") == "over"
     status = page.locator('[data-testid="fg-status"]').inner_text()
-    assert "The Fugitive won." in status, status
+    assert ("The Fugitive won." if lang == "en" else "도망자가 이겼습니다.") in status, status
     assert end in page.locator('[data-testid="fg-over"]').inner_text()
     assert not _cut(page), _cut(page)
 
