@@ -224,3 +224,29 @@ def test_a_reload_keeps_the_guess_and_the_hit_she_was_entering(served, page):
     page.wait_for_selector(taps.settled_selector(4))
     browser.wait_idle(page)
     assert page.locator(taps.PAD).get_attribute("data-screen") != "hit"
+
+
+def test_a_sprint_card_missed_at_the_placement_is_entered_at_the_reveal(served, page):
+    """Issue 36, point 1, in the browser: +0 entered where he placed +1; the hit's panel
+    offers the sprint cards under it, the card is picked, and the refusal's one tap
+    corrects entry 1 and saves the hit, the entries after it kept."""
+    from engine.record import Guess, Reveal
+
+    taps.new_game(page, served.url)
+    table = taps.Table()
+    events = (Place(0), MarshalDraw(17), MarshalDraw(6))
+    for n, event in enumerate(events, start=1):
+        taps.enter(page, event, n, table)
+    for kind, value in (("pick", 2), ("hit", None), ("hitcard", 9)):
+        assert taps.tap_pad(page, taps.control(page, kind, value)) == "changed", kind
+    assert taps.tap_pad(page, taps.control(page, "hitsave")) == "refused"
+    browser.wait_idle(page)
+    fix = page.locator('[data-testid="fg-band"] [data-k="fix"]')
+    assert "Entry 1: +1" in fix.inner_text()
+    n = taps.log_length(page)
+    fix.click()
+    assert taps.outcome(page, n) == "saved"
+    page.wait_for_selector(taps.settled_selector(4))
+    gid = page.url.split("game=")[1].split("&")[0]
+    assert GameStore(served.db).open(gid).record.events == (
+        Place(1), MarshalDraw(17), MarshalDraw(6), Guess((2,), True, (Reveal(1, 2, (9,)),)))
