@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from advisor.coach_fugitive import CoachTurn, Option
+from advisor.coach_fugitive import Chance, CoachTurn, Option
 from advisor.coach_marshal import MAX_SETS, MANHUNT_SECONDS, DrawCall, GuessCall, ManhuntCall, MarshalCall
 from engine.record import Pass, Place
 
@@ -47,6 +47,15 @@ class Reader:
 def _tw(key: str, you: bool, /, **kw) -> str:
     """``key`` in the second person (``key_you``) or the third."""
     return t(f"{key}_you" if you else key, **kw)
+
+
+def _n(key: str, n: int) -> str:
+    """``key``, or its singular ``key_1`` when ``n`` is 1 (the "_you" suffix after it)."""
+    if n != 1:
+        return key
+    if key.endswith("_you"):
+        return key[:-4] + "_1_you"
+    return key + "_1"
 
 
 def _nums(numbers) -> str:
@@ -102,7 +111,8 @@ def _guess_lines(c: GuessCall, you: bool) -> list[str]:
     else:
         lines.append(t("mc_guess_better", **bargs) + " " + _guess_why(c, you, args, bargs) + searched)
     if c.hit:
-        lines.append(t("gain_won", n=c.revealed) if c.won else t("gain_hit", n=c.revealed))
+        lines.append(t(_n("gain_won", c.revealed), n=c.revealed) if c.won
+                     else t(_n("gain_hit", c.revealed), n=c.revealed))
     elif c.own_cards:
         lines.append(_tw("mc_own_cards", you, n=", ".join(map(str, c.own_cards))))
     elif c.p > 0:
@@ -120,7 +130,7 @@ def _guess_why(c: GuessCall, you: bool, args: dict, bargs: dict) -> str:
     if c.p == 0:
         return t("mc_why_impossible", **args)
     if b.p >= 1:
-        return t("mc_why_certain", **bargs)
+        return t(_n("mc_why_certain", len(b.numbers)), **bargs)
     if len(b.numbers) < len(c.numbers):
         return t("mc_why_smaller", **args, **bargs)
     if len(b.numbers) > len(c.numbers):
@@ -139,7 +149,7 @@ def _manhunt_lines(c: ManhuntCall, you: bool) -> list[str]:
     else:
         lines.append(t("mc_manhunt_unknown", s=f"{MANHUNT_SECONDS:g}", b=c.best, bv=_span(*c.best_value)))
     if c.hit:
-        lines.append(t("gain_won", n=1) if c.won else t("gain_hit", n=1))
+        lines.append(t("gain_won_1") if c.won else t("gain_hit_1"))
     else:
         lines.append(t("mc_manhunt_missed"))
     return lines
@@ -149,9 +159,9 @@ def _manhunt_lines(c: ManhuntCall, you: bool) -> list[str]:
 def _move_text(e, you: bool) -> str:
     if isinstance(e, Place):
         if e.is_escape:
-            return _tw("coach_move_escape", you, s=e.sprints)
+            return _tw(_n("coach_move_escape", e.sprints), you, s=e.sprints)
         if e.sprints:
-            return _tw("coach_move_place", you, h=e.hideout, s=e.sprints)
+            return _tw(_n("coach_move_place", e.sprints), you, h=e.hideout, s=e.sprints)
         return _tw("coach_move_place_none", you, h=e.hideout)
     return _tw("coach_move_pass", you)
 
@@ -159,7 +169,17 @@ def _move_text(e, you: bool) -> str:
 def _option_text(o: Option) -> str:
     if o.hideout is None:
         return t("coach_option_pass")
-    return t("coach_option", h=o.hideout, s=o.sprints)
+    return t(_n("coach_option", o.sprints), h=o.hideout, s=o.sprints)
+
+
+def _chance_text(c: Chance) -> str:
+    """A move the grade names: the pass, or a hideout with its sprint cards by number."""
+    if c.hideout is None:
+        return t("coach_option_pass")
+    if not c.sprint_cards:
+        return t("fc_option_none", h=c.hideout)
+    return t("fc_option_cards" if c.sprints > 1 else "fc_option_card", h=c.hideout,
+             cards=", ".join(map(str, c.sprint_cards)))
 
 
 def _difference(o: Option, turn: CoachTurn) -> str | None:
@@ -176,11 +196,46 @@ def _difference(o: Option, turn: CoachTurn) -> str | None:
     return None
 
 
+def _spent(e) -> int:
+    return e.sprints if isinstance(e, Place) else 0
+
+
+def _grade_line(turn: CoachTurn, you: bool) -> str:
+    """The grade: forced, or his chance to win against the clearly better move's."""
+    if turn.forced:
+        if isinstance(turn.event, Pass):
+            return _tw("fc_forced_pass", you, p=turn.previous)
+        return _tw("fc_forced", you)
+    b = turn.better
+    if turn.win is None:
+        return _tw("fc_no_grade", you)
+    if b is None:
+        return _tw("fc_good", you, w=pct(turn.win))
+    if b.hideout == 42 and turn.better_option is not None and turn.better_option.wins:
+        return t(_n("coach_best_escape", b.sprints), s=b.sprints)
+    why = []
+    mine = _spent(turn.event)
+    if b.sprints < mine:
+        why.append(_tw("fc_why_fewer", you, a=b.sprints, b=mine))
+    elif b.sprints > mine:
+        why.append(_tw("fc_why_more", you, a=b.sprints, b=mine))
+    if b.hideout is None:
+        why.append(_tw("fc_why_pass", you))
+    elif turn.better_option is not None:
+        diff = _difference(turn.better_option, turn)
+        if diff is not None:
+            why.append(diff)
+    text = t("fc_better", o=_chance_text(b), a=pct(b.win), b=pct(turn.win))
+    return text + (" " + t("fc_because", why="; ".join(why)) if why else "")
+
+
 def fugitive_lines(turn: CoachTurn, reader: Reader) -> list[str]:
-    """The coach's words for one turn of the Fugitive (markdown-free text)."""
+    """The coach's words for one turn of the Fugitive (markdown-free text): his move
+    and its one-turn figures, each face-down hideout's exposure, how they were
+    averaged, then the grade (his chance to win against the better move's, or forced)."""
     you = reader.own("fugitive")
     lines = [f"{turn.index + 1}. {_move_text(turn.event, you)} — "
-             + _tw("coach_found", you, f=pct(turn.found), w=pct(turn.worst))]
+             + _tw("fc_found", you, f=pct(turn.found), w=pct(turn.worst))]
     spots = " · ".join(t("coach_spot", x=x.number, p=x.position, q=pct(x.p)) for x in turn.exposures)
     lines.append(spots or t("coach_nothing_hidden"))
     if turn.hands == 1:
@@ -191,20 +246,9 @@ def fugitive_lines(turn: CoachTurn, reader: Reader) -> list[str]:
         se = max((x.se for x in turn.exposures), default=0.0)
         lines.append(t("coach_hands_sampled", k=turn.averaged, n=f"{turn.hands:,}",
                        se=f"{max(math.ceil(se * 1000), 1) / 10:.1f}"))
-    b = turn.best
-    diff = _difference(b, turn) if b is not None and not b.wins else None
-    if b is not None and b.wins:
-        lines.append(t("coach_best_escape", s=b.sprints))
-    elif b is not None and isinstance(turn.event, Pass):
-        lines.append(_tw("coach_best_instead_of_pass", you, o=_option_text(b), d=diff or t("coach_diff_none")))
-    elif b is not None and diff is not None:
-        lines.append(t("coach_best", o=_option_text(b), d=diff))
-    elif isinstance(turn.event, Place):
-        lines.append(_tw("coach_good", you))
-    else:
-        lines.append(_tw("coach_pass_good", you))
+    lines.append(_grade_line(turn, you))
     if turn.bluff is not None:
         f = turn.bluff
         key = "coach_bluff_worked" if f.worked and pct(f.p) != pct(f.p_fewest) else "coach_bluff_failed"
-        lines.append(t(key, h=f.hideout, s=f.sprints, p=pct(f.p), f=f.fewest, pf=pct(f.p_fewest)))
+        lines.append(t(_n(key, f.sprints), h=f.hideout, s=f.sprints, p=pct(f.p), f=f.fewest, pf=pct(f.p_fewest)))
     return lines

@@ -126,7 +126,7 @@ def describe(e: Event) -> str:
         if not e.hit:
             return t("ev_guess_miss", n=nums)
         r = ", ".join(
-            t("ev_reveal_sprints", x=x.hideout, p=x.position, s=" ".join(map(str, x.sprint_cards)))
+            t("ev_reveal_sprints", x=x.hideout, p=x.position, s=", ".join(map(str, x.sprint_cards)))
             if x.sprint_cards else t("ev_reveal", x=x.hideout, p=x.position)
             for x in e.reveals
         )

@@ -634,7 +634,7 @@ def test_the_coach_on_a_first_hideout_is_the_solvers_worked_example():
     five = next(o for o in turn.options if (o.hideout, o.sprints) == (5, 1))
     p5 = solver.solve(Record((Place(1),))).probability(5)
     assert abs(five.worst - float(p5)) < 1e-12 and round(five.worst, 4) == 0.0367  # "place sprints=1": 5 at 0.0367
-    assert turn.best is not None and turn.best.worst == min(o.worst for o in turn.options if not o.found) < 1 / 3
+    assert turn.safest is not None and turn.safest.worst == min(o.worst for o in turn.options if not o.found) < 1 / 3
     assert p5 == Fraction(p5.numerator, p5.denominator)
 
 
