@@ -1400,14 +1400,13 @@ EN.update({
     "mc_why_certain_1": "Why: {b} could not miss: 1 hideout for sure.",
     "mc_why_certain": "Why: {b} could not miss: {bk} hideouts for sure.",
     "ev_reveal_sprints": "{x} at #{p} (sprint cards {s})",
-    "mc_guess_better_p": "Better: {b}: {bp} to hit.",
     # the Marshal's draws in a player's words
     "mc_drew_w": "The Marshal drew from deck {d}: its {u} cards she had not seen held {m} of his face-down hideouts on average.",
     "mc_drew_w_you": "You drew from deck {d}: its {u} cards you had not seen held {m} of his face-down hideouts on average.",
     "mc_draw_best_w": "The best draw then.",
-    "mc_draw_better_w": "Better: deck {d}: its {u} unseen cards held {m} of his face-down hideouts on average, and a card from it rules out more of them.",
-    "mc_draw_better_w_you": "Better: deck {d}: its {u} unseen cards held {m} of his face-down hideouts on average, and a card from it rules out more of them.",
-    "mc_miss_teaches": "Its miss would have taught more too: a miss of {g} rules out {mp} of the histories left, a miss of {b} {bmp}.",
+    "mc_draw_better_w": "Better: deck {d}: its {u} unseen cards held {m} of his face-down hideouts on average, with only {left} of them still in the deck, so a card drawn from it was more often a number she still suspected.",
+    "mc_draw_better_w_you": "Better: deck {d}: its {u} unseen cards held {m} of his face-down hideouts on average, with only {left} of them still in the deck, so a card drawn from it was more often a number you still suspected.",
+    "mc_miss_teaches": "Its miss would have taught more too: a miss of {b} would have ruled out {bmp} of the histories left, one of {g} {mp}.",
     "mc_miss_teaches_mine": "But a miss teaches too: a miss of {g} would have ruled out {mp} of the histories left, one of {b} only {bmp}; which is better then is not decided by the hits alone.",
 })
 
@@ -1446,13 +1445,12 @@ KO.update({
     "mc_why_certain_1": "이유: {b}은(는) 틀릴 수 없었습니다. 확실한 은신처 1장.",
     "coach_bluff_worked_1": "블러핑 성공: 도약 카드 1장으로 놓은 {h}은(는) {p}였습니다. 도약 카드 없이도 닿았고, 그랬다면 {pf}였습니다.",
     "coach_bluff_failed_1": "블러핑 효과 없음: 도약 카드 1장으로 놓은 {h}은(는) {p}였습니다. 도약 카드 없이도 닿았고, 그랬다면 {pf}였습니다.",
-    "mc_guess_better_p": "더 나은 수: {b}. 맞을 확률 {bp}.",
     "mc_drew_w": "수사관이 덱 {d}에서 뽑았습니다: 수사관이 보지 못한 이 덱의 카드 {u}장에 그의 뒷면 은신처가 평균 {m}장 있었습니다.",
     "mc_drew_w_you": "덱 {d}에서 뽑았습니다: 내가 보지 못한 이 덱의 카드 {u}장에 그의 뒷면 은신처가 평균 {m}장 있었습니다.",
     "mc_draw_best_w": "그때 최선의 뽑기였습니다.",
-    "mc_draw_better_w": "더 나은 수: 덱 {d}. 보지 못한 카드 {u}장에 그의 뒷면 은신처가 평균 {m}장 있어, 이 덱의 카드가 더 많이 배제합니다.",
-    "mc_draw_better_w_you": "더 나은 수: 덱 {d}. 보지 못한 카드 {u}장에 그의 뒷면 은신처가 평균 {m}장 있어, 이 덱의 카드가 더 많이 배제합니다.",
-    "mc_miss_teaches": "빗나갔을 때 배우는 것도 더 많았습니다: {g}이(가) 빗나가면 남은 역사의 {mp}, {b}이(가) 빗나가면 {bmp}가 배제됩니다.",
+    "mc_draw_better_w": "더 나은 수: 덱 {d}. 보지 못한 카드 {u}장에 그의 뒷면 은신처가 평균 {m}장 있었고 덱에는 {left}장만 남아, 이 덱에서 뽑은 카드가 아직 의심하던 숫자일 때가 더 많았습니다.",
+    "mc_draw_better_w_you": "더 나은 수: 덱 {d}. 보지 못한 카드 {u}장에 그의 뒷면 은신처가 평균 {m}장 있었고 덱에는 {left}장만 남아, 이 덱에서 뽑은 카드가 아직 의심하던 숫자일 때가 더 많았습니다.",
+    "mc_miss_teaches": "빗나갔을 때 배우는 것도 더 많았습니다: {b}이(가) 빗나갔다면 남은 역사의 {bmp}, {g}은(는) {mp}가 배제되었을 것입니다.",
     "mc_miss_teaches_mine": "하지만 빗나가도 배웁니다: {g}이(가) 빗나갔다면 남은 역사의 {mp}가, {b}은(는) {bmp}만 배제되었을 것입니다. 맞힘만으로 어느 쪽이 나은지 정해지지 않습니다.",
 })
 

@@ -83,20 +83,25 @@ def marshal_lines(call: MarshalCall, reader: Reader) -> list[str]:
 
 
 def _draw_lines(c: DrawCall, you: bool) -> list[str]:
+    """Her draw in a player's words: how many of his face-down hideouts the deck's
+    unseen cards held on average; the better deck by that figure, or by the blocking
+    reason in its own words (never two measures compared)."""
     mine, best = c.score(c.deck), c.score(c.best)
-    lines = [f"{c.index + 1}. " + _tw("mc_drew", you, d=c.deck, r=_two(mine.candidates), left=mine.left,
-                                      m=_two(mine.mass))]
-    others = " · ".join(t("mc_deck_figure", d=d.deck, r=_two(d.candidates)) for d in c.decks if d.deck != c.deck)
-    if (c.is_best or _two(mine.score) == _two(best.score)) and mine.reason_key == "blocking":
+    lines = [f"{c.index + 1}. " + _tw("mc_drew_w", you, d=c.deck, u=mine.unseen, m=_one(mine.mass))]
+    same = c.is_best or _two(mine.score) == _two(best.score)
+    if same and mine.reason_key == "blocking":
         lines.append(_tw("mc_draw_best_blocking", you, top=c.top))
-    elif c.is_best or _two(mine.score) == _two(best.score):
-        lines.append(t("mc_draw_best") + (f" ({others})" if others else ""))
+    elif same:
+        lines.append(t("mc_draw_best_w"))
     elif best.reason_key == "blocking":
         lines.append(_tw("mc_draw_better_blocking", you, d=best.deck, top=c.top))
     else:
-        lines.append(t("mc_draw_better", d=best.deck, r=_two(best.candidates), left=best.left, m=_two(best.mass),
-                       mine=_two(mine.candidates)))
+        lines.append(_tw("mc_draw_better_w", you, d=best.deck, u=best.unseen, m=_one(best.mass), left=best.left))
     return lines
+
+
+def _one(x: float) -> str:
+    return f"{x:.1f}"
 
 
 def _guess_lines(c: GuessCall, you: bool) -> list[str]:
@@ -108,8 +113,15 @@ def _guess_lines(c: GuessCall, you: bool) -> list[str]:
     searched = "" if b.exact else " " + t("mc_searched", n=MAX_SETS)
     if c.is_best or (_two(c.reveals) == _two(b.reveals) and pct(c.p) == pct(b.p)) or not b.numbers:
         lines.append(t("mc_guess_best") + searched)
+    elif b.p < c.p < 1 and pct(c.p) != pct(b.p) and not c.own_cards:
+        # hers was the likelier: a miss of it would have ruled out more of the histories
+        # left, so more revealed on average does not decide it alone
+        lines.append(t("mc_guess_better", **bargs) + " " + _guess_why(c, you, args, bargs) + searched)
+        lines.append(t("mc_miss_teaches_mine", g=_nums(c.numbers), mp=pct(c.p), b=_nums(b.numbers), bmp=pct(b.p)))
     else:
         lines.append(t("mc_guess_better", **bargs) + " " + _guess_why(c, you, args, bargs) + searched)
+        if c.p < b.p < 1 and pct(c.p) != pct(b.p) and c.p > 0:
+            lines.append(t("mc_miss_teaches", g=_nums(c.numbers), mp=pct(c.p), b=_nums(b.numbers), bmp=pct(b.p)))
     if c.hit:
         lines.append(t(_n("gain_won", c.revealed), n=c.revealed) if c.won
                      else t(_n("gain_hit", c.revealed), n=c.revealed))
