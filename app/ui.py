@@ -236,7 +236,7 @@ def _sprint_stack(card: RowCard) -> str:
     "#3 (+2)"), never a sum of their values."""
     if not card.sprints:
         return '<div class="fg-stack empty">&nbsp;</div>'
-    title = html.escape(t("sprint_cards_n", n=card.sprints))
+    title = html.escape(t("sprint_cards_n_1") if card.sprints == 1 else t("sprint_cards_n", n=card.sprints))
     if card.sprint_cards is not None:
         mini = "".join(f'<span class="fg-mini up">{c}</span>' for c in card.sprint_cards)
         return (f'<div class="fg-stack" title="{title}" data-sprints="{card.sprints}">{mini}'

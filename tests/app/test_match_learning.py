@@ -132,7 +132,7 @@ def test_learning_grades_a_guess(make_app, db):
     at = make_app(page="learning", game=info.id, owner=KEY)
     no_exception(at)
     page = texts(at)
-    assert "You guessed 7: 0% to hit." in page and "Better: 1: 33% to hit, 0.33 hideouts revealed on average." in page
+    assert "You guessed 7: 0% to hit." in page and "Better: guess 1 (33% to hit, 0.33 hideouts revealed on average)." in page
     assert "It missed, as it had to: it could not hit." in page
     at.button(key="l_prev").click().run()
     no_exception(at)
