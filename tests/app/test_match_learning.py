@@ -610,7 +610,7 @@ def test_a_set_is_graded_by_its_joint_chance_against_the_best_guess_of_any_size(
     line = f"You guessed 1+3: {pct(joint)} that all 2 were hideouts, {2 * joint:.2f} hideouts revealed on average."
     assert line in page and "the game was won" in page
     if best > 2 * joint + 0.005:
-        assert f"Better: {'+'.join(map(str, call.best.numbers))}: {pct(call.best.p)} to hit" in page
+        assert f"Better: guess {'+'.join(map(str, call.best.numbers))} ({pct(call.best.p)} to hit" in page
     else:
         assert "The best guess then." in page
 
