@@ -29,16 +29,34 @@ repeat; the exposures then carry their standard error). The posterior does not
 depend on which of her draws of one deck gave which card (the model asks only which
 cards she holds), so a hand is a set per deck.
 
-His decision is compared with the other moves he had: every placement with up to
-``max(3, his own count)`` sprint cards (what she sees of a placement is its sprint
-count, so one solve per count and hand values every hideout of that count), and
-passing. Moves are ranked by the chance of being found next turn, then by the
-exposure of the most exposed hideout, then (between placements, which leave him the
-same number of hideouts) by the sum of the exposures, then by fewer sprint cards; an
-escape that wins at once is worth 0. The best of them, when it beats
-his move, is "the move that would have hidden him best". A placement with more sprint
-cards than its reach needed is a bluff; it *worked* when its hideout was less exposed
-than with the fewest sprint cards that reach it.
+The grade: his chance to win
+---------------------------
+Those two figures are one-turn measures; the game is won over the whole row, and a
+sprint card spent now is a step he cannot take later. So his move is graded by his
+**chance to win** after it, valued by the search Fugitive's own evaluation
+(:meth:`advisor.search.SearchFugitive.evaluate`, the expert AI's): on
+:data:`COACH_ROUNDS` rounds of whole game states he cannot tell from the real one (her
+hand sampled exactly from his view, the decks shuffled), every move he had (each
+placement with the cheapest sprint cards of each count the AI searches, the pass when
+allowed, and his own move with his own sprint cards) is played, the model Marshal
+answers, and the position is valued by the AI's fitted chance to win (her exact
+posterior, his hand's footprints, the cards he holds ahead, how close he is to 42).
+Every move meets the same rounds, so his move and the best differ round by round: a
+move is *better* only when its mean beats his by at least :data:`MARGIN` and by two
+standard errors of that paired difference (:class:`Chance`). The coach and the AI
+agree: what the coach calls better is what the AI would have played, unless his own
+move is within the margin. A move the rules forced (a pass with no card able to
+follow, or a single legal move) is said, not graded (``forced``).
+
+The one-turn figures stay, as explanation: for each placement by its public look
+(every placement with up to ``max(3, his own count)`` sprint cards; what she sees of
+a placement is its sprint count, so one solve per count and hand values every hideout
+of that count), found next turn, the most exposed hideout and the sum of the
+exposures (``options``); the move the least likely to be found next turn, then the
+least exposed, is ``safest`` (it often spends his hand, which is why it is not the
+grade). A placement with more sprint cards than its reach needed is a bluff; it
+*worked* when its hideout was less exposed than with the fewest sprint cards that
+reach it.
 """
 from __future__ import annotations
 
@@ -49,11 +67,13 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from engine.cards import DECKS, ESCAPE, deck_of
+from engine.moves import Move, PassTurn, PlaceHideout
 from engine.record import Event, FugitiveDraw, MarshalDraw, Pass, Place, Record, Ruleset
 from engine.replaying import replay, turns
 from engine import rules
 from engine.rules import SPRINT, placement_error
-from engine.state import GameState
+from engine.state import GameState, Phase
+from engine.views import fugitive_view
 from solver import Posterior
 
 from .cache import solve_cached
@@ -61,6 +81,11 @@ from .cache import solve_cached
 #: the coach averages over every hand she could hold up to this many; beyond, a sample
 EXACT_HANDS = 48
 SAMPLE_HANDS = 32
+#: rounds of determinizations on which the search's evaluation values his moves
+COACH_ROUNDS = 12
+#: a move is better than his only when its chance to win beats his by this much
+#: (and by two standard errors of the paired difference)
+MARGIN = 0.02
 
 
 # --------------------------------------------------------------------------- hindsight
@@ -136,6 +161,21 @@ class Bluff:
 
 
 @dataclass(frozen=True)
+class Chance:
+    """A move of his valued by his chance to win after it (the search's evaluation)."""
+
+    hideout: int | None  #: None: the pass
+    sprint_cards: tuple[int, ...]
+    win: float  #: mean over the rounds
+    gain: float = 0.0  #: its mean minus his move's, round by round
+    se: float = 0.0  #: the standard error of that paired difference
+
+    @property
+    def sprints(self) -> int:
+        return len(self.sprint_cards)
+
+
+@dataclass(frozen=True)
 class CoachTurn:
     """One turn of the Fugitive, measured."""
 
@@ -145,13 +185,23 @@ class CoachTurn:
     found: float  #: the chance her most likely number then is one of them
     worst: float
     total: float
-    #: the placement that would have hidden him best, when it beats his (or, when he
-    #: passed, when it would have hidden him as well as passing)
-    best: Option | None
+    #: the placement least likely to be found next turn (then the least exposed), when
+    #: it hides him better than his move (or, when he passed, as well): one turn's view
+    safest: Option | None
     bluff: Bluff | None
     hands: int  #: how many hands she could hold
     averaged: int  #: over how many the figures are averaged (all of them when exact)
     options: tuple[Option, ...] = ()  #: every placement valued (the best of each public look)
+    #: the grade: his move's chance to win (None when forced)
+    win: float | None = None
+    #: the move with the best chance to win, when it beats his clearly (module docstring)
+    better: Chance | None = None
+    #: the one-turn figures of ``better`` (its public look), for the explanation
+    better_option: Option | None = None
+    #: his move was the only one the rules allowed (a pass: no card could follow)
+    forced: bool = False
+    #: the previous hideout he had to follow
+    previous: int = 0
 
     @property
     def exact(self) -> bool:
@@ -248,9 +298,9 @@ def coach_plan(full: Record) -> list[_Plan]:
 
 
 def coach_work(plans: list[_Plan]) -> int:
-    """How many solves :func:`coach_fugitive` makes at most for these plans (for a
-    progress bar)."""
-    return sum(len(p.hands) * (1 + len({_look(h, s) for h, s in p.options})) for p in plans)
+    """How many solves :func:`coach_fugitive` makes at most for these plans, and one
+    step per turn for its grade (for a progress bar)."""
+    return sum(len(p.hands) * (1 + len({_look(h, s) for h, s in p.options})) + 1 for p in plans)
 
 
 @dataclass(frozen=True)
@@ -333,7 +383,78 @@ def coach_fugitive(full: Record, progress: Callable[[int, int], None] | None = N
             progress(min(done[0], total), total)
 
     avg = _Averager(tick)
-    return tuple(_turn(full, plan, avg) for plan in plans)
+    out = []
+    for plan in plans:
+        turn = _turn(full, plan, avg)
+        out.append(_graded(full, plan, turn, tick))
+    return tuple(out)
+
+
+def _his_plan(state: GameState, event: Event) -> tuple[Move, ...]:
+    """His moves of this decision up to her turn, as the search plays them."""
+    if isinstance(event, Pass):
+        return (PassTurn(),)
+    assert isinstance(event, Place) and event.hideout is not None
+    move = PlaceHideout(event.hideout, frozenset(event.sprint_cards or ()))
+    if state.phase is Phase.FUGITIVE_OPENING and state.opening_placed == 0:
+        return (move, PassTurn())  # one hideout on his first turn, then her turn
+    return (move,)
+
+
+def _chance(plan: tuple[Move, ...], values: list[float], mine: list[float]) -> Chance:
+    first = plan[0]
+    n = len(values)
+    diffs = [a - b for a, b in zip(values, mine)]
+    gain = sum(diffs) / n if n else 0.0
+    var = sum((d - gain) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+    if isinstance(first, PlaceHideout):
+        return Chance(first.hideout, tuple(sorted(first.sprint_cards)), sum(values) / n if n else 0.0, gain,
+                      math.sqrt(var / n) if n else 0.0)
+    return Chance(None, (), sum(values) / n if n else 0.0, gain, math.sqrt(var / n) if n else 0.0)
+
+
+def grade(state: GameState, event: Event, seed: int, rounds: int = COACH_ROUNDS,
+          seconds: float = math.inf) -> tuple[float | None, Chance | None, bool]:
+    """(his chance to win after ``event``, the clearly better move or None, forced) at
+    ``state`` (the real game before his decision), by the search Fugitive's evaluation
+    over ``rounds`` rounds (module docstring); forced moves are not valued."""
+    from .search import SearchFugitive
+
+    prev, hand = state.previous, state.fugitive_hand
+    if isinstance(event, Pass) and not rules.has_placement(prev, hand):
+        return None, None, True
+    bot = SearchFugitive(seed, samples=rounds, time_budget=seconds)
+    view = fugitive_view(state)
+    plans = bot.plans(view)
+    mine = _his_plan(state, event)
+    if mine not in plans:
+        plans.append(mine)
+    if len(plans) == 1:
+        return None, None, True
+    values = bot.evaluate(view, plans)
+    ours = values[plans.index(mine)]
+    if not ours:
+        return None, None, False
+    win = sum(ours) / len(ours)
+    best = max(range(len(plans)), key=lambda i: (sum(values[i]) / len(values[i]) if values[i] else -1.0, -i))
+    chance = _chance(plans[best], values[best], ours)
+    if plans[best] == mine or chance.gain < MARGIN or chance.gain <= 2 * chance.se:
+        return win, None, False
+    return win, chance, False
+
+
+def _graded(full: Record, plan: _Plan, turn: CoachTurn, tick: Callable[[], None]) -> CoachTurn:
+    """``turn`` with its grade by his chance to win."""
+    import dataclasses
+
+    event = full.events[plan.index]
+    win, better, forced = grade(plan.state, event, seed=plan.index * 1009 + len(full.events))
+    tick()
+    option = None
+    if better is not None and better.hideout is not None:
+        option = next((o for o in turn.options if (o.hideout, o.sprints) == (better.hideout, better.sprints)), None)
+    return dataclasses.replace(turn, win=win, better=better, better_option=option, forced=forced,
+                               previous=plan.state.previous)
 
 
 def _turn(full: Record, plan: _Plan, avg: _Averager) -> CoachTurn:

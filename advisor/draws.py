@@ -51,6 +51,8 @@ class DeckScore:
     candidates: float  #: ``mass / left``: what one card from it rules out
     blocking: float
     reason_key: str  #: the reason that wins for this deck (a key of DRAW_REASONS)
+    #: its cards she has not seen (neither in her hand nor face up): where ``mass`` lies
+    unseen: int = 0
 
     @property
     def score(self) -> float:
@@ -88,10 +90,13 @@ def advise_draw(record: Record, *, validate: bool = True) -> DrawAdvice:
     post = solve_cached(record, validate=validate)  # a record that breaks a rule: InvalidRecord
     public = public_state(record)
     sizes = public.deck_sizes
-    return _advise(post, (sizes[1], sizes[2], sizes[3]), frozenset(public.marshal_hand))
+    up = {x.number for x in public.row if x.number is not None}
+    up |= {c for x in public.row for c in (x.sprint_cards or ())}
+    return _advise(post, (sizes[1], sizes[2], sizes[3]), frozenset(public.marshal_hand), frozenset(up))
 
 
-def _advise(post: Posterior, deck_sizes: tuple[int, int, int], hand: frozenset[int]) -> DrawAdvice:
+def _advise(post: Posterior, deck_sizes: tuple[int, int, int], hand: frozenset[int],
+            up: frozenset[int] = frozenset()) -> DrawAdvice:
     open_decks = [d for d in (1, 2, 3) if deck_sizes[d - 1]]
     if not open_decks:
         raise ValueError("every deck is empty: there is no draw")
@@ -115,7 +120,8 @@ def _advise(post: Posterior, deck_sizes: tuple[int, int, int], hand: frozenset[i
             why[d] = ("candidates", {"d": d, "mass": f"{mass:.2f}", "left": left})
         else:
             why[d] = ("nothing", {"d": d, "left": left})
-        parts.append(DeckScore(d, left, mass, cand, block, why[d][0]))
+        unseen = sum(1 for c in DECKS[d] if c not in hand and c not in up)
+        parts.append(DeckScore(d, left, mass, cand, block, why[d][0], unseen))
     best = max(open_decks, key=lambda d: (scores[d], -d))
     key, args = why[best]
     reason = DRAW_REASONS[key].format(**args)

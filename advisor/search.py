@@ -311,20 +311,7 @@ class SearchFugitive:
         escape = next((p for p in plans if isinstance(p[0], PlaceHideout) and p[0].hideout == ESCAPE), None)
         if escape is not None and apply(base, escape[0]).winner == "fugitive":
             return self._take(escape)  # an escape that wins at once
-        totals: dict[int, list[float]] = defaultdict(list)
-        try:
-            for r in range(self.samples):
-                if r and self._out_of_time():
-                    break
-                state = base if r == 0 else determinize(view, self.rng)
-                for i, plan in enumerate(plans):
-                    if self._out_of_time() and (r or totals):
-                        raise OutOfTime
-                    v = self._value_after(state, plan)
-                    totals[i].append(v)
-                self.stats.rounds += 1
-        except OutOfTime:
-            pass
+        totals = self._rounds(view, plans, base)
         if not totals:
             return self.fallback.choose(view)
         # a plan valued in fewer rounds (a round cut short) competes on what it has
@@ -333,6 +320,48 @@ class SearchFugitive:
         if view.phase is Phase.FUGITIVE_OPENING and view.opening_placed == 0:
             best = mixed_opening(plans, mean, self.opening_spread, self.rng)
         return self._take(plans[best])
+
+    def _rounds(self, view: FugitiveView, plans: list[tuple[Move, ...]],
+                base: GameState | None = None) -> dict[int, list[float]]:
+        """Each plan's values, one per round of determinizations (every plan on the same
+        states; a plan valued in fewer rounds when the time ran out during a round)."""
+        totals: dict[int, list[float]] = defaultdict(list)
+        try:
+            for r in range(self.samples):
+                if r and self._out_of_time():
+                    break
+                state = base if r == 0 and base is not None else determinize(view, self.rng)
+                for i, plan in enumerate(plans):
+                    if self._out_of_time() and (r or totals):
+                        raise OutOfTime
+                    v = self._value_after(state, plan)
+                    totals[i].append(v)
+                self.stats.rounds += 1
+        except OutOfTime:
+            pass
+        return totals
+
+    def plans(self, view: FugitiveView) -> list[tuple[Move, ...]]:
+        """The plans this bot searches at a placement of his (``view.placing``): each
+        placement with the cheapest sprint cards of every count it searches, the pass
+        when the rules allow it; on the first turn one hideout or two."""
+        return _plans(determinize(view, self.rng), self.bluff)
+
+    def evaluate(self, view: FugitiveView, plans: list[tuple[Move, ...]]) -> list[list[float]]:
+        """His chance to win after each of ``plans`` (his moves up to the Marshal's turn),
+        as this bot values it when choosing: one value per round of determinizations,
+        every plan on the same rounds (so two plans' values pair up round by round).
+        The coach grades his moves with it (``advisor.coach_fugitive``), so the coach and
+        the AI agree. Bounded by ``samples`` and ``time_budget`` like a decision."""
+        self.stats = DecisionStats()
+        self._answers = {}
+        self._deadline = time.perf_counter() + self.time_budget
+        try:
+            totals = self._rounds(view, plans)
+        finally:
+            self._answers = {}
+        n = min((len(v) for v in totals.values()), default=0)
+        return [totals.get(i, [])[:n] for i in range(len(plans))]
 
     def _take(self, plan: tuple[Move, ...]) -> Move:
         self._plan = plan[1:]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from advisor.coach_fugitive import CoachTurn, Option
+from advisor.coach_fugitive import Chance, CoachTurn, Option
 from advisor.coach_marshal import MAX_SETS, MANHUNT_SECONDS, DrawCall, GuessCall, ManhuntCall, MarshalCall
 from engine.record import Pass, Place
 
@@ -49,6 +49,15 @@ def _tw(key: str, you: bool, /, **kw) -> str:
     return t(f"{key}_you" if you else key, **kw)
 
 
+def _n(key: str, n: int) -> str:
+    """``key``, or its singular ``key_1`` when ``n`` is 1 (the "_you" suffix after it)."""
+    if n != 1:
+        return key
+    if key.endswith("_you"):
+        return key[:-4] + "_1_you"
+    return key + "_1"
+
+
 def _nums(numbers) -> str:
     return "+".join(map(str, numbers))
 
@@ -74,20 +83,25 @@ def marshal_lines(call: MarshalCall, reader: Reader) -> list[str]:
 
 
 def _draw_lines(c: DrawCall, you: bool) -> list[str]:
+    """Her draw in a player's words: how many of his face-down hideouts the deck's
+    unseen cards held on average; the better deck by that figure, or by the blocking
+    reason in its own words (never two measures compared)."""
     mine, best = c.score(c.deck), c.score(c.best)
-    lines = [f"{c.index + 1}. " + _tw("mc_drew", you, d=c.deck, r=_two(mine.candidates), left=mine.left,
-                                      m=_two(mine.mass))]
-    others = " · ".join(t("mc_deck_figure", d=d.deck, r=_two(d.candidates)) for d in c.decks if d.deck != c.deck)
-    if (c.is_best or _two(mine.score) == _two(best.score)) and mine.reason_key == "blocking":
+    lines = [f"{c.index + 1}. " + _tw("mc_drew_w", you, d=c.deck, u=mine.unseen, m=_one(mine.mass))]
+    same = c.is_best or _two(mine.score) == _two(best.score)
+    if same and mine.reason_key == "blocking":
         lines.append(_tw("mc_draw_best_blocking", you, top=c.top))
-    elif c.is_best or _two(mine.score) == _two(best.score):
-        lines.append(t("mc_draw_best") + (f" ({others})" if others else ""))
+    elif same:
+        lines.append(t("mc_draw_best_w"))
     elif best.reason_key == "blocking":
         lines.append(_tw("mc_draw_better_blocking", you, d=best.deck, top=c.top))
     else:
-        lines.append(t("mc_draw_better", d=best.deck, r=_two(best.candidates), left=best.left, m=_two(best.mass),
-                       mine=_two(mine.candidates)))
+        lines.append(_tw("mc_draw_better_w", you, d=best.deck, u=best.unseen, m=_one(best.mass), left=best.left))
     return lines
+
+
+def _one(x: float) -> str:
+    return f"{x:.1f}"
 
 
 def _guess_lines(c: GuessCall, you: bool) -> list[str]:
@@ -99,10 +113,18 @@ def _guess_lines(c: GuessCall, you: bool) -> list[str]:
     searched = "" if b.exact else " " + t("mc_searched", n=MAX_SETS)
     if c.is_best or (_two(c.reveals) == _two(b.reveals) and pct(c.p) == pct(b.p)) or not b.numbers:
         lines.append(t("mc_guess_best") + searched)
+    elif b.p < c.p < 1 and pct(c.p) != pct(b.p) and not c.own_cards:
+        # hers was the likelier: a miss of it would have ruled out more of the histories
+        # left, so more revealed on average does not decide it alone
+        lines.append(t("mc_guess_better", **bargs) + " " + _guess_why(c, you, args, bargs) + searched)
+        lines.append(t("mc_miss_teaches_mine", g=_nums(c.numbers), mp=pct(c.p), b=_nums(b.numbers), bmp=pct(b.p)))
     else:
         lines.append(t("mc_guess_better", **bargs) + " " + _guess_why(c, you, args, bargs) + searched)
+        if c.p < b.p < 1 and pct(c.p) != pct(b.p) and c.p > 0:
+            lines.append(t("mc_miss_teaches", g=_nums(c.numbers), mp=pct(c.p), b=_nums(b.numbers), bmp=pct(b.p)))
     if c.hit:
-        lines.append(t("gain_won", n=c.revealed) if c.won else t("gain_hit", n=c.revealed))
+        lines.append(t(_n("gain_won", c.revealed), n=c.revealed) if c.won
+                     else t(_n("gain_hit", c.revealed), n=c.revealed))
     elif c.own_cards:
         lines.append(_tw("mc_own_cards", you, n=", ".join(map(str, c.own_cards))))
     elif c.p > 0:
@@ -120,7 +142,7 @@ def _guess_why(c: GuessCall, you: bool, args: dict, bargs: dict) -> str:
     if c.p == 0:
         return t("mc_why_impossible", **args)
     if b.p >= 1:
-        return t("mc_why_certain", **bargs)
+        return t(_n("mc_why_certain", len(b.numbers)), **bargs)
     if len(b.numbers) < len(c.numbers):
         return t("mc_why_smaller", **args, **bargs)
     if len(b.numbers) > len(c.numbers):
@@ -139,7 +161,7 @@ def _manhunt_lines(c: ManhuntCall, you: bool) -> list[str]:
     else:
         lines.append(t("mc_manhunt_unknown", s=f"{MANHUNT_SECONDS:g}", b=c.best, bv=_span(*c.best_value)))
     if c.hit:
-        lines.append(t("gain_won", n=1) if c.won else t("gain_hit", n=1))
+        lines.append(t("gain_won_1") if c.won else t("gain_hit_1"))
     else:
         lines.append(t("mc_manhunt_missed"))
     return lines
@@ -149,9 +171,9 @@ def _manhunt_lines(c: ManhuntCall, you: bool) -> list[str]:
 def _move_text(e, you: bool) -> str:
     if isinstance(e, Place):
         if e.is_escape:
-            return _tw("coach_move_escape", you, s=e.sprints)
+            return _tw(_n("coach_move_escape", e.sprints), you, s=e.sprints)
         if e.sprints:
-            return _tw("coach_move_place", you, h=e.hideout, s=e.sprints)
+            return _tw(_n("coach_move_place", e.sprints), you, h=e.hideout, s=e.sprints)
         return _tw("coach_move_place_none", you, h=e.hideout)
     return _tw("coach_move_pass", you)
 
@@ -159,7 +181,17 @@ def _move_text(e, you: bool) -> str:
 def _option_text(o: Option) -> str:
     if o.hideout is None:
         return t("coach_option_pass")
-    return t("coach_option", h=o.hideout, s=o.sprints)
+    return t(_n("coach_option", o.sprints), h=o.hideout, s=o.sprints)
+
+
+def _chance_text(c: Chance) -> str:
+    """A move the grade names: the pass, or a hideout with its sprint cards by number."""
+    if c.hideout is None:
+        return t("coach_option_pass")
+    if not c.sprint_cards:
+        return t("fc_option_none", h=c.hideout)
+    return t("fc_option_cards" if c.sprints > 1 else "fc_option_card", h=c.hideout,
+             cards=", ".join(map(str, c.sprint_cards)))
 
 
 def _difference(o: Option, turn: CoachTurn) -> str | None:
@@ -176,11 +208,46 @@ def _difference(o: Option, turn: CoachTurn) -> str | None:
     return None
 
 
+def _spent(e) -> int:
+    return e.sprints if isinstance(e, Place) else 0
+
+
+def _grade_line(turn: CoachTurn, you: bool) -> str:
+    """The grade: forced, or his chance to win against the clearly better move's."""
+    if turn.forced:
+        if isinstance(turn.event, Pass):
+            return _tw("fc_forced_pass", you, p=turn.previous)
+        return _tw("fc_forced", you)
+    b = turn.better
+    if turn.win is None:
+        return _tw("fc_no_grade", you)
+    if b is None:
+        return _tw("fc_good", you, w=pct(turn.win))
+    if b.hideout == 42 and turn.better_option is not None and turn.better_option.wins:
+        return t(_n("coach_best_escape", b.sprints), s=b.sprints)
+    why = []
+    mine = _spent(turn.event)
+    if b.sprints < mine:
+        why.append(_tw("fc_why_fewer", you, a=b.sprints, b=mine))
+    elif b.sprints > mine:
+        why.append(_tw("fc_why_more", you, a=b.sprints, b=mine))
+    if b.hideout is None:
+        why.append(_tw("fc_why_pass", you))
+    elif turn.better_option is not None:
+        diff = _difference(turn.better_option, turn)
+        if diff is not None:
+            why.append(diff)
+    text = t("fc_better", o=_chance_text(b), a=pct(b.win), b=pct(turn.win))
+    return text + (" " + t("fc_because", why="; ".join(why)) if why else "")
+
+
 def fugitive_lines(turn: CoachTurn, reader: Reader) -> list[str]:
-    """The coach's words for one turn of the Fugitive (markdown-free text)."""
+    """The coach's words for one turn of the Fugitive (markdown-free text): his move
+    and its one-turn figures, each face-down hideout's exposure, how they were
+    averaged, then the grade (his chance to win against the better move's, or forced)."""
     you = reader.own("fugitive")
     lines = [f"{turn.index + 1}. {_move_text(turn.event, you)} — "
-             + _tw("coach_found", you, f=pct(turn.found), w=pct(turn.worst))]
+             + _tw("fc_found", you, f=pct(turn.found), w=pct(turn.worst))]
     spots = " · ".join(t("coach_spot", x=x.number, p=x.position, q=pct(x.p)) for x in turn.exposures)
     lines.append(spots or t("coach_nothing_hidden"))
     if turn.hands == 1:
@@ -191,20 +258,9 @@ def fugitive_lines(turn: CoachTurn, reader: Reader) -> list[str]:
         se = max((x.se for x in turn.exposures), default=0.0)
         lines.append(t("coach_hands_sampled", k=turn.averaged, n=f"{turn.hands:,}",
                        se=f"{max(math.ceil(se * 1000), 1) / 10:.1f}"))
-    b = turn.best
-    diff = _difference(b, turn) if b is not None and not b.wins else None
-    if b is not None and b.wins:
-        lines.append(t("coach_best_escape", s=b.sprints))
-    elif b is not None and isinstance(turn.event, Pass):
-        lines.append(_tw("coach_best_instead_of_pass", you, o=_option_text(b), d=diff or t("coach_diff_none")))
-    elif b is not None and diff is not None:
-        lines.append(t("coach_best", o=_option_text(b), d=diff))
-    elif isinstance(turn.event, Place):
-        lines.append(_tw("coach_good", you))
-    else:
-        lines.append(_tw("coach_pass_good", you))
+    lines.append(_grade_line(turn, you))
     if turn.bluff is not None:
         f = turn.bluff
         key = "coach_bluff_worked" if f.worked and pct(f.p) != pct(f.p_fewest) else "coach_bluff_failed"
-        lines.append(t(key, h=f.hideout, s=f.sprints, p=pct(f.p), f=f.fewest, pf=pct(f.p_fewest)))
+        lines.append(t(_n(key, f.sprints), h=f.hideout, s=f.sprints, p=pct(f.p), f=f.fewest, pf=pct(f.p_fewest)))
     return lines

@@ -130,7 +130,7 @@ def describe(e: Event) -> str:
         if not e.hit:
             return t("ev_guess_miss", n=nums)
         r = ", ".join(
-            t("ev_reveal_sprints", x=x.hideout, p=x.position, s=" ".join(map(str, x.sprint_cards)))
+            t("ev_reveal_sprints", x=x.hideout, p=x.position, s=", ".join(map(str, x.sprint_cards)))
             if x.sprint_cards else t("ev_reveal", x=x.hideout, p=x.position)
             for x in e.reveals
         )
@@ -240,7 +240,7 @@ def _sprint_stack(card: RowCard) -> str:
     "#3 (+2)"), never a sum of their values."""
     if not card.sprints:
         return '<div class="fg-stack empty">&nbsp;</div>'
-    title = html.escape(t("sprint_cards_n", n=card.sprints))
+    title = html.escape(t("sprint_cards_n_1") if card.sprints == 1 else t("sprint_cards_n", n=card.sprints))
     if card.sprint_cards is not None:
         mini = "".join(f'<span class="fg-mini up">{c}</span>' for c in card.sprint_cards)
         return (f'<div class="fg-stack" title="{title}" data-sprints="{card.sprints}">{mini}'

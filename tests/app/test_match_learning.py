@@ -132,7 +132,7 @@ def test_learning_grades_a_guess(make_app, db):
     at = make_app(page="learning", game=info.id, owner=KEY)
     no_exception(at)
     page = texts(at)
-    assert "You guessed 7: 0% to hit." in page and "Better: 1: 33% to hit, 0.33 hideouts revealed on average." in page
+    assert "You guessed 7: 0% to hit." in page and "Better: guess 1 (33% to hit, 0.33 hideouts revealed on average)." in page
     assert "It missed, as it had to: it could not hit." in page
     at.button(key="l_prev").click().run()
     no_exception(at)
@@ -610,7 +610,7 @@ def test_a_set_is_graded_by_its_joint_chance_against_the_best_guess_of_any_size(
     line = f"You guessed 1+3: {pct(joint)} that all 2 were hideouts, {2 * joint:.2f} hideouts revealed on average."
     assert line in page and "the game was won" in page
     if best > 2 * joint + 0.005:
-        assert f"Better: {'+'.join(map(str, call.best.numbers))}: {pct(call.best.p)} to hit" in page
+        assert f"Better: guess {'+'.join(map(str, call.best.numbers))} ({pct(call.best.p)} to hit" in page
     else:
         assert "The best guess then." in page
 
@@ -634,7 +634,7 @@ def test_the_coach_on_a_first_hideout_is_the_solvers_worked_example():
     five = next(o for o in turn.options if (o.hideout, o.sprints) == (5, 1))
     p5 = solver.solve(Record((Place(1),))).probability(5)
     assert abs(five.worst - float(p5)) < 1e-12 and round(five.worst, 4) == 0.0367  # "place sprints=1": 5 at 0.0367
-    assert turn.best is not None and turn.best.worst == min(o.worst for o in turn.options if not o.found) < 1 / 3
+    assert turn.safest is not None and turn.safest.worst == min(o.worst for o in turn.options if not o.found) < 1 / 3
     assert p5 == Fraction(p5.numerator, p5.denominator)
 
 

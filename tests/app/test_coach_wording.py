@@ -1,0 +1,36 @@
+"""The coaches' words (issue 39, point 8): plurals said as words ("1 hideout", "2 sprint
+cards", never "1 hideout(s)"), a revealed hideout's sprint cards named as such (not "hit 11
+at #3 over 1 2"), and a better guess not read as "Better: 3: 60% to hit"."""
+from __future__ import annotations
+
+import re
+
+from advisor import bots
+from advisor.coach_fugitive import coach_fugitive
+from advisor.coach_marshal import coach_marshal
+from engine.bots import play_game
+from engine.record import Guess, Reveal
+
+from app import review, ui
+from app.i18n import set_lang
+
+WATCHER = review.Reader.of(())
+
+
+def test_coach_lines_say_plurals_as_words_and_reveals_name_their_sprint_cards():
+    set_lang("en")
+    lines = []
+    for f, m, seed in (("adversarial", "notepad", 2), ("heuristic", "solver", 0)):
+        record = play_game(bots.make_bot(bots.FUGITIVE_BOTS[f], seed), bots.make_bot(bots.MARSHAL_BOTS[m], seed),
+                           seed=seed).record()
+        for call in coach_marshal(record):
+            lines += review.marshal_lines(call, WATCHER)
+        for turn in coach_fugitive(record):
+            lines += review.fugitive_lines(turn, WATCHER)
+    text = "\n".join(lines)
+    assert "(s)" not in text
+    assert not re.search(r"\b1 (hideouts|sprint cards)\b", text)
+    assert re.search(r"\b1 hideout\b", text) and re.search(r"\b1 sprint card\b", text)
+    assert not re.search(r"Better: [\d+]+: ", text)  # "Better: 3: 60% to hit"
+    hit = Guess((11,), True, (Reveal(3, 11, (1, 2)),))
+    assert ui.describe(hit) == "Marshal: guess 11 - hit 11 at #3 (sprint cards 1, 2)"
