@@ -35,8 +35,9 @@ class BotSpec:
 #: bot on each side is ``advisor.registry.at_level``).
 LEVELS = registry.LEVELS
 #: The search Fugitive's budget in a match: his whole turn is one search (the draw's
-#: search also places the card drawn), so a turn appears within about a second.
-APP_SEARCH = Budget(samples=6, seconds=0.8)
+#: search also places the card drawn), at most 1.4 s a decision: the budget at which
+#: he wins half his games against the expert Marshal (docs/benchmarks.md, issue 39).
+APP_SEARCH = Budget(samples=12, seconds=1.4)
 #: The Marshal bots' seconds for the Manhunt planner per guess in a match.
 APP_MANHUNT_SECONDS = 1.0
 
