@@ -718,7 +718,7 @@ class GameStore:
                              "VALUES (:id, :o, :w, :op, :pd, :pace, :now)"),
                         {"id": cid, "o": me.digest, "w": wants, "op": ruleset.opening, "pd": bool(ruleset.pass_draw),
                          "pace": pace, "now": now})
-        return Challenge(cid, me.digest, me.name, wants, ruleset, pace, now)  # type: ignore[arg-type]
+        return Challenge(cid, me.digest, me.name, wants, ruleset, pace, now)
 
     def cancel_challenge(self, challenge_id: str, who: Principal) -> None:
         """Her own open challenge withdrawn (``no_challenge``: joined or cancelled
@@ -834,7 +834,10 @@ class GameStore:
     def ratings_of(self, who: Who) -> dict[Side, Rating]:
         """Her two ratings (the library's starting one where she has played no rated
         match in that role)."""
-        me = _owner_hash(who)
+        return self.ratings_of_hash(_owner_hash(who))
+
+    def ratings_of_hash(self, me: str) -> dict[Side, Rating]:
+        """The two ratings of the principal of hash ``me`` (a challenge's maker)."""
         with self._read() as con:
             rows = con.execute(text("SELECT role, mu, sigma, games FROM ratings WHERE owner_hash = :me"),
                                {"me": me}).all()
