@@ -28,7 +28,7 @@ from .i18n import error_text, t
 from .match_control import MatchSession, Matches
 
 #: how often the lobby reads its counter (a change shows within a second)
-LOBBY_SECONDS = 0.5
+LOBBY_SECONDS = 0.25
 FLASH = "lobby_flash"
 
 
@@ -207,7 +207,7 @@ def _results(recent: list[LobbyMatch]) -> None:
 
 @st.fragment(run_every=LOBBY_SECONDS)
 def _live(version: int) -> None:
-    """Each half second: one read of the lobby's counter; when anyone posted, joined,
+    """Each quarter second: one read of the lobby's counter; when anyone posted, joined,
     cancelled or ended a lobby match, the page runs again. Draws nothing."""
     try:
         now = services.store().lobby_version()
