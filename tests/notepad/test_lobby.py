@@ -159,3 +159,11 @@ def test_two_joiners_at_once_one_match(store):
     other.close()
     assert sorted(map(str, got))[-1] == "no_challenge" and sum(isinstance(g, tuple) for g in got) == 1
     assert len(store.live_lobby_matches()) == 1
+
+
+def test_the_load_harness_two_processes_every_rating_replayed_nothing_lost_or_doubled(backend):
+    from harness import lobby_load
+
+    report = lobby_load.run(backend.location(), players=8, matches=12, time_limit=120)
+    assert report.problems == [] and report.matches >= 12
+    assert sum(len(t.ended) for t in report.tallies) == report.matches
