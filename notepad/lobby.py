@@ -31,6 +31,20 @@ CLAIM_AFTER: dict[Pace, int] = {"live": 600, "slow": 86400}
 RATED_ENDINGS: tuple[str, ...] = ("won", "resigned", "claimed")
 #: the most open challenges one account may have at once
 MAX_OPEN = 3
+#: the quick messages of a match (their words are the app's, in each language): a fixed
+#: set, no free text, so nothing needs moderating
+QUICK_MESSAGES: tuple[str, ...] = ("good_luck", "have_fun", "thinking", "nice_move", "well_played", "thanks")
+#: the most quick messages one seat may send in one match
+MAX_MESSAGES = 30
+
+
+@dataclass(frozen=True)
+class Said:
+    """A quick message: its order in the match, the seat that sent it, which one."""
+
+    n: int
+    role: str
+    said: str
 
 
 @dataclass(frozen=True)

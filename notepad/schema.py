@@ -145,6 +145,7 @@ SCHEMA_V5 = (
 #: - ``lobby_clock``: one row, raised by every change the lobby shows (a challenge
 #:   posted, joined or cancelled, a match ended): the lobby's pages compare it; and
 #:   its row lock puts the rated endings in one order.
+#: - ``match_messages``: the quick messages of a match (a fixed set: no free text).
 SCHEMA_V6 = (
     """CREATE TABLE players (
         owner_hash TEXT PRIMARY KEY,
@@ -189,6 +190,14 @@ SCHEMA_V6 = (
     "CREATE INDEX lobby_matches_fugitive ON lobby_matches (fugitive_hash)",
     "CREATE TABLE lobby_clock (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)",
     "INSERT INTO lobby_clock (id, version) VALUES (1, 1)",
+    """CREATE TABLE match_messages (
+        game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        n       INTEGER NOT NULL,
+        role    TEXT NOT NULL CHECK (role IN ('marshal', 'fugitive')),
+        said    TEXT NOT NULL,
+        at      TEXT NOT NULL,
+        PRIMARY KEY (game_id, n)
+    )""",
 )
 
 #: version -> the statements that make it from version - 1; version 1 is the first schema.

@@ -45,7 +45,9 @@ from .access import (
 )
 from .database import BUSY_TIMEOUT_S, DEFAULT_DB, Database, Location, default_location, display_location
 from .notepad import Notepad
-from .lobby import MAX_OPEN, PACES, WANTS, Challenge, LobbyMatch, Outcome, Pace, Wants
+from .lobby import (
+    MAX_MESSAGES, MAX_OPEN, PACES, QUICK_MESSAGES, WANTS, Challenge, LobbyMatch, Outcome, Pace, Said, Wants,
+)
 from .policy import link_grants, lobby_grants
 from .ratings import SIDES, Rating, Result, Side, initial, rate
 from .schema import MIGRATIONS, SCHEMA_V1, SCHEMA_VERSION, migrate, schema_version
@@ -857,6 +859,49 @@ class GameStore:
             rows = con.execute(text("SELECT seq, marshal_hash, fugitive_hash, winner FROM lobby_matches "
                                     "WHERE seq IS NOT NULL ORDER BY seq")).all()
         return [Result(int(r.seq), r.marshal_hash, r.fugitive_hash, r.winner) for r in rows]
+
+    def say(self, game_id: str, who: Who, said: str) -> Said:
+        """A quick message from a seat of a match (``not_your_seat`` for anyone else;
+        ``bad_choice`` for anything but :data:`notepad.lobby.QUICK_MESSAGES`; at most
+        :data:`notepad.lobby.MAX_MESSAGES` per seat: ``too_many_messages``). It does not
+        move the match's version: a message never makes the other player's move stale."""
+        if said not in QUICK_MESSAGES:
+            raise StoreError.of("bad_choice", what="message", value=str(said)[:40], allowed=", ".join(QUICK_MESSAGES))
+        me = _owner_hash(who)
+        with self._on_game(game_id) as con:
+            if con is None:
+                raise StoreError.of("no_game", game_id=game_id)
+            role = _member_role(con, game_id, me)
+            if role is None or role not in SEATS:
+                raise StoreError.of("not_your_seat", game_id=game_id, role="seat")
+            rows = con.execute(text("SELECT role FROM match_messages WHERE game_id = :id"), {"id": game_id}).all()
+            if sum(r.role == role.value for r in rows) >= MAX_MESSAGES:
+                raise StoreError.of("too_many_messages", limit=MAX_MESSAGES)
+            n = len(rows) + 1
+            con.execute(text("INSERT INTO match_messages (game_id, n, role, said, at) VALUES (:id, :n, :r, :s, :now)"),
+                        {"id": game_id, "n": n, "r": role.value, "s": said, "now": _now()})
+        return Said(n, role.value, said)
+
+    def messages(self, game_id: str) -> builtins.list[Said]:
+        """A match's quick messages, in order."""
+        if not _id_ok(game_id):
+            return []
+        with self._read() as con:
+            rows = con.execute(text("SELECT n, role, said FROM match_messages WHERE game_id = :id ORDER BY n"),
+                               {"id": game_id}).all()
+        return [Said(int(r.n), r.role, r.said) for r in rows]
+
+    def pulse(self, game_id: str) -> tuple[int, int]:
+        """A match's version and its number of quick messages, in one cheap query (what a
+        match's page compares each half second)."""
+        if _id_ok(game_id):
+            with self._read() as con:
+                row = con.execute(text("SELECT version, (SELECT COUNT(*) FROM match_messages m "
+                                       "WHERE m.game_id = games.id) AS said FROM games WHERE id = :id"),
+                                  {"id": game_id}).first()
+            if row is not None:
+                return int(row.version), int(row.said)
+        raise StoreError.of("no_game", game_id=game_id)
 
     def _rate(self, con: Connection, game_id: str, outcome: Outcome) -> None:
         """In the ending save's transaction: the lobby's clock first (its row lock puts

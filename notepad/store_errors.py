@@ -56,6 +56,7 @@ STORE_MESSAGES: dict[str, str] = {
     "own_challenge": "that is your own challenge: a rated match needs two players",
     "not_rated": "game {game_id!r} is not a match of the lobby",
     "already_rated": "game {game_id!r} has already ended and been rated",
+    "too_many_messages": "at most {limit} quick messages per player in a match",
     "bad_outcome": "a rated match ends won, resigned or claimed by the marshal or the fugitive, not {how!r} by {winner!r}",
 }
 

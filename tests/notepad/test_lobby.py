@@ -167,3 +167,29 @@ def test_the_load_harness_two_processes_every_rating_replayed_nothing_lost_or_do
     report = lobby_load.run(backend.location(), players=8, matches=12, time_limit=120)
     assert report.problems == [] and report.matches >= 12
     assert sum(len(t.ended) for t in report.tallies) == report.matches
+
+
+def test_quick_messages_a_fixed_set_from_the_seats_only_and_no_move_made_stale(store):
+    from notepad.lobby import MAX_MESSAGES
+
+    alice, bob, carol = account("alice"), account("bob"), account("carol")
+    ch = store.post_challenge(alice, "marshal", Ruleset(), "live")
+    info, _ = join(store, ch.id, bob)
+    v = store.version(info.id)
+    assert store.say(info.id, alice, "good_luck").n == 1 and store.say(info.id, bob, "have_fun").role == "fugitive"
+    assert store.version(info.id) == v and store.pulse(info.id) == (v, 2)
+    for who, said, code in ((carol, "good_luck", "not_your_seat"), (alice, "you are bad", "bad_choice"),
+                            (alice, "", "bad_choice")):
+        with pytest.raises(StoreError) as err:
+            store.say(info.id, who, said)
+        assert err.value.code == code
+    with pytest.raises(StoreError) as err:
+        store.say("no-such", alice, "thanks")
+    assert err.value.code == "no_game"
+    for _ in range(MAX_MESSAGES - 1):
+        store.say(info.id, alice, "thinking")
+    with pytest.raises(StoreError) as err:
+        store.say(info.id, alice, "thinking")
+    assert err.value.code == "too_many_messages"
+    assert [m.said for m in store.messages(info.id)][:2] == ["good_luck", "have_fun"]
+    assert len(store.messages(info.id)) == MAX_MESSAGES + 1
