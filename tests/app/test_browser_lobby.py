@@ -91,7 +91,22 @@ def test_two_players_find_each_other_and_finish_a_rated_match_seen_by_a_third(se
         assert _seen_within(carol, '[class*="st-key-lb_watch_"]', joined) < WITHIN
         assert carol.locator(CHALLENGE).count() == 0
         bob.wait_for_selector('[data-testid="fg-status"]')
-        assert "Fugitive" in status_text(bob)
+        assert "Your turn · Fugitive" in status_text(bob)
+        # his match waits for his move: said on the lobby (its button on his first screen) and in the tab's title
+        bob.goto(url + "/?page=lobby")
+        bob.wait_for_selector('[data-testid="fg-waiting"]')
+        assert "1 of your matches" in bob.inner_text('[data-testid="fg-waiting"]')
+        bob.wait_for_function("() => document.title.startsWith('(1)')", timeout=5_000)
+        on_first_screen(bob, f'[class*="st-key-lb_wait_{gid}"] button')
+        press(bob, f'[class*="st-key-lb_wait_{gid}"] button')
+        bob.wait_for_selector('[data-testid="fg-status"]')
+        # a quick message from Alice pops up on his phone
+        alice.goto(f"{url}/?page=match&game={gid}")
+        alice.wait_for_selector('[data-testid="fg-status"]')
+        press(alice, '[data-testid="stExpander"] summary:has-text("Quick messages")')
+        press(alice, '[class*="st-key-m_say_good_luck"] button')
+        said = _until(lambda: len(store.messages(gid)) == 1)
+        assert _seen_within(bob, '[data-testid="stToast"]:has-text("Marshal: Good luck!")', said) < 2 * WITHIN
         # Bob resigns: the match ends and is rated in that one save
         press(bob, '[data-testid="stExpander"] summary:has-text("Resign")')
         press(bob, 'button:has-text("Yes, I resign")')
