@@ -30,6 +30,9 @@ from .match_control import MatchSession, Matches
 #: how often the lobby reads its counter (a change shows within a second)
 LOBBY_SECONDS = 0.25
 FLASH = "lobby_flash"
+#: session_state: the Match page's choices set up by "An AI about your strength" (its
+#: widgets' keys and values), put in place by that page before it draws them
+PRESET = "m_preset"
 
 
 def desk() -> Matches:
@@ -103,6 +106,7 @@ def run() -> None:
     _challenges(d, store.challenges())
     _new_challenge(d)
     _live_matches(d, store.live_lobby_matches())
+    _about_my_strength(mine)
     _results(store.recent_results(5))
     if st.button(t("player_open"), key="lb_player", use_container_width=True):
         _go("player")
@@ -194,6 +198,31 @@ def _live_matches(d: Matches, live: list[LobbyMatch]) -> None:
         if st.button(_match_label(lm), key=f"lb_watch_{lm.game_id}", use_container_width=True):
             d.watch(lm.game_id)
             _go("match", lm.game_id)
+
+
+def _about_my_strength(mine: dict[str, Rating]) -> None:
+    """For each of her roles, the AI of the other side (a fixed rating from the
+    tournament, app.ladder) whose match is the most even; one tap to play it on the
+    Match page (against the AI: not rated)."""
+    from .ladder import about_my_strength
+
+    with st.expander(t("ladder_title")):
+        st.caption(t("ladder_help"))
+        for side in ("marshal", "fugitive"):
+            got = about_my_strength(mine[side], side)  # type: ignore[arg-type]
+            if got is None:
+                continue
+            ai, chance = got
+            label = t("ladder_pick", role=t(side), ai=t(f"bot_level_{ai.side}_{ai.level}"), rating=ai.rating.shown,
+                      chance=round(100 * chance))
+            st.button(label, key=f"lb_ai_{side}", use_container_width=True, on_click=_play_ai, args=(side, ai.level))
+
+
+def _play_ai(side: str, level: str) -> None:
+    """The Match page set up for her side against that level (she taps Start there)."""
+    st.session_state[PRESET] = {"m_mode": f"human_{side}", ("m_fbot" if side == "marshal" else "m_mbot"): f"level:{level}"}
+    lang = st.query_params.get("lang")
+    st.query_params.from_dict(dict({"lang": lang} if lang else {}, page="match"))
 
 
 def _results(recent: list[LobbyMatch]) -> None:

@@ -130,3 +130,12 @@ def test_two_players_find_each_other_and_finish_a_rated_match_seen_by_a_third(se
         # one tap from Learning
         done.click()
         alice2.wait_for_url(f"**page=learning**game={gid}**")
+        # Carol picks an AI about her strength: the Match page, set up for it
+        press(carol, '[data-testid="stExpander"] summary:has-text("An AI about your strength")')
+        press(carol, '[class*="st-key-lb_ai_marshal"] button')
+        carol.wait_for_url("**page=match**")
+        carol.wait_for_selector('[class*="st-key-m_fbot"] input')
+        browser.wait_idle(carol)
+        picked = carol.locator('[class*="st-key-m_fbot"] input').first.input_value()
+        assert picked.startswith(("Casual:", "Careful:")), picked
+        on_first_screen(carol, '[class*="st-key-m_start"] button')
