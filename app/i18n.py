@@ -1628,6 +1628,7 @@ EN.update({
     "said_nice_move": "Nice move!",
     "said_well_played": "Well played!",
     "said_thanks": "Thanks!",
+    "store_bad_choice": "That is not a choice the lobby offers: pick one of those on the screen.",
 })
 KO.update({
     "nav_lobby": "로비",
@@ -1669,7 +1670,7 @@ KO.update({
     "player_lost": "패",
     "player_record": "{who} {won}승 {lost}패",
     "store_lobby_account": "로비는 로그인한 플레이어만 씁니다: 먼저 로그인하세요.",
-    "store_bad_choice": "{what}은(는) {allowed} 중 하나여야 합니다 ({value!r}가 아님).",
+    "store_bad_choice": "로비에 없는 선택입니다: 화면의 선택지 중에서 고르세요.",
     "store_too_many_challenges": "열린 도전은 한 번에 {limit}개까지입니다: 하나를 먼저 취소하세요.",
     "store_no_challenge": "그 도전은 이제 열려 있지 않습니다 (방금 참가했거나 취소됨).",
     "store_own_challenge": "내 도전입니다: 레이팅 대전에는 두 사람이 필요합니다.",
