@@ -2,7 +2,7 @@
 so a first rating means something and a player can pick an AI "about my strength".
 
 The tournament of docs/benchmarks.md (``fugitive tournament --games 1000 --seed 0``,
-``docs/tournament-1000.csv``: every Marshal bot against every Fugitive bot, 1,000
+``docs/figures/tournament-1000.csv``: every Marshal bot against every Fugitive bot, 1,000
 games a pairing) is replayed through the rating library (:func:`notepad.ratings.rate`,
 the same as the lobby's), its results interleaved evenly within each pairing and the
 pairings taken in turn, game by game: each bot's rating in its role at the end is its
@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from notepad.ratings import Rating, Side, initial, rate, win_chance
 
-#: (Marshal bot, Fugitive bot) -> (games, Marshal wins): docs/tournament-1000.csv
+#: (Marshal bot, Fugitive bot) -> (games, Marshal wins): docs/figures/tournament-1000.csv
 #: (tests/app/test_ladder.py holds the two equal)
 TOURNAMENT: dict[tuple[str, str], tuple[int, int]] = {
     ("random", "random"): (1000, 210), ("random", "heuristic"): (1000, 275), ("random", "adversarial"): (1000, 340),

@@ -14,7 +14,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def test_the_table_is_docs_tournament_csv():
-    with open(ROOT / "docs" / "tournament-1000.csv", encoding="utf-8") as f:
+    with open(ROOT / "docs" / "figures" / "tournament-1000.csv", encoding="utf-8") as f:
         rows = {(r["marshal"], r["fugitive"]): (int(r["games"]), int(r["marshal_wins"])) for r in csv.DictReader(f)}
     assert rows == TOURNAMENT
 
