@@ -1,6 +1,6 @@
 """Page setup and navigation: one column, no sidebar, state in the URL.
 
-The URL carries ``page`` (assistant, match, learning, tutorial), ``game`` (a saved
+The URL carries ``page`` (assistant, match, learning, tutorial; lobby, player), ``game`` (a saved
 game's id) and ``lang`` (en, ko), so a reload or a restarted server shows the same
 screen. Every change of page or game writes the URL once, so that each is one entry
 of the browser's history and Back returns to the page and game before it; a page
@@ -17,9 +17,9 @@ from .phone import phone_panel
 from .i18n import t
 
 PAGES = ("assistant", "match", "lobby", "learning", "tutorial", "player")
-#: the pages on the navigation bar (a player's page opens from the lobby)
-NAV = {"assistant": "nav_assistant", "match": "nav_match", "lobby": "nav_lobby", "learning": "nav_learning",
-       "tutorial": "nav_tutorial"}
+#: the pages on the navigation bar: four fit a phone's width on one line; the lobby
+#: opens from the account bar (where the server has accounts), a player's page from the lobby
+NAV = {"assistant": "nav_assistant", "match": "nav_match", "learning": "nav_learning", "tutorial": "nav_tutorial"}
 
 
 #: session_state: the game each page showed last in this session ({page: game id})

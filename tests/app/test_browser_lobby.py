@@ -71,8 +71,10 @@ def test_two_players_find_each_other_and_finish_a_rated_match_seen_by_a_third(se
         carol.goto(url + "/?page=lobby")
         carol.wait_for_selector('[data-testid="fg-my-ratings"]')
         assert "(provisional)" in carol.inner_text('[data-testid="fg-my-ratings"]')
-        # Alice posts a challenge: she plays the Marshal
-        alice.goto(url + "/?page=lobby")
+        # Alice posts a challenge: she plays the Marshal (the lobby: one tap from the account bar)
+        alice.goto(url + "/?page=match")
+        press(alice, '[class*="st-key-id_lobby"] button')
+        alice.wait_for_url("**page=lobby**")
         on_first_screen(alice, '[class*="st-key-lb_player"], [data-testid="stExpander"]')
         press(alice, '[data-testid="stExpander"] summary:has-text("New challenge")')
         tap(alice, "You play", "Marshal")
