@@ -106,9 +106,13 @@ def account_bar() -> None:
     if not accounts_on():
         return
     if st.user.is_logged_in:
-        c = st.columns([3, 1], vertical_alignment="center")
+        c = st.columns([2, 1, 1], vertical_alignment="center")
         c[0].caption(t("signed_in_as", name=principal().name))
-        if c[1].button(t("sign_out"), key="id_sign_out", use_container_width=True):
+        if c[1].button(t("nav_lobby"), key="id_lobby", use_container_width=True):  # the lobby (app.lobby)
+            lang = st.query_params.get("lang")
+            st.query_params.from_dict(dict({"lang": lang} if lang else {}, page="lobby"))
+            st.rerun()
+        if c[2].button(t("sign_out"), key="id_sign_out", use_container_width=True):
             st.logout()
         return
     keep_next()

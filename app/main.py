@@ -1,6 +1,6 @@
 """Page setup and navigation: one column, no sidebar, state in the URL.
 
-The URL carries ``page`` (assistant, match, learning, tutorial), ``game`` (a saved
+The URL carries ``page`` (assistant, match, learning, tutorial; lobby, player), ``game`` (a saved
 game's id) and ``lang`` (en, ko), so a reload or a restarted server shows the same
 screen. Every change of page or game writes the URL once, so that each is one entry
 of the browser's history and Back returns to the page and game before it; a page
@@ -16,7 +16,9 @@ from . import i18n, identity, links, services, ui
 from .phone import phone_panel
 from .i18n import t
 
-PAGES = ("assistant", "match", "learning", "tutorial")
+PAGES = ("assistant", "match", "lobby", "learning", "tutorial", "player")
+#: the pages on the navigation bar: four fit a phone's width on one line; the lobby
+#: opens from the account bar (where the server has accounts), a player's page from the lobby
 NAV = {"assistant": "nav_assistant", "match": "nav_match", "learning": "nav_learning", "tutorial": "nav_tutorial"}
 
 
@@ -63,7 +65,7 @@ def run() -> None:
     page = st.query_params.get("page", "assistant")
     if page not in PAGES:
         page = "assistant"
-    st.session_state["nav"] = page
+    st.session_state["nav"] = page if page in NAV else None
     links.bound_params()  # ids and secrets that cannot be one: said, and out of the URL, before any work
     _remember(page)
     st.session_state["lang_pick"] = i18n.get_lang()
@@ -74,7 +76,7 @@ def run() -> None:
         on_change=_on_lang, label_visibility="collapsed",
     )
     st.segmented_control(
-        "Page", list(PAGES), format_func=lambda p: t(NAV[p]), key="nav", on_change=_on_nav,
+        "Page", list(NAV), format_func=lambda p: t(NAV[p]), key="nav", on_change=_on_nav,
         label_visibility="collapsed", width="stretch",
     )
     try:
@@ -108,6 +110,14 @@ def _show(page: str) -> None:
         from . import match
 
         match.run()
+    elif page == "lobby":
+        from . import lobby
+
+        lobby.run()
+    elif page == "player":
+        from . import lobby
+
+        lobby.player()
     elif page == "learning":
         from . import learning
 

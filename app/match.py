@@ -103,6 +103,7 @@ def _current() -> mp.MatchSession | None:
 # --------------------------------------------------------------------------- setup page
 def setup() -> None:
     st.html(mp.MATCH_CSS)
+    st.session_state.update(st.session_state.pop("m_preset", None) or {})  # the lobby's "an AI about my strength"
     st.caption(t("match_intro"))
     _continue_button()
     with st.container(border=True):

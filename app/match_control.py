@@ -20,6 +20,8 @@ from engine.moves import Move
 from engine.record import Record, Ruleset, event_player
 from engine.state import GameState
 from notepad.access import SEATS, Principal, Role, other_seat
+from notepad.lobby import Outcome
+from notepad.ratings import Side
 from notepad.policy import Access, Action, Kind, View
 from notepad.store import GameStore, Invite, StoreError
 
@@ -61,12 +63,29 @@ class MatchSession:
     def access(self) -> Access:
         """What the policy lets her see and do with this match."""
         role = Role(self.role) if self.role is not None else None
-        return Access(Kind.LINKED if self.meta.online else Kind.DEVICE, role, self.finished, self.made,
+        return Access(_kind(self.meta), role, self.finished, self.made,
                       called_off=self.meta.ended is not None and self.meta.ended.how == "called_off",
                       human_fugitive="fugitive" in ml.human_roles(self.mode))
 
+    @property
+    def outcome(self) -> Outcome | None:
+        """How a finished lobby match ended, for the save that rates it (None: not a
+        lobby match, or not over)."""
+        if not self.meta.rated or not self.finished:
+            return None
+        if self.state.is_over and self.state.winner in ("marshal", "fugitive"):
+            return Outcome(self.state.winner, "won")  # type: ignore[arg-type]
+        end = self.meta.ended
+        if end is not None and end.winner is not None and end.how in ("resigned", "claimed"):
+            return Outcome(end.winner, end.how)
+        return None
+
     def may(self, action: Action) -> bool:
         return self.access.may(action)
+
+
+def _kind(meta: MatchMeta) -> Kind:
+    return Kind.RATED if meta.rated else Kind.LINKED if meta.online else Kind.DEVICE
 
 
 def session(gid: str, meta: MatchMeta, state: GameState, version: int) -> MatchSession:
@@ -138,7 +157,7 @@ class Matches:
         role = self.store.join(gid, secret, self.who) if secret else None
         if role is None:
             role = self.store.role_for_owner(gid, self.who)
-        kind = Kind.LINKED if meta.online else Kind.DEVICE
+        kind = _kind(meta)
         finished_hint = meta.ended is not None
         if role is None or Access(kind, role, finished_hint).view is View.NOTHING:
             taken = None
@@ -177,7 +196,7 @@ class Matches:
         member = (m.key, Role(m.role)) if m.key is not None and m.role is not None else None
         try:
             self.store.save(m.gid, record, metadata=m.meta.to_json(), expected=m.saved, expected_version=m.version,
-                            member=member)
+                            member=member, outcome=m.outcome)
         except StoreError as exc:
             return exc
         m.version += 1
@@ -228,6 +247,29 @@ class Matches:
         m = session(invite.game.id, meta, state, self.store.version(invite.game.id))
         m.role, m.key, m.updated, m.made = Role(side).value, self.who, invite.game.updated, True
         return invite, m
+
+    def accept(self, challenge_id: str, seed: int) -> tuple[str, str] | StoreError:
+        """She joins a challenge of the lobby: the match (dealt from ``seed`` under the
+        challenge's rules) with both seats bound to the two accounts, in one transaction;
+        (the match's id, her seat), or the store's refusal (gone a moment ago, her own,
+        not signed in)."""
+        ch = self.store.challenge(challenge_id)
+        if ch is None:
+            return StoreError.of("no_challenge")
+        meta = MatchMeta(seed, ml.ONLINE, claim_after=ch.claim_after, rated=True)
+        coin: Side = "marshal" if seed % 2 else "fugitive"
+        try:
+            info, seat = self.store.accept_challenge(
+                challenge_id, self.who, new_game(seed, ch.ruleset).record(), coin=coin,
+                title=f"{ch.name or '?'} – {self.who.name or '?'}", metadata=meta.to_json())
+        except StoreError as exc:
+            return exc
+        return info.id, seat
+
+    def watch(self, gid: str) -> Role | None:
+        """A live lobby match of others, from the lobby: she becomes its watcher (the
+        public table only); what she is in it (None: no such lobby match)."""
+        return self.store.watch_lobby_match(gid, self.who)
 
     def call_off(self, m: MatchSession, seed: int) -> Invite:
         """Her invitation went to the wrong person: the match is called off and a fresh

@@ -13,7 +13,8 @@ writes, so that no page reads them by string keys:
   player waiting may claim the win;
 - ``ended_turn``: a move that ended a turn and wrote no event (``EndedTurn``);
 - ``ended``: a match by links that ended off the board (``Ended``: a resignation, a
-  claim, or a call-off by its maker; the rules' record has no such event).
+  claim, or a call-off by its maker; the rules' record has no such event);
+- ``rated``: a match made in the lobby (issue 38): its ending rates both players.
 
 The JSON keeps the keys it always had, so stores written before this module read the
 same.
@@ -75,6 +76,7 @@ class MatchMeta:
     claim_after: int | None = None
     ended_turn: EndedTurn | None = None
     ended: Ended | None = None
+    rated: bool = False  #: made in the lobby: rated when it ends
 
     @property
     def online(self) -> bool:
@@ -111,8 +113,11 @@ class MatchMeta:
         if claim is not None and not (_whole(claim) and claim > 0):
             raise MetaError(f"not a number of seconds: {claim!r}")
         turn = data.get("ended_turn")
+        rated = data.get("rated", False)
+        if not isinstance(rated, bool):
+            raise MetaError(f"rated is not true or false: {rated!r}")
         return cls(seed, mode, bots[0], bots[1], claim, _ended_turn(turn) if turn is not None else None,
-                   _ended(data["ended"]) if data.get("ended") is not None else None)
+                   _ended(data["ended"]) if data.get("ended") is not None else None, rated)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object the store keeps (only the keys that are set)."""
@@ -125,6 +130,8 @@ class MatchMeta:
             out["ended_turn"] = {"events": self.ended_turn.events, "move": self.ended_turn.move}
         if self.ended is not None:
             out["ended"] = {"how": self.ended.how, "winner": self.ended.winner, "events": self.ended.events}
+        if self.rated:
+            out["rated"] = True
         return out
 
 

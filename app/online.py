@@ -54,6 +54,7 @@ from engine.record import Ruleset
 from notepad.access import Role, Seats, other_seat
 from notepad.store import Invite, OwnedGame
 from notepad.policy import Action
+from notepad.lobby import QUICK_MESSAGES
 from notepad.store import StoreError
 
 from . import identity, links
@@ -290,12 +291,13 @@ def page(m) -> None:
         mp.assistant_panel(m)
     if seated:
         _resign(m)
+    said = _messages(m, seated)
     mp.log(m, role)
     mp.footer(m)
     if seated:
         _turn_signal(m.gid, role, mine)
         _lost_tap_watch()
-    _live(m.gid, m.version, deadline)
+    _live(m.gid, m.version, deadline, said)
 
 
 def _idle_line(m, mine: bool) -> None:
@@ -425,9 +427,10 @@ def _over(m: mp.MatchSession) -> None:
     ui.review_button(m.gid, primary=seat is None)
     mp.recent(m, "all")
     mp.table(m, "all")
+    said = _messages(m, m.role in ("marshal", "fugitive"))
     mp.log(m)
     mp.footer(m)
-    _live(m.gid, m.version, None)
+    _live(m.gid, m.version, None, said)
 
 
 def _rematch(m: mp.MatchSession) -> None:
@@ -486,16 +489,54 @@ def _end(m: mp.MatchSession, how: Literal["resigned", "claimed"]) -> None:
                                                                                    reason=error_text(refused))
 
 
-@st.fragment(run_every=LIVE_SECONDS)
-def _live(gid: str, version: int, deadline: float | None) -> None:
-    """Each second: one read of the match's version; when another device saved (the
-    other side's move, a resignation, a rematch) or a claim became possible, the page
-    runs again and shows it. Draws nothing."""
+#: session_state: the number of quick messages this session has shown of each match
+SEEN_SAID = "m_seen_said"
+
+
+def _messages(m: mp.MatchSession, seated: bool) -> int:
+    """The quick messages (a fixed set: notepad.lobby.QUICK_MESSAGES; no free text): a
+    new one from the other seat pops up (a toast: nothing on the page moves); all of
+    them, and a seat's buttons to send one, under an expander at the foot of the page.
+    How many there are (for :func:`_live`)."""
+    store = services.store()
+    said = store.messages(m.gid)
+    seen = st.session_state.setdefault(SEEN_SAID, {})
+    for s in said[seen.get(m.gid, len(said)):]:  # (a page opened now pops up none of the old ones)
+        if s.role != m.role:
+            st.toast(f"{t(s.role)}: {t('said_' + s.said)}")
+    seen[m.gid] = len(said)
+    if not said and not seated:
+        return 0
+    with st.expander(t("said_title", n=len(said))):
+        if said:
+            st.html('<div data-testid="fg-said">' + "<br>".join(
+                html.escape(f"{t(s.role)}: {t('said_' + s.said)}") for s in said[-8:]) + "</div>")
+        if seated:
+            cols = st.columns(3)
+            for i, q in enumerate(QUICK_MESSAGES):
+                cols[i % 3].button(t("said_" + q), key=f"m_say_{q}", use_container_width=True,
+                                   on_click=_say, args=(m.gid, q))
+    return len(said)
+
+
+def _say(gid: str, said: str) -> None:
     try:
-        now = services.store().version(gid)
+        services.store().say(gid, mp.desk().who, said)
+    except StoreError as exc:
+        st.session_state[mp.FLASH] = error_text(exc)
+
+
+@st.fragment(run_every=LIVE_SECONDS)
+def _live(gid: str, version: int, deadline: float | None, said: int = 0) -> None:
+    """Each second: one read of the match's version and its number of quick messages;
+    when another device saved (the other side's move, a resignation, a rematch), said
+    something, or a claim became possible, the page runs again and shows it. Draws
+    nothing."""
+    try:
+        now, now_said = services.store().pulse(gid)
     except StoreError:
         return  # deleted or unreachable: the next run of the page says so
-    if now != version:
+    if now != version or now_said != said:
         st.rerun(scope="app")
     if deadline is not None and time.time() >= deadline:
         st.rerun(scope="app")

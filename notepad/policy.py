@@ -32,6 +32,7 @@ class Kind(str, Enum):
     ASSISTANT = "assistant"  #: the Marshal's notes: its owner's alone
     DEVICE = "device"  #: a match on one device (against the AI, two people, AI vs AI): its owner's
     LINKED = "linked"  #: a match played by links: two seats, watchers
+    RATED = "rated"  #: a match made in the lobby: two accounts' seats, watchers from the lobby, rated
 
     def __str__(self) -> str:
         return self.value
@@ -106,7 +107,7 @@ def view_of(a: Access) -> View:
         if role is Role.WATCHER:
             return View.ALL if a.finished else View.PUBLIC
         return View.NOTHING
-    # a match played by links
+    # a match played by links, or made in the lobby
     if role in SEATS or role is Role.WATCHER:
         if a.finished:
             return View.ALL
@@ -136,11 +137,11 @@ def actions_of(a: Access) -> frozenset[Action]:
     if role in SEATS:
         if a.finished:
             out.add(Action.REVIEW)
-            if not a.called_off:
+            if not a.called_off and a.kind is Kind.LINKED:  # a rated match's next one is a new challenge
                 out.add(Action.REMATCH)
         else:
             out |= {Action.PLAY, Action.RESIGN, Action.CLAIM}
-            if a.made:
+            if a.made and a.kind is Kind.LINKED:  # a lobby match has no invitation to call off
                 out |= {Action.INVITE, Action.CALL_OFF}
     elif a.finished:  # a watcher: Learning once it is over
         out.add(Action.REVIEW)
@@ -163,3 +164,9 @@ def link_grants(link: Role, held_by_other: bool, mine: Role | None) -> Role | No
     if link in SEATS and not held_by_other:
         return link
     return None
+
+
+def lobby_grants(mine: Role | None) -> Role | None:
+    """What opening a live lobby match from the lobby makes of her: what she is in it
+    already (a seat stays hers), else a watcher (the public table only)."""
+    return mine if mine is not None else Role.WATCHER

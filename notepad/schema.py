@@ -133,6 +133,73 @@ SCHEMA_V5 = (
     "CREATE INDEX recovery_codes_owner ON recovery_codes (owner_hash)",
 )
 
+#: v6: the lobby and ratings (issue 38).
+#:
+#: - ``players``: an account's name as the lobby shows it (by its principal's hash).
+#: - ``ratings``: a rating per account and role (notepad.ratings: the library's mu and
+#:   sigma, double precision on both databases, and the rated matches behind it).
+#: - ``challenges``: the open challenges (deleted when joined or cancelled).
+#: - ``lobby_matches``: the matches made from challenges: both seats, and once ended
+#:   the result, its place in the order of rating (``seq``, unique) and the two
+#:   ratings after it. A rated match is never between two seats of one account.
+#: - ``lobby_clock``: one row, raised by every change the lobby shows (a challenge
+#:   posted, joined or cancelled, a match ended): the lobby's pages compare it; and
+#:   its row lock puts the rated endings in one order.
+#: - ``match_messages``: the quick messages of a match (a fixed set: no free text).
+SCHEMA_V6 = (
+    """CREATE TABLE players (
+        owner_hash TEXT PRIMARY KEY,
+        name       TEXT NOT NULL,
+        seen       TEXT NOT NULL
+    )""",
+    """CREATE TABLE ratings (
+        owner_hash TEXT NOT NULL,
+        role       TEXT NOT NULL CHECK (role IN ('marshal', 'fugitive')),
+        mu         DOUBLE PRECISION NOT NULL,
+        sigma      DOUBLE PRECISION NOT NULL,
+        games      INTEGER NOT NULL,
+        PRIMARY KEY (owner_hash, role)
+    )""",
+    """CREATE TABLE challenges (
+        id         TEXT PRIMARY KEY,
+        owner_hash TEXT NOT NULL,
+        wants      TEXT NOT NULL CHECK (wants IN ('marshal', 'fugitive', 'either')),
+        opening    TEXT NOT NULL,
+        pass_draw  BOOLEAN NOT NULL,
+        pace       TEXT NOT NULL CHECK (pace IN ('live', 'slow')),
+        created    TEXT NOT NULL
+    )""",
+    "CREATE INDEX challenges_owner ON challenges (owner_hash)",
+    """CREATE TABLE lobby_matches (
+        game_id        TEXT PRIMARY KEY,
+        marshal_hash   TEXT NOT NULL,
+        fugitive_hash  TEXT NOT NULL,
+        pace           TEXT NOT NULL CHECK (pace IN ('live', 'slow')),
+        started        TEXT NOT NULL,
+        finished       TEXT,
+        winner         TEXT CHECK (winner IN ('marshal', 'fugitive')),
+        how            TEXT,
+        seq            INTEGER UNIQUE,
+        marshal_mu     DOUBLE PRECISION,
+        marshal_sigma  DOUBLE PRECISION,
+        fugitive_mu    DOUBLE PRECISION,
+        fugitive_sigma DOUBLE PRECISION,
+        CHECK (marshal_hash <> fugitive_hash)
+    )""",
+    "CREATE INDEX lobby_matches_marshal ON lobby_matches (marshal_hash)",
+    "CREATE INDEX lobby_matches_fugitive ON lobby_matches (fugitive_hash)",
+    "CREATE TABLE lobby_clock (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)",
+    "INSERT INTO lobby_clock (id, version) VALUES (1, 1)",
+    """CREATE TABLE match_messages (
+        game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        n       INTEGER NOT NULL,
+        role    TEXT NOT NULL CHECK (role IN ('marshal', 'fugitive')),
+        said    TEXT NOT NULL,
+        at      TEXT NOT NULL,
+        PRIMARY KEY (game_id, n)
+    )""",
+)
+
 #: version -> the statements that make it from version - 1; version 1 is the first schema.
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     1: (SCHEMA_V1,),
@@ -140,6 +207,7 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     3: SCHEMA_V3,
     4: SCHEMA_V4,
     5: SCHEMA_V5,
+    6: SCHEMA_V6,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 

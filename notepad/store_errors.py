@@ -48,6 +48,16 @@ STORE_MESSAGES: dict[str, str] = {
     "account_to_account": "games never move from one account to another",
     "not_owner": "only the browser that made game {game_id!r} can share it",
     "has_seats": "game {game_id!r} is played by links: its watchers' link is reissued, not shared",
+    # the lobby and ratings (issue 38)
+    "lobby_account": "the lobby is for signed-in players: sign in first",
+    "bad_choice": "the {what} must be one of {allowed}, not {value!r}",
+    "too_many_challenges": "at most {limit} open challenges at once: cancel one first",
+    "no_challenge": "that challenge is no longer open (joined or cancelled a moment ago)",
+    "own_challenge": "that is your own challenge: a rated match needs two players",
+    "not_rated": "game {game_id!r} is not a match of the lobby",
+    "already_rated": "game {game_id!r} has already ended and been rated",
+    "too_many_messages": "at most {limit} quick messages per player in a match",
+    "bad_outcome": "a rated match ends won, resigned or claimed by the marshal or the fugitive, not {how!r} by {winner!r}",
 }
 
 

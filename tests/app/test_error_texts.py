@@ -33,7 +33,8 @@ def hangul(text: str) -> bool:
 #: what a page never says of a store's refusal: a game's id (it is no word of hers)
 PAGE_DROPS = {"game_id", "rematch_id"}
 #: the refusals the pages word their own way though they name no game (a person's key)
-PAGE_WORDS = {"bad_owner_key", "bad_recovery_code", "account_no_code", "account_to_account", "bad_account"}
+PAGE_WORDS = {"bad_owner_key", "bad_recovery_code", "account_no_code", "account_to_account", "bad_account",
+              "bad_choice"}
 
 
 @pytest.fixture

@@ -184,3 +184,43 @@ def test_review_holes_a_watcher_first_still_signs_in_for_a_seat_and_a_rematch_is
         store.call_off(got.game.id, alice, new_game(1).record(), metadata={}, old_metadata={})
     assert info.value.code == "not_maker"
     assert bob.open(got.game.id).role == "marshal"
+
+
+# --------------------------------------------------------------------------- the lobby (issue 38)
+def account(name: str) -> Principal:
+    return Principal.account("https://id.example", name, name.title())
+
+
+def test_a_lobby_match_joined_played_and_resigned_is_rated_once_as_the_library_says(store):
+    from notepad.lobby import Outcome
+    from notepad.ratings import initial, rate
+
+    alice, bob, carol = account("alice"), account("bob"), account("carol")
+    ch = store.post_challenge(alice, "fugitive", Ruleset(), "slow")
+    gid, seat = Matches(store, bob).accept(ch.id, 5)
+    assert seat == "marshal" and Matches(store, carol).accept(ch.id, 6).code == "no_challenge"
+    her = Matches(store, alice).open(gid)
+    assert isinstance(her, MatchSession) and her.role == "fugitive" and her.meta.rated and her.meta.claim_after == 86400
+    assert her.may(Action.PLAY) and not her.may(Action.INVITE) and not her.may(Action.CALL_OFF)
+    assert Matches(store, alice).play(her, lowest(her)) is None
+    # Carol watches from the lobby: the public table only, nothing to play
+    assert Matches(store, carol).watch(gid) is Role.WATCHER
+    w = Matches(store, carol).open(gid)
+    assert isinstance(w, MatchSession) and w.role == "watcher" and not w.may(Action.PLAY)
+    his = Matches(store, bob).open(gid)
+    assert Matches(store, bob).end(his, "resigned", time.time()) is None
+    want_m, want_f = rate(initial(), initial(), "fugitive")
+    assert store.ratings_of(bob)["marshal"] == want_m and store.ratings_of(alice)["fugitive"] == want_f
+    assert store.lobby_match(gid).how == "resigned"
+    over = Matches(store, alice).open(gid)
+    assert over.finished and over.outcome == Outcome("fugitive", "resigned") and not over.may(Action.REMATCH)
+    assert over.may(Action.REVIEW)
+    stale = his  # his old copy: the match has ended, a second ending is refused and nothing moves
+    assert isinstance(Matches(store, bob).end(stale, "resigned", time.time()), StoreError)
+    assert len(store.results()) == 1
+
+
+def test_a_browser_cannot_join_the_lobby(store):
+    ch = store.post_challenge(account("alice"), "either", Ruleset(), "live")
+    got = Matches(store, person()).accept(ch.id, 5)
+    assert isinstance(got, StoreError) and got.code == "lobby_account" and store.challenge(ch.id) is not None

@@ -27,6 +27,12 @@ linked    fugitive live made fugitive play resign claim invite call_off
 linked    fugitive over *    all      rematch review
 linked    watcher  live *    public
 linked    watcher  over *    all      review
+rated     marshal  live *    marshal  play resign claim
+rated     marshal  over *    all      review
+rated     fugitive live *    fugitive play resign claim
+rated     fugitive over *    all      review
+rated     watcher  live *    public
+rated     watcher  over *    all      review
 """
 
 

@@ -23,7 +23,7 @@ DATA = Path(__file__).parent / "data"
 
 
 def test_schema_is_current(store):
-    assert store.schema_version() == SCHEMA_VERSION == 5
+    assert store.schema_version() == SCHEMA_VERSION == 6
 
 
 def test_sqlite_creates_its_folder_and_runs_in_wal_mode(tmp_path):

@@ -16,11 +16,13 @@ import pickle
 
 import pytest
 
-from engine.record import Record, RecordFormatError
+from engine import new_game
+from engine.record import Record, RecordFormatError, Ruleset
 from notepad import RecordRuleError
 from notepad import store as S
 from notepad import access
 from notepad.access import Role, new_owner_key
+from notepad.lobby import Outcome
 from notepad.store import GameStore, StoreError
 
 from tests.backends import Backend, raw_sql, sqlite_backend
@@ -29,6 +31,8 @@ from tests.coded import placeholders
 from .records import EXAMPLE, fdraw, mdraw, place
 
 KEY = new_owner_key()
+ALICE = access.Principal.account("https://id.example", "alice", "Alice")
+BOB = access.Principal.account("https://id.example", "bob", "Bob")
 
 
 def doc(*events) -> str:
@@ -158,7 +162,40 @@ CASES = [
     (lambda s, _: s.watch_link(s.create(EXAMPLE, kind="match").id, KEY), "not_owner", None),
     (lambda s, _: s.watch_link(s.create_match(EXAMPLE, side="marshal", owner_key=KEY).game.id, KEY), "has_seats",
      None),
+    # the lobby and ratings (issue 38)
+    (lambda s, _: s.post_challenge(access.Principal.browser(KEY), "either", Ruleset(), "live"), "lobby_account",
+     "the lobby is for signed-in players: sign in first"),
+    (lambda s, _: s.post_challenge(ALICE, "king", Ruleset(), "live"), "bad_choice",
+     "the role must be one of marshal, fugitive, either, not 'king'"),
+    (lambda s, _: [s.post_challenge(ALICE, "either", Ruleset(), "live") for _ in range(4)], "too_many_challenges",
+     "at most 3 open challenges at once: cancel one first"),
+    (lambda s, _: s.cancel_challenge("nope", ALICE), "no_challenge",
+     "that challenge is no longer open (joined or cancelled a moment ago)"),
+    (lambda s, _: lobby_join(s, ALICE), "own_challenge", "that is your own challenge: a rated match needs two players"),
+    (lambda s, _: lobby_end(s, s.create_match(EXAMPLE, side="marshal", owner_key=KEY).game.id), "not_rated", None),
+    (lambda s, _: lobby_end(s, lobby_join(s, BOB)[0].id, times=2), "already_rated", None),
+    (lambda s, _: s.save(s.create(EXAMPLE).id, EXAMPLE, outcome=Outcome("nobody", "won")), "bad_outcome",
+     "a rated match ends won, resigned or claimed by the marshal or the fugitive, not 'won' by 'nobody'"),
+    (lambda s, _: say_often(s, lobby_join(s, BOB)[0].id, 31), "too_many_messages",
+     "at most 30 quick messages per player in a match"),
 ]
+
+
+def lobby_join(s: GameStore, who):
+    """Alice's challenge, joined by ``who``."""
+    ch = s.post_challenge(ALICE, "marshal", Ruleset(), "live")
+    return s.accept_challenge(ch.id, who, new_game(1).record(), coin="marshal", title="t", metadata={})
+
+
+def lobby_end(s: GameStore, gid: str, times: int = 1) -> None:
+    for _ in range(times):
+        g = s.open(gid)
+        s.save(gid, g.record, outcome=Outcome("marshal", "resigned"))
+
+
+def say_often(s: GameStore, gid: str, times: int) -> None:
+    for _ in range(times):
+        s.say(gid, BOB, "thanks")
 
 
 def raise_case(do, store, backend) -> StoreError:
@@ -191,7 +228,7 @@ def test_newer_schema_names_the_database_and_both_versions(backend):
     err = raise_case(lambda *_: GameStore(where), None, backend)
     path = backend.where(where)
     assert err.params == {"path": path, "version": 99, "known": S.SCHEMA_VERSION}
-    assert str(err) == f"{path} has schema version 99; this program knows up to 5"
+    assert str(err) == f"{path} has schema version 99; this program knows up to 6"
 
 
 def test_a_database_that_cannot_be_used_is_said_with_the_drivers_reason(backend):

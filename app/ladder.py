@@ -1,0 +1,97 @@
+"""The AI players on the ladder (issue 38): fixed ratings measured by the tournament,
+so a first rating means something and a player can pick an AI "about my strength".
+
+The tournament of docs/benchmarks.md (``fugitive tournament --games 1000 --seed 0``,
+``docs/figures/tournament-1000.csv``: every Marshal bot against every Fugitive bot, 1,000
+games a pairing) is replayed through the rating library (:func:`notepad.ratings.rate`,
+the same as the lobby's), its results interleaved evenly within each pairing and the
+pairings taken in turn, game by game: each bot's rating in its role at the end is its
+fixed place on the ladder. The match page's levels are the bots of the tournament
+where one is measured (careful and expert Marshals pick at random among equally good
+guesses, as the solver and lookahead Marshals do not; the expert Fugitive, the search
+bot, was not in that tournament and has no rating).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from notepad.ratings import Rating, Side, initial, rate, win_chance
+
+#: (Marshal bot, Fugitive bot) -> (games, Marshal wins): docs/figures/tournament-1000.csv
+#: (tests/app/test_ladder.py holds the two equal)
+TOURNAMENT: dict[tuple[str, str], tuple[int, int]] = {
+    ("random", "random"): (1000, 210), ("random", "heuristic"): (1000, 275), ("random", "adversarial"): (1000, 340),
+    ("notepad", "random"): (1000, 600), ("notepad", "heuristic"): (1000, 718), ("notepad", "adversarial"): (1000, 660),
+    ("solver", "random"): (1000, 967), ("solver", "heuristic"): (1000, 991), ("solver", "adversarial"): (1000, 944),
+    ("lookahead", "random"): (1000, 965), ("lookahead", "heuristic"): (1000, 990),
+    ("lookahead", "adversarial"): (1000, 954),
+}
+#: the match page's level (app.match_logic.LEVELS) -> the tournament's bot, per side
+LEVEL_BOTS: dict[Side, dict[str, str]] = {
+    "marshal": {"casual": "notepad", "careful": "solver", "expert": "lookahead"},
+    "fugitive": {"casual": "heuristic", "careful": "adversarial"},
+}
+
+
+@dataclass(frozen=True)
+class AIPlayer:
+    """An AI on the ladder: its side, the match page's level, its fixed rating."""
+
+    side: Side
+    level: str
+    rating: Rating
+
+
+#: the tournament's replay (:func:`replay_tournament`), written out so that a page pays
+#: nothing for it (tests/app/test_ladder.py holds the two exactly equal)
+BOT_RATINGS: dict[tuple[str, Side], Rating] = {
+    ('adversarial', 'fugitive'): Rating(18.174997374849145, 1.7153798335880188, 4000),
+    ('heuristic', 'fugitive'): Rating(17.331618695788702, 1.719864533108924, 4000),
+    ('lookahead', 'marshal'): Rating(43.30855943862559, 2.3231616100944623, 3000),
+    ('notepad', 'marshal'): Rating(23.980617719308352, 1.5100059595303266, 3000),
+    ('random', 'fugitive'): Rating(20.29503055794209, 1.709001763292029, 4000),
+    ('random', 'marshal'): Rating(13.673759152000086, 1.5456290332899854, 3000),
+    ('solver', 'marshal'): Rating(42.718419984107555, 2.2876855741000637, 3000),
+}
+
+
+def bot_ratings() -> dict[tuple[str, Side], Rating]:
+    """Every tournament bot's fixed rating in its role."""
+    return BOT_RATINGS
+
+
+@lru_cache(maxsize=1)
+def replay_tournament() -> dict[tuple[str, Side], Rating]:
+    """Every tournament bot's rating in its role: the tournament replayed through the
+    library, deterministically (about a second)."""
+    out: dict[tuple[str, Side], Rating] = {}
+    games = max(n for n, _ in TOURNAMENT.values())
+    for k in range(games):
+        for (m, f), (n, wins) in TOURNAMENT.items():
+            if k >= n:
+                continue
+            marshal_won = (k + 1) * wins // n > k * wins // n  # the wins spread evenly over the games
+            a, b = out.get((m, "marshal"), initial()), out.get((f, "fugitive"), initial())
+            out[(m, "marshal")], out[(f, "fugitive")] = rate(a, b, "marshal" if marshal_won else "fugitive")
+    return out
+
+
+def ladder() -> list[AIPlayer]:
+    """The AI players a match offers that have a rating, by side and level."""
+    got = bot_ratings()
+    return [AIPlayer(side, level, got[(bot, side)]) for side, levels in LEVEL_BOTS.items()
+            for level, bot in levels.items()]
+
+
+def about_my_strength(mine: Rating, side: Side) -> tuple[AIPlayer, float] | None:
+    """For her rating in ``side``, the AI of the other side whose match is the most even
+    by the library's reckoning, and her chance against it."""
+    best: tuple[AIPlayer, float] | None = None
+    for ai in ladder():
+        if ai.side == side:
+            continue
+        chance = win_chance(mine, ai.rating) if side == "marshal" else 1.0 - win_chance(ai.rating, mine)
+        if best is None or abs(chance - 0.5) < abs(best[1] - 0.5):
+            best = (ai, chance)
+    return best
