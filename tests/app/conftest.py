@@ -71,3 +71,26 @@ def page(server):
 
     with browser.phone_page() as p:
         yield p
+
+
+def with_accounts(request, tmp_path_factory, name: str):
+    """The app served with a sign-in provider (a real OpenID provider started here,
+    ``harness.oidc``) on a database of ``request.param`` (sqlite, postgresql): yields
+    (url, database, the provider's issuer). For a module fixture parametrized by
+    database; skipped with the reason where there is no browser or no provider."""
+    from harness import browser, oidc
+    from notepad.store import GameStore
+
+    why = browser.missing() or oidc.missing()
+    if why:
+        pytest.skip(why)
+    folder = tmp_path_factory.mktemp(name)
+    if request.param == "sqlite":
+        db = str(folder / "games.sqlite3")
+    else:
+        db = request.getfixturevalue("postgres_server").new_schema(name)
+    GameStore(db).close()
+    with oidc.provider() as issuer:
+        secrets = oidc.secrets_file(folder, issuer)
+        with browser.app_server(db, options=("--secrets.files", str(secrets))) as url:
+            yield url, db, issuer

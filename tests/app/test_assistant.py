@@ -718,7 +718,7 @@ def test_a_reveal_showing_another_sprint_count_is_corrected_in_one_tap(make_app,
     no_exception(at)
     assert pad(at).band() == "Not entered: the hideout at position 1 has 1 sprint cards, but you listed 2"
     fix = pad(at).control("fix")
-    assert fix.label == "Entry 1: +2, then Marshal: guess 2 - hit 2 at #1 over 9 11"
+    assert fix.label == "Entry 1: +2, then Marshal: guess 2 - hit 2 at #1 (sprint cards 9, 11)"
     assert len(_record(db, gid).events) == 3
     tap(at, "fix", fix=json.loads(fix.attrs["data-f"]))
     no_exception(at)

@@ -192,7 +192,7 @@ def test_a_reveal_with_another_sprint_count_is_corrected_in_one_tap(store):
     assert (fix.index, fix.event) == (0, Place(2))
     from app.pad_view import fix_label
 
-    assert fix_label(fix) == "Entry 1: +2, then Marshal: guess 2 - hit 2 at #1 over 9 11"
+    assert fix_label(fix) == "Entry 1: +2, then Marshal: guess 2 - hit 2 at #1 (sprint cards 9, 11)"
     assert isinstance(phone.tap("fix", fix=fix), Saved)
     assert phone.record().events == (Place(2), MarshalDraw(17), MarshalDraw(6), Guess((2,), True, (Reveal(1, 2, (9, 11)),)))
 

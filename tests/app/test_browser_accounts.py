@@ -20,24 +20,14 @@ from notepad.store import GameStore
 from .test_browser_online import link_of, listen, press, status_text, tap
 from .test_browser_seats import CONTROLS, SHOWN, no_control
 
+from .conftest import with_accounts
+
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def served(request, tmp_path_factory):
-    why = browser.missing() or oidc.missing()
-    if why:
-        pytest.skip(why)
-    folder = tmp_path_factory.mktemp("accounts")
-    if request.param == "sqlite":
-        db = str(folder / "games.sqlite3")
-    else:
-        db = request.getfixturevalue("postgres_server").new_schema("accounts")
-    GameStore(db).close()
-    with oidc.provider() as issuer:
-        secrets = oidc.secrets_file(folder, issuer)
-        with browser.app_server(db, options=("--secrets.files", str(secrets))) as url:
-            yield url, db, issuer
+    yield from with_accounts(request, tmp_path_factory, "accounts")
 
 
 def _account(issuer: str, subject: str) -> Principal:

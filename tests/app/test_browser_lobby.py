@@ -21,6 +21,8 @@ from notepad.store import GameStore
 
 from .test_browser_online import on_first_screen, press, status_text, tap
 
+from .conftest import with_accounts
+
 pytestmark = pytest.mark.browser
 
 CHALLENGE = '[data-testid="fg-challenge"]'
@@ -30,19 +32,7 @@ WITHIN = 1.0  #: the lobby shows a change to everyone looking at it within this 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def served(request, tmp_path_factory):
-    why = browser.missing() or oidc.missing()
-    if why:
-        pytest.skip(why)
-    folder = tmp_path_factory.mktemp("lobby")
-    if request.param == "sqlite":
-        db = str(folder / "games.sqlite3")
-    else:
-        db = request.getfixturevalue("postgres_server").new_schema("lobby")
-    GameStore(db).close()
-    with oidc.provider() as issuer:
-        secrets = oidc.secrets_file(folder, issuer)
-        with browser.app_server(db, options=("--secrets.files", str(secrets))) as url:
-            yield url, db, issuer
+    yield from with_accounts(request, tmp_path_factory, "lobby")
 
 
 def _seen_within(page, selector: str, since: float) -> float:

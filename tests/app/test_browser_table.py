@@ -46,7 +46,7 @@ def _cut(page) -> list[str]:
 
 def _open_stored(page, served, record, lang: str = "en") -> None:
     """Open ``record`` as a game of this browser (made in the store with its owner key)."""
-    from app.online import OWNER_COOKIE
+    from app.identity import OWNER_COOKIE
 
     page.goto(served.url + "/?page=assistant")
     page.get_by_role("button", name="Start").wait_for()
