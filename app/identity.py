@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import html
 import json
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import parse_qs, unquote, urlencode
 
 import streamlit as st
 from streamlit.errors import StreamlitSecretNotFoundError
@@ -142,8 +142,6 @@ def next_link() -> dict[str, str] | None:
     raw = st.context.cookies.get(NEXT_COOKIE)
     if not raw or not signed_in() or st.query_params.get("game") or st.session_state.get(NEXT_USED):
         return None
-    from urllib.parse import unquote
-
     got = {k: v[0] for k, v in parse_qs(unquote(raw)).items() if v}
     if not plausible_id(got.get("game")) or got.get("page") not in ("match", "learning"):
         return None

@@ -49,16 +49,22 @@ def secrets_file(folder: pathlib.Path, issuer: str) -> pathlib.Path:
     return path
 
 
+def authorize(page, subject: str) -> None:
+    """On a page that offers "Sign in": tap it, and sign in as ``subject`` on the
+    provider's form (it sends the browser back to the app)."""
+    page.get_by_role("button", name="Sign in").first.click()
+    page.wait_for_selector(f'input[name="{SUBJECT_FIELD}"]', timeout=30_000)
+    page.fill(f'input[name="{SUBJECT_FIELD}"]', subject)
+    page.get_by_role("button", name=AUTHORIZE_BUTTON, exact=True).click()
+
+
 def sign_in(page, url: str, subject: str) -> None:
     """Sign ``page``'s browser in as ``subject``: the app's "Sign in", the provider's
     form, and back to the app's first page, signed in."""
     from . import browser
 
     page.goto(url + "/?page=match")
-    page.get_by_role("button", name="Sign in").first.click()
-    page.wait_for_selector(f'input[name="{SUBJECT_FIELD}"]', timeout=30_000)
-    page.fill(f'input[name="{SUBJECT_FIELD}"]', subject)
-    page.get_by_role("button", name=AUTHORIZE_BUTTON, exact=True).click()
+    authorize(page, subject)
     page.wait_for_selector("text=Signed in as", timeout=30_000)
     browser.wait_idle(page)
 

@@ -51,10 +51,7 @@ def test_a_seat_is_an_accounts_on_every_device_she_signs_in_and_never_anothers(s
         bob.wait_for_selector('[data-testid="fg-sign-in"]')
         no_control(bob, "before signing in")
         assert store.seats(gid).taken == {Role.MARSHAL}
-        bob.get_by_role("button", name="Sign in").first.click()
-        bob.wait_for_selector(f'input[name="{oidc.SUBJECT_FIELD}"]')
-        bob.fill(f'input[name="{oidc.SUBJECT_FIELD}"]', "bob")
-        bob.get_by_role("button", name=oidc.AUTHORIZE_BUTTON, exact=True).click()
+        oidc.authorize(bob, "bob")
         press(bob, 'button:has-text("Continue to the match you opened before signing in")')
         bob.wait_for_selector('[aria-label="Hideout to place"]')
         assert "Your turn · Fugitive" in status_text(bob)

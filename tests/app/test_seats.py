@@ -53,12 +53,19 @@ def _hand_html(state) -> str:
     return f'class="fg-card">{min(state.fugitive_hand)}<span class="s">'
 
 
-def test_attack_1_the_maker_cannot_open_the_seat_her_friend_took(make_app, db):
-    maker, friend, thief = new_owner_key(), new_owner_key(), new_owner_key()
+def _invited(make_app, maker: str):
+    """The maker's page after she made a match by links through it, as the Marshal:
+    (her AppTest, the game id, the Fugitive's link secret)."""
     m = make_app(page="match", owner=maker)
     m.segmented_control(key="m_mode").set_value("online").run()
     m.button(key="m_start").click().run()
     gid, fsecret = _link(m, "fugitive")
+    return m, gid, fsecret
+
+
+def test_attack_1_the_maker_cannot_open_the_seat_her_friend_took(make_app, db):
+    maker, friend, thief = new_owner_key(), new_owner_key(), new_owner_key()
+    m, gid, fsecret = _invited(make_app, maker)
     f = make_app(page="match", game=gid, s=fsecret, owner=friend)
     no_exception(f)
     assert "Your turn · Fugitive" in status(f) and _moves(f)
@@ -211,10 +218,7 @@ def test_issue35_attack_2_the_other_players_consent_moves_no_seat(make_app, db):
 
 def test_issue35_attack_3_the_maker_calls_off_a_match_a_thief_took(make_app, db):
     maker, thief, friend = new_owner_key(), new_owner_key(), new_owner_key()
-    m = make_app(page="match", owner=maker)
-    m.segmented_control(key="m_mode").set_value("online").run()
-    m.button(key="m_start").click().run()
-    gid, fsecret = _link(m, "fugitive")
+    m, gid, fsecret = _invited(make_app, maker)
     t = make_app(page="match", game=gid, s=fsecret, owner=thief)  # the thief opens it first
     assert "Your turn · Fugitive" in status(t)
     m.run()
