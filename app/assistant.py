@@ -25,7 +25,7 @@ from notepad import Notepad, RecordRuleError
 from notepad.store import TITLE_MAX, StoreError, parse_import
 
 from . import identity, online, pad, pad_view, services, ui
-from .assistant_logic import Assistant, AssistantSession, Back, Message, OpenGame, Say, Tap
+from .assistant_logic import Assistant, AssistantSession, Back, DraftCopy, Message, OpenGame, Say, Tap
 from .i18n import error_text, t
 
 LIST_CAP = 30  # games listed before "show all"
@@ -143,12 +143,13 @@ GAME_CSS = """
 .fg-tap .fg-row {flex-wrap: nowrap; overflow-x: auto; scrollbar-width: none; padding: 2px 3px 0 3px; margin: 0;}
 .fg-tap .fg-slot {flex: 0 0 auto;}
 .fg-tap .fg-slot[data-pick] {cursor: pointer;}
-.fg-band {height: 64px; box-sizing: border-box; display: flex; align-items: center; gap: 10px; overflow: hidden;
-          padding: 4px 8px; border-radius: 8px; background: #f3f4f7; color: #1d1e26;}
-.fg-band {position: relative;}
+.fg-bandbox {height: 64px; flex: 0 0 auto; position: relative; z-index: 3;}
+.fg-band {position: absolute; top: 0; left: 0; right: 0; min-height: 64px; box-sizing: border-box; display: flex;
+          align-items: center; gap: 10px; padding: 4px 8px; border-radius: 8px; background: #f3f4f7; color: #1d1e26;}
+.fg-band.fg-error, .fg-band.fg-stale, .fg-band.fg-warning, .fg-band.fg-info {box-shadow: 0 3px 8px rgba(0, 0, 0, 0.25);}
 .fg-note {position: absolute; inset: 0; display: flex; align-items: center; padding: 0 10px; background: #fff4d6;
           color: #1d1e26; font-size: 14px; font-weight: 600;}
-.fg-band .fg-what {flex: 1 1 0; min-width: 0; font-size: 14px; line-height: 1.3; max-height: 3.9em; overflow: hidden;}
+.fg-band .fg-what {flex: 1 1 0; min-width: 0; font-size: 14px; line-height: 1.3; overflow-wrap: anywhere;}
 .fg-band .fg-acts {flex: 0 0 auto; display: flex; flex-direction: column; gap: 3px; max-width: 48%;}
 .fg-band.fresh {background: #e6f4ea;}
 .fg-band.fg-error, .fg-band.fg-stale {background: #fdecea;}
@@ -158,7 +159,9 @@ GAME_CSS = """
 .fg-band .fg-big .fg-mini {width: 10px; height: 15px;}
 .fg-band .fg-plus {font-size: 28px; font-weight: 800; color: #2e3b57;}
 .fg-band .fg-ok {font-size: 22px; color: #1e6b2a;}
-.fg-act {min-height: 30px !important; font-size: 13px !important; padding: 2px 6px !important; text-align: left;}
+.fg-act {min-height: 30px !important; font-size: 13px !important; padding: 3px 6px !important; text-align: left;
+         height: auto; overflow-wrap: anywhere;}
+.fg-over {font-size: 15px; line-height: 1.35; color: #1d1e26; padding: 4px 2px;}
 .fg-x {position: absolute; visibility: hidden;}
 .fg-band:hover .fg-x, .fg-x:focus {visibility: visible;}
 .fg-b {min-width: 0; min-height: 44px; margin: 0; padding: 0; border: 1px solid #8a8c96; border-radius: 7px;
@@ -182,8 +185,10 @@ GAME_CSS = """
 .fg-grid4 {grid-template-columns: repeat(4, minmax(0, 1fr));}
 .fg-grid7 {grid-template-columns: repeat(7, minmax(0, 1fr));}
 .fg-grid8 {grid-template-columns: repeat(8, minmax(0, 1fr));}
-.fg-labelrow {display: flex; align-items: center; justify-content: space-between; gap: 6px; height: 30px;}
-.fg-side {min-height: 28px !important; height: 28px; padding: 0 8px !important; white-space: nowrap; flex: 0 0 auto;}
+.fg-labelrow {display: flex; align-items: center; justify-content: space-between; gap: 6px; height: 38px;}
+.fg-labelrow .fg-label {flex: 1 1 0; min-width: 0; line-height: 1.25;}
+.fg-side {min-height: 34px !important; height: 34px; width: 136px; flex: 0 0 136px; padding: 0 4px !important;
+          font-size: 13px !important; line-height: 1.1;}
 .fg-full {width: 100%; margin-top: 4px;}
 .fg-pair {display: grid; grid-template-columns: 1fr 1fr; gap: 6px; margin-top: 4px;}
 .fg-wide {min-height: 46px; font-size: 16px;}
@@ -285,7 +290,8 @@ def _game_body(gid: str) -> None:
     view = pad_view.build(gid, game, draft, session.messages.get(gid), post, contradiction, tip)
     ack = session.acks.get(gid)
     with st.container(key="fg_game"):
-        pad.draw(view, (ack.seq, ack.outcome) if ack is not None else None, _on_tap, (gid,))
+        pad.draw(view, (ack.seq, ack.outcome) if ack is not None else None, _on_tap, (gid,),
+                 DraftCopy.of(draft).payload())
         if view.screen == "edit":
             _json_editor(gid, game, draft.edit)
         if view.screen == "over":

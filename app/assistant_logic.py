@@ -51,10 +51,11 @@ from .assistant_fixes import Fix, earlier_entry, fixes_for_contradiction, fixes_
 #: of the row: open the entry that placed it), open (an entry of the list), close,
 #: quick (the corrected value of the entry open), fix (a correction a message offers),
 #: dismiss (the band's message); back (to the list of games); escmode (his sprint
-#: line shows the escape's 42 +k, or back).
+#: line shows the escape's 42 +k, or back); draft (a reloaded page gives back what she
+#: was entering, kept in the browser: ``DraftCopy``).
 TAP_KINDS = frozenset({
     "place", "escape", "pass", "fdraw", "mdraw", "pick", "miss", "hit", "hitwho", "hitpos", "hitcard",
-    "hitcancel", "hitsave", "undo", "card", "open", "close", "quick", "fix", "dismiss", "back", "escmode",
+    "hitcancel", "hitsave", "undo", "card", "open", "close", "quick", "fix", "dismiss", "back", "escmode", "draft",
 })
 #: How many taps a session remembers, to recognise one delivered twice.
 SEEN_TAPS = 512
@@ -72,6 +73,7 @@ class Tap:
     value: int | None = None
     seq: str = ""
     fix: Fix | None = None
+    draft: "DraftCopy | None" = None
 
     @classmethod
     def from_payload(cls, payload: Any) -> "Tap | None":
@@ -90,7 +92,12 @@ class Tap:
             fix = _fix_from(payload.get("f"))
             if fix is None:
                 return None
-        return cls(game, version, kind, value, seq, fix)
+        draft = None
+        if kind == "draft":
+            draft = DraftCopy.from_payload(payload.get("d"))
+            if draft is None:
+                return None
+        return cls(game, version, kind, value, seq, fix, draft)
 
 
 def fix_payload(fix: Fix) -> dict[str, Any]:
@@ -240,6 +247,73 @@ class Draft:
     hit: HitDraft | None = None
     edit: int | None = None
     escape: bool = False  #: his sprint line shows the escape (42 +k)
+
+
+def _ints(data: Any, most: int = 41) -> tuple[int, ...] | None:
+    """A list of whole numbers 0..``most`` from the browser (None when it is not one)."""
+    if not isinstance(data, list) or len(data) > 41:
+        return None
+    if not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= most for x in data):
+        return None
+    return tuple(data)
+
+
+@dataclass(frozen=True)
+class DraftCopy:
+    """What she is entering (a :class:`Draft`) as the page keeps it, so that a reload
+    gives it back (issue 36): the numbers of her guess; a hit's (number, position,
+    sprint cards) per number and the number shown; his escape line; the entry open.
+    Given back by replaying it as taps on the version it was made on: what the taps
+    would refuse is not given back."""
+
+    numbers: tuple[int, ...] = ()
+    hit: tuple[tuple[int, int | None, tuple[int, ...]], ...] | None = None
+    active: int | None = None
+    escape: bool = False
+    edit: int | None = None
+
+    @classmethod
+    def of(cls, draft: Draft) -> "DraftCopy":
+        hit = None
+        if draft.hit is not None:
+            h = draft.hit
+            hit = tuple((x, h.positions.get(x), h.cards.get((x, h.positions[x]), ()) if h.positions.get(x) else ())
+                        for x in h.numbers)
+        return cls(draft.numbers, hit, draft.hit.active if draft.hit is not None else None, draft.escape, draft.edit)
+
+    def payload(self) -> dict[str, Any] | None:
+        """As the page keeps it (None: nothing entered)."""
+        if self == DraftCopy():
+            return None
+        return {"n": list(self.numbers), "h": [[x, p, list(c)] for x, p, c in self.hit] if self.hit is not None else None,
+                "a": self.active, "e": self.escape, "o": self.edit}
+
+    @classmethod
+    def from_payload(cls, data: Any) -> "DraftCopy | None":
+        """The copy the page sent back, or None when it is not one (bad input changes nothing)."""
+        if not isinstance(data, dict):
+            return None
+        numbers = _ints(data.get("n"))
+        if numbers is None:
+            return None
+        hit = None
+        if data.get("h") is not None:
+            if not isinstance(data["h"], list):
+                return None
+            rows = []
+            for row in data["h"]:
+                if not isinstance(row, list) or len(row) != 3:
+                    return None
+                head = _ints([v for v in row[:2] if v is not None])
+                cards = _ints(row[2])
+                if head is None or cards is None or row[0] is None:
+                    return None
+                rows.append((row[0], row[1], cards))
+            hit = tuple(rows)
+        active, edit = data.get("a"), data.get("o")
+        if _ints([v for v in (active, edit) if v is not None], most=10_000) is None or not isinstance(data.get("e"), bool):
+            return None
+        return cls(numbers, hit, active, data["e"], edit)
 
 
 @dataclass(frozen=True)
@@ -412,6 +486,9 @@ class Assistant:
             return self._open(session, gid, game, draft, kind, value)
         if kind == "quick":
             return self._quick(session, gid, game, draft, value)
+        if kind == "draft":
+            assert tap.draft is not None  # Tap.from_payload checked it
+            return self._restore(session, gid, game, draft, tap.draft)
         assert kind == "fix" and tap.fix is not None  # Tap.from_payload checked it
         return self._correct(session, gid, game, tap.fix, Say.of("fixed", i=tap.fix.index + 1))
 
@@ -558,7 +635,9 @@ class Assistant:
             return Refused(Message("error", Say.of("refused", reason=Say.of("card_not_under", c=value))))
         cards = have ^ {value}
         hit.cards[(x, pos)] = tuple(sorted(cards))
-        hit.active = None if complete(game.pad, hit, x) else x  # on to the next revealed card once complete
+        # on to the next revealed card once it has the cards entered for it (more than
+        # that, or any under a +0: she stays on it, and saving it offers the recount)
+        hit.active = None if len(cards) == needs(game.pad, hit, x) else x
         return Changed()
 
     def _save_hit(self, session: AssistantSession, gid: str, game: OpenGame, draft: Draft, hit: HitDraft) -> Outcome:
@@ -613,6 +692,48 @@ class Assistant:
         else:
             return Refused(Message("error", Say.of("not_now")))
         return self._correct(session, gid, game, Fix(i, event), Say.of("corrected_to", i=i + 1, what=event))
+
+    def _restore(self, session: AssistantSession, gid: str, game: OpenGame, draft: Draft,
+                 copy: DraftCopy) -> Outcome:
+        """A reloaded page gives back what she was entering on this version: replayed as
+        the taps that made it, on a fresh draft (she has not gone on since); all of it,
+        or nothing when a tap of it is refused now."""
+        if DraftCopy.of(draft) != DraftCopy():
+            return Changed()  # she has begun again: hers stands
+        steps: list[tuple[str, int | None]] = []
+        if copy.edit is not None:
+            steps.append(("open", copy.edit))
+        if copy.escape:
+            steps.append(("escmode", None))
+        steps += [("pick", x) for x in copy.numbers]
+        if copy.hit is not None:
+            if tuple(x for x, _, _ in copy.hit) != copy.numbers:
+                return Changed()
+            steps.append(("hit", None))
+            for x, pos, cards in copy.hit:
+                steps.append(("hitwho", x))
+                if pos is not None:
+                    steps.append(("hitpos", pos))
+                steps += [("hitcard", c) for c in cards]
+        for kind, value in steps:
+            if kind == "escmode":
+                draft.escape = True
+                continue
+            outcome = self._draft_step(session, gid, game, draft, kind, value)
+            if not isinstance(outcome, Changed):
+                session.drafts[gid] = Draft(draft.version)  # nothing of it
+                return Changed()
+        if draft.hit is not None:
+            draft.hit.active = copy.active if copy.active in draft.hit.numbers else None
+        return Changed()
+
+    def _draft_step(self, session: AssistantSession, gid: str, game: OpenGame, draft: Draft, kind: str,
+                    value: int | None) -> Outcome:
+        if kind in ("pick", "hit"):
+            return self._guess(session, gid, game, draft, kind, value)
+        if kind.startswith("hit"):
+            return self._hit_tap(session, gid, game, draft, kind, value)
+        return self._open(session, gid, game, draft, kind, value)
 
     # ------------------------------------------------------------------ what the page shows
     def contradiction(self, record: Record, post: Posterior) -> Message:

@@ -14,21 +14,27 @@ In the page: a tap on a control (``data-k``: its kind, ``data-x``: its value, ``
 the correction a message offers) or on a card of the row (``data-pick``) is sent as
 ``{"g", "v", "k", "x", "s", "f"}``; until the server's answer comes back (the pad drawn
 again with ``ack`` = that tap's ``seq``, or a newer version) the pad shows the tap
-pending and takes no other tap (a tap meanwhile flashes and is dropped). The second
-tap of a double tap, made where the first was within 0.4 s, once the page has changed
-under it, was meant for the page before: it is refused (and so is a third as quick), with a word over the band,
-and never applied to the control that now stands there (issue 29: a double tap on her
-last card picked a number of the guess that replaced her cards). Every tap and
-what came of it is kept in ``window.fgPadLog`` (saved, refused, stale, changed,
+pending and takes no other tap (a tap meanwhile flashes and is dropped). A tap with no
+answer after 4 s is sent again with its own id, which the server takes at most once
+(``Duplicate``) and answers with what came of it: the pad learns the outcome and says
+it is waiting, never "tap again" (issue 36: a tap applied under load was reported lost
+after 8 s, and a second tap would have undone it). The second tap of a double tap,
+made where the first was within 0.4 s, once the record has changed or another control
+stands there, was meant for the page before: it is refused (and so is a third as
+quick), with a word over the band, and never applied to the control that now stands
+there (issue 29: a double tap on her last card picked a number of the guess that
+replaced her cards); the same control tapped again once the page answered, the record
+unchanged, is a tap she means (a number picked again to take it back, issue 36). Every
+tap and what came of it is kept in ``window.fgPadLog`` (saved, refused, stale, changed,
 duplicate; busy: dropped while another was on its way; stale also: a double tap's
-second; lost: no answer in 8 s, the pad free again): the page's own account of its taps, which the browser tests compare with
-the stored record. Toggles (``data-toggle``: the rest of the candidates, the list of
+second): the page's own account of its taps, which the browser tests compare with the
+stored record. Toggles (``data-toggle``: the rest of the candidates, the list of
 entries) open and close in the page alone and stay so when the pad is drawn again.
 """
 from __future__ import annotations
 
 import functools
-from typing import Callable
+from typing import Any, Callable
 
 import streamlit as st
 
@@ -37,9 +43,12 @@ from .pad_view import PadView
 
 #: two taps this close (ms, in the page's clock), at one place: one double tap
 DOUBLE_MS = 400
+#: a tap with no answer after this long (ms) is sent again, with its own id
+RESEND_MS = 4000
 
 _JS = """
 const DOUBLE_MS = __DOUBLE_MS__;  // two taps this close, at one place: one double tap
+const RESEND_MS = __RESEND_MS__;  // a tap with no answer yet goes again (the same id) after this long
 
 export default function(component) {
     const { data, parentElement, setTriggerValue } = component;
@@ -52,14 +61,14 @@ export default function(component) {
         const flash = (el) => {
             el.classList.remove('fg-dropped'); void el.offsetWidth; el.classList.add('fg-dropped');
         };
-        const note = (text) => {  // a word from the page itself, over the band (it moves nothing)
+        const note = (text, ms) => {  // a word from the page itself, over the band (it moves nothing)
             const band = root.querySelector('[data-testid="fg-band"]');
             if (!band || !text) return;
             let box = band.querySelector('.fg-note');
             if (!box) { box = document.createElement('div'); box.className = 'fg-note'; box.setAttribute('role', 'status'); band.appendChild(box); }
             box.textContent = text;
             clearTimeout(pad.noteTimer);
-            pad.noteTimer = setTimeout(() => box.remove(), 2500);
+            pad.noteTimer = setTimeout(() => box.remove(), ms || 2500);
         };
         const tap = (event) => {
             const toggle = event.target.closest('[data-toggle]');
@@ -91,22 +100,26 @@ export default function(component) {
             window.fgPadLog.push(entry);
             if (window.fgPadLog.length > 20000) window.fgPadLog.splice(0, 10000);
             const last = pad.last, pointer = event.detail > 0;
+            const control = kind + ':' + value;
             if (pad.pending) {
                 entry.outcome = 'busy'; flash(el);
                 // dropped, but a double tap it began is still one: its second, after the
                 // answer changed the page, is compared with it
-                if (pointer) pad.last = { at: now, x: event.clientX, y: event.clientY, version: entry.version, html: pad.html };
+                if (pointer) pad.last = { at: now, x: event.clientX, y: event.clientY, version: entry.version, html: pad.html, control };
                 return;
             }
             // the second tap of a double tap, made where the first was, after the page changed
             // under it: it was meant for the page before, not for what stands there now
+            // (the record changed since: an entry or an Undo was saved; or another control
+            // stands there now. The same control again, once the page answered and the
+            // record stayed, is a tap she means: a number picked again to take it back)
             if (pointer && last && now - last.at < DOUBLE_MS && Math.hypot(event.clientX - last.x, event.clientY - last.y) < 24
-                    && (last.version !== entry.version || last.html !== pad.html)) {
+                    && (last.version !== entry.version || (last.html !== pad.html && last.control !== control))) {
                 entry.outcome = 'stale'; entry.done = now; flash(el); note(pad.words.double);
                 last.at = now;  // a third tap as quick belongs to the same burst, meant for the same page
                 return;
             }
-            pad.last = pointer ? { at: now, x: event.clientX, y: event.clientY, version: entry.version, html: pad.html } : null;
+            pad.last = pointer ? { at: now, x: event.clientX, y: event.clientY, version: entry.version, html: pad.html, control } : null;
             pad.pending = entry;
             entry.target = el.dataset.k ? '[data-k="' + kind + '"]' + (value === null ? ':not([data-x])' : '[data-x="' + value + '"]')
                                         : '[data-pick="' + value + '"]';
@@ -115,8 +128,18 @@ export default function(component) {
             const payload = { g: sheet.dataset.game, v: entry.version, k: kind, x: value, s: entry.seq };
             if (el.dataset.f) payload.f = JSON.parse(el.dataset.f);
             pad.send('tap', payload);
+            // no answer yet: the same tap (its id) goes again, which the server applies at
+            // most once (a tap it has seen is a duplicate) and answers with what came of it,
+            // so the pad learns the outcome and never asks for a second tap
+            const again = () => {
+                if (pad.pending !== entry) return;
+                entry.resent = (entry.resent || 0) + 1;
+                note(pad.words.waiting, 4500);
+                pad.send('tap', payload);
+                pad.timer = setTimeout(again, RESEND_MS);
+            };
             clearTimeout(pad.timer);
-            pad.timer = setTimeout(() => { if (pad.pending === entry) { settle('lost'); note(pad.words.lost); } }, 8000);
+            pad.timer = setTimeout(again, RESEND_MS);
         };
         const showOpen = () => {
             for (const el of root.querySelectorAll('.fg-hidden[id]')) {
@@ -176,6 +199,28 @@ export default function(component) {
         }
         pad.showOpen();
     }
+    // what she is entering, kept in this tab (sessionStorage) for a reload: a page opened
+    // with nothing entered on the version it was kept for sends it back, once
+    const sheet = root.querySelector('[data-testid="fg-pad"]');
+    if (sheet) {
+        const key = 'fgDraft:' + sheet.dataset.game;
+        try {
+            if (data.draft) {
+                sessionStorage.setItem(key, JSON.stringify({ v: data.version, d: data.draft }));
+            } else if (pad.restored === undefined) {
+                const kept = JSON.parse(sessionStorage.getItem(key) || 'null');
+                if (kept && kept.v === data.version && kept.d) {
+                    pad.send('tap', { g: sheet.dataset.game, v: data.version, k: 'draft', x: null,
+                                      s: pad.id + '-draft', d: kept.d });
+                } else {
+                    sessionStorage.removeItem(key);
+                }
+            } else {
+                sessionStorage.removeItem(key);
+            }
+        } catch (e) { /* no storage in this browser: a reload starts the entry again */ }
+        pad.restored = true;
+    }
     const p = pad.pending;
     if (p && (data.ack === p.seq || data.version !== p.version)) {
         pad.settle(data.ack === p.seq ? data.outcome : 'superseded');
@@ -185,20 +230,24 @@ export default function(component) {
 }
 """
 
-_component = st.components.v2.component("fugitive_pad", js=_JS.replace("__DOUBLE_MS__", str(DOUBLE_MS)),
+_component = st.components.v2.component("fugitive_pad", js=_JS.replace("__DOUBLE_MS__", str(DOUBLE_MS))
+                                        .replace("__RESEND_MS__", str(RESEND_MS)),
                                         isolate_styles=False)
 
 #: the pad's key: st.session_state[KEY] holds its last tap (the trigger) during the run the tap starts
 KEY = "fgpad"
 
 
-def draw(view: PadView, ack: tuple[str, str] | None, on_tap: Callable[..., None], args: tuple = ()) -> None:
+def draw(view: PadView, ack: tuple[str, str] | None, on_tap: Callable[..., None], args: tuple = (),
+         draft: dict[str, Any] | None = None) -> None:
     """Show the pad; ``on_tap(*args)`` is called once for each tap (its payload in
     :func:`last_tap`), before the run that draws the pad again; ``ack``: the last tap
-    taken on this game (its seq and outcome), so the page knows its tap was answered."""
+    taken on this game (its seq and outcome), so the page knows its tap was answered;
+    ``draft``: what she is entering (``DraftCopy.payload``), kept by the page for a reload."""
     seq, outcome = ack if ack is not None else ("", "")
     _component(key=KEY, data={"html": view.html, "version": view.version, "ack": seq, "outcome": outcome,
-                              "words": {"double": t("double_tap"), "lost": t("tap_lost")}},
+                              "draft": draft,
+                              "words": {"double": t("double_tap"), "waiting": t("tap_waiting")}},
                on_tap_change=functools.partial(on_tap, *args))
 
 

@@ -23,8 +23,9 @@ Screens (``PadView.screen``), each with its controls in fixed places:
 - ``edit``: the entry opened for correction and its value in one tap;
 - ``over``: the game is over.
 
-The band above the controls has one fixed height whatever it says (the last entry
-large, a refusal with its corrections, a stale tap), and Undo has one place, in the
+The band above the controls keeps one place of fixed height whatever it says (the
+last entry large, a refusal with its corrections, a stale tap): a longer message
+grows over what lies below it, whole, and moves nothing; Undo has one place, in the
 head line beside the status.
 """
 from __future__ import annotations
@@ -34,7 +35,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from engine.cards import DECKS
+from engine import rules
+from engine.cards import DECKS, ESCAPE
 from engine.record import Event, FormatText, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Place
 from engine.state import Phase
 from notepad import Notepad
@@ -79,15 +81,21 @@ def contrast(a: str, b: str) -> float:
 _RED = (200 / 255, 20 / 255, 40 / 255)
 _INK = "#1d1e26"  #: dark text
 _WHITE = "#ffffff"
+#: the text on a heat cell: black, not the page's ink, so that on every red one of
+#: white and black reads at 4.5:1 (with the ink, no text did between 64% and 83%)
+_BLACK = "#000000"
+#: the palest red (a number barely possible): far enough from the ruled-out grey to
+#: tell apart at a glance (it was 18 RGB units from it)
+_ALPHA0 = 0.24
 
 
 def heat_colours(p: float) -> tuple[str, str]:
     """(background, text) of a likely number at probability ``p``: white to red as p
     grows (strong from about 0.5), solid colours (no transparency: what is measured is
     what is seen), the text dark or white, whichever reads better on it."""
-    alpha = 0.12 + 0.78 * min(1.0, max(0.0, p)) ** 0.7
+    alpha = _ALPHA0 + (0.9 - _ALPHA0) * min(1.0, max(0.0, p)) ** 0.7
     bg = _hex(1 - alpha * (1 - c) for c in _RED)
-    fg = _WHITE if contrast(_WHITE, bg) >= contrast(_INK, bg) else _INK
+    fg = _WHITE if contrast(_WHITE, bg) >= contrast(_BLACK, bg) else _BLACK
     return bg, fg
 
 
@@ -201,7 +209,9 @@ def screen_of(pad: Notepad, draft: Draft) -> str:
         return "hit"
     if s.allows("guess") or s.allows("manhunt_guess"):
         return "guess"
-    if s.allows("marshal_draw") or s.phase is Phase.FUGITIVE_OPENING and s.row:
+    if s.allows("marshal_draw") or s.phase is Phase.FUGITIVE_OPENING:
+        # his opening too: his first hideout's line stands where his second's will, under
+        # her cards (greyed until her draw), so nothing moves under the thumb between them
         return "draw"
     return "fugitive"
 
@@ -235,7 +245,8 @@ def _phase_text(pad: Notepad) -> tuple[str, str | None]:
     s = pad.state
     ph = s.phase.value
     if s.over:
-        return t("phase_over") + " — " + t(f"winner_{s.winner}") + " " + ui.end_reason(pad.events, s.winner), None
+        # who won, whole in the head line; why, under it (the over screen's controls)
+        return t("phase_over") + " — " + t(f"winner_{s.winner}"), None
     if ph == "fugitive_opening":
         return t("phase_fugitive_opening_two" if pad.ruleset.opening == "two" else "phase_fugitive_opening"), "fugitive"
     if ph == "marshal_draw" and len(s.marshal_hand) < 2 and not any(
@@ -277,19 +288,24 @@ def _band(pad: Notepad, message: Message | None, contradiction: Message | None) 
     actions = [button(fix_label(f), "fix", cls="fg-act", fix=f) for f in message.fixes]
     if message.open_entry is not None and message.open_entry < len(pad) and len(actions) < 2:
         actions.append(button(t("open_entry", i=message.open_entry + 1), "open", message.open_entry, cls="fg-act"))
+    what = ""
     if message.kind in ("error", "stale", "warning"):
         actions.append(button("×", "dismiss", cls="fg-x", title=t("close")))
-    return (f'<div class="fg-band fg-{message.kind}" data-testid="fg-band" data-kind="{message.kind}" '
-            f'data-entry="{len(pad)}" role="status"><div class="fg-what">{html.escape(say(message.say))}</div>'
-            f'<div class="fg-acts">{"".join(actions)}</div></div>')
+        # a tap on the words puts them away: a message longer than the band's place lies
+        # over the first controls below it until then
+        what = ' data-k="dismiss"'
+    return (f'<div class="fg-bandbox"><div class="fg-band fg-{message.kind}" data-testid="fg-band" '
+            f'data-kind="{message.kind}" data-entry="{len(pad)}" role="status">'
+            f'<div class="fg-what"{what}>{html.escape(say(message.say))}</div>'
+            f'<div class="fg-acts">{"".join(actions)}</div></div></div>')
 
 
 def _confirmation(pad: Notepad, fresh: bool) -> str:
     """The last entry, large, to compare with the table at a glance: after a placement
     its card with the sprint cards stacked under it and their count ("+4")."""
     if not len(pad):
-        return (f'<div class="fg-band fg-confirm" data-testid="fg-band" data-kind="none" data-entry="0">'
-                f'<div class="fg-what">{html.escape(t("no_entries_yet"))}</div></div>')
+        return (f'<div class="fg-bandbox"><div class="fg-band fg-confirm" data-testid="fg-band" data-kind="none" '
+                f'data-entry="0"><div class="fg-what">{html.escape(t("no_entries_yet"))}</div></div></div>')
     i = len(pad) - 1
     event = pad.events[i]
     what = t("saved", what=ui.describe(event)) if fresh else t("last_entry", i=i + 1, what=ui.describe(event))
@@ -298,8 +314,8 @@ def _confirmation(pad: Notepad, fresh: bool) -> str:
         card = ui.card_html(ui.public_row([pad.state.row[-1]])[0], "fg-big")
         picture = f'{card}<div class="fg-plus">+{event.sprints}</div>'
     kind = "saved" if fresh else "last"
-    return (f'<div class="fg-band fg-confirm{" fresh" if fresh else ""}" data-testid="fg-band" data-kind="{kind}" '
-            f'data-entry="{i + 1}">{picture}<div class="fg-what">{html.escape(what)}</div></div>')
+    return (f'<div class="fg-bandbox"><div class="fg-band fg-confirm{" fresh" if fresh else ""}" data-testid="fg-band" '
+            f'data-kind="{kind}" data-entry="{i + 1}">{picture}<div class="fg-what">{html.escape(what)}</div></div></div>')
 
 
 # --------------------------------------------------------------------------- his turn
@@ -323,7 +339,7 @@ def _place(pad: Notepad, draft: Draft, a, can_pass: bool | None) -> str:
     in the same places) a tap away on the label's line; ``can_pass``: He passed under
     it (None: no such button, in the opening under her cards)."""
     hand = max(0, pad.state.fugitive_hand_size - 1)  # cards besides 42
-    escape_ok = a is not None and a.escape_max_sprints is not None
+    escape_ok = a is not None and a.escape_max_sprints is not None and escape_in_reach(pad, a.escape_max_sprints)
     escape = draft.escape and escape_ok
     count = -(-(max(LINE - 1, hand) + 1) // LINE) * LINE
     if escape:
@@ -336,10 +352,22 @@ def _place(pad: Notepad, draft: Draft, a, can_pass: bool | None) -> str:
         label = t("place_short")
     toggle = ""
     if escape_ok or escape:
-        toggle = button(t("escape_back") if escape else t("escape_short"), "escmode", cls="fg-act fg-side")
+        toggle = button(t("escape_back") if escape else t("escape_short"), "escmode", cls="fg-side")
     passed = button(t("pass"), "pass", off=not can_pass, cls="fg-wide fg-full") if can_pass is not None else ""
     return (f'<div class="fg-line" data-testid="fg-place"><div class="fg-labelrow">{_label(label)}{toggle}</div>'
             f'{_grid(buttons, LINE, "fg-sprints")}{passed}</div>')
+
+
+def escape_in_reach(pad: Notepad, sprints: int) -> bool:
+    """Whether 42 can follow the row with ``sprints`` sprint cards at the most: from
+    the highest the last hideout can be (a face-up number, else the widest reach of the
+    public counts from the card before). The validator refuses an escape only from a
+    previous hideout it knows (the solver says the rest); the pad does not offer one
+    that cannot be (his first turn: from a face-down first hideout of at most 5)."""
+    highest = 0
+    for slot in pad.state.row:
+        highest = slot.number if slot.number is not None else rules.widest_reach(highest, slot.sprints)
+    return ESCAPE <= rules.widest_reach(highest, sprints)
 
 
 # --------------------------------------------------------------------------- her draw
@@ -352,11 +380,13 @@ def _draw(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, st
     allowed = s.by_kind()
     a = allowed.get("marshal_draw")
     possible = set(a.cards) if a is not None else set()
+    seen = set(s.marshal_hand) | set(s.face_up_numbers) | set(s.face_up_sprint_cards)
     parts = []
     for d in (1, 2, 3):
         cards = DECKS[d]
         left = s.deck_sizes[d]
-        unseen = sum(c in possible for c in cards)
+        # (before her first draw, his opening: every card she has not seen)
+        unseen = sum(c in possible for c in cards) if a is not None else sum(c not in seen for c in cards)
         label = t("deck_line", d=d, n=left, u=unseen) if left else t("deck_empty", d=d)
         if tip and tip[0] == d:  # the suggested deck, said on its own line (its reason under the heat map)
             label += " · " + t("suggested")
@@ -400,7 +430,7 @@ def _guess(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, s
             + button(t("hit"), "hit", cls="fg-wide fg-primary", off=not draft.numbers))
     return (f'<div class="fg-line" data-testid="fg-guess" data-chosen="{",".join(map(str, sorted(chosen)))}">'
             f'{_label(label)}{_grid(buttons, GRID, "fg-numbers")}'
-            f'<div class="fg-hint" data-testid="fg-guess-hint">{info}</div><div class="fg-pair">{pair}</div></div>'
+            f'<div class="fg-pair">{pair}</div><div class="fg-hint" data-testid="fg-guess-hint">{info}</div></div>'
             + _legend(pad, post, bool(s.face_up_sprint_cards)))
 
 
@@ -443,16 +473,22 @@ def _hit(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str
     chosen = hit.positions.get(x)
     spots = [button(f"#{p} (+{sprints_at.get(p, 0)})", "hitpos", p, cls="fg-chosen" if p == chosen else "")
              for p in where]
+    # the same rows of positions for each revealed number of the hit: the sprint cards
+    # under them stay in their places from one number to the next
+    most = max(len(possible_positions(post, y, s.face_down)) for y in hit.numbers)
+    spots += ['<div aria-hidden="true"></div>'] * (-(-most // 4) * 4 - len(spots))
     parts.append(f'<div class="fg-line" data-testid="fg-positions-of">{_label(t("position_of", x=x))}'
                  + _grid(spots, 4, "fg-spots") + "</div>")
-    k = sprints_at.get(chosen, 0) if chosen is not None else 0
-    if k:
+    if chosen is not None:
+        # the sprint cards she sees under it, even where +0 was entered: an under-counted
+        # placement shows at the reveal, and its one-tap correction comes with the refusal
+        k = sprints_at.get(chosen, 0)
         seen = seen_cards(pad, hit)
         have = set(hit.cards.get((x, chosen), ()))
         cards = [button(str(c), "hitcard", c, off=c in seen, cls="fg-chosen" if c in have else "")
                  for c in range(1, 42)]
-        parts.append(f'<div class="fg-line">{_label(t("sprints_of", x=x, k=k))}' + _grid(cards, GRID, "fg-cards")
-                     + "</div>")
+        label = t("sprints_of", x=x, k=k) if k else t("sprints_of_none", x=x)
+        parts.append(f'<div class="fg-line">{_label(label)}' + _grid(cards, GRID, "fg-cards") + "</div>")
     others = [y for y in hit.numbers if y != x and hit.positions.get(y)]
     if others:
         lines = " · ".join(t("hit_summary_line", x=y, p=hit.positions[y], cards=" ".join(
@@ -489,7 +525,11 @@ def _edit(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, st
 
 
 def _over(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str] | None) -> str:
-    return f'<div class="fg-caption fg-over">{html.escape(t("nothing_to_enter"))}</div>'
+    """Who won and why, in words that wrap (never cut), and that nothing more is entered."""
+    s = pad.state
+    why = ui.end_reason(pad.events, s.winner)
+    return (f'<div class="fg-over" data-testid="fg-over"><b>{html.escape(t(f"winner_{s.winner}"))}</b> '
+            f'{html.escape(why)}</div><div class="fg-caption">{html.escape(t("nothing_to_enter"))}</div>')
 
 
 # --------------------------------------------------------------------------- analysis

@@ -49,6 +49,9 @@ div[data-testid="stHorizontalBlock"] {flex-wrap: nowrap !important; gap: 0.5rem 
 div[data-testid="stHorizontalBlock"] > div[data-testid="stColumn"] {min-width: 0 !important; width: auto !important;
                                                                    flex: 1 1 0 !important;}
 h3 {padding-top: 0.2rem !important;}
+/* captions: Streamlit draws them as dark text at opacity 0.6 (3.89:1 on white); a grey
+   of their own instead reads at 6:1 (tests/app/test_browser_colours.py) */
+div[data-testid="stCaptionContainer"] {opacity: 1 !important; color: #5c5f6b !important;}
 div[data-testid="stButtonGroup"] button {min-height: 44px; min-width: 44px; font-size: 1.05rem;}
 div.stButton > button, div.stDownloadButton > button {min-height: 46px; font-size: 1.05rem;}
 .fg-grid {display: grid; grid-template-columns: repeat(7, 1fr); gap: 3px; margin: 4px 0 6px 0;}

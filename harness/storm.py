@@ -63,6 +63,9 @@ class Report:
     doubles: int = 0  #: double taps made
     second_taken: list[str] = field(default_factory=list)  #: double taps whose second tap was taken
     slow_seconds: int = 0  #: "double" taps whose second tap came too late to be one (an ordinary tap)
+    #: "double" taps whose second tap came on the same control once the page had answered the
+    #: first, the record unchanged (a refused card tapped again): a tap she means (issue 36)
+    retaps: int = 0
     gone: int = 0  #: taps not made: the control went away (the page moved on) before the thumb came
     unheard: int = 0  #: taps the page heard nothing of (the control drawn anew under the finger: no click)
     deaf: list[str] = field(default_factory=list)  #: taps on a control the page heard nothing of, the pad not redrawn
@@ -74,7 +77,7 @@ class Report:
         return (f"{self.taps} taps in {self.sequences} sequences over {self.games} games, {self.seconds:.0f} s: "
                 f"{self.entries} entries saved; taps {said}; {self.doubles} double taps, "
                 f"{len(self.second_taken)} second taps taken ({self.slow_seconds} came too late to be a double "
-                f"tap); {self.gone} controls gone before the tap, {self.unheard} taps made no click ({len(self.deaf)} of them on a pad not drawn anew); {len(self.phantoms)} sequences with phantom or "
+                f"tap, {self.retaps} on the same control after its answer); {self.gone} controls gone before the tap, {self.unheard} taps made no click ({len(self.deaf)} of them on a pad not drawn anew); {len(self.phantoms)} sequences with phantom or "
                 f"missing entries")
 
 
@@ -392,7 +395,14 @@ class Storm:
                 log = self.page.evaluate("(xs) => xs.map(i => { const e = (window.fgPadLog || [])[i] || {};"
                                          " return [e.kind, e.value, e.version, e.at, e.done, e.outcome, e.detail]; })",
                                          [s.first, s.index])
-                self.report.second_taken.append(f"{s.what}: {got} (the page's log, first then second: {log}; "
+                (k1, v1, ver1, _, done1, out1, _), (k2, v2, ver2, at2, _, _, _) = log
+                if (k1, v1, ver1) == (k2, v2, ver2) and done1 is not None and done1 <= at2 and out1 != "saved":
+                    # the same control again once the page answered the first, the record
+                    # unchanged: not a double tap (issue 36, point 8), an ordinary tap
+                    self.report.retaps += 1
+                    s = _Sent(s.index, event_for(k2, v2), k2 == "undo", what=s.what + " (again after its answer)")
+                else:
+                    self.report.second_taken.append(f"{s.what}: {got} (the page's log, first then second: {log}; "
                                                 f"{'touch' if self.touch else 'mouse'})")
             if got == "saved":
                 if s.undo:

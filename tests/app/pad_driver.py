@@ -90,7 +90,7 @@ class Pad:
 
     def band(self) -> str:
         """The band's words."""
-        m = re.search(r'data-testid="fg-band".*?<div class="fg-what">(.*?)</div>', self.html, re.S)
+        m = re.search(r'data-testid="fg-band".*?<div class="fg-what"[^>]*>(.*?)</div>', self.html, re.S)
         return _text(m.group(1)) if m else ""
 
     def text(self) -> str:

@@ -67,8 +67,9 @@ def test_new_game_puts_the_id_in_the_url_and_the_store(make_app, db):
     at, gid = _new_game(make_app, db)
     assert _record(db, gid).events == ()
     shown = pad(at)
-    # at the start only the Fugitive's first placement is offered (in its fixed place)
-    assert shown.screen == "fugitive" and _on(at, "place") == list(range(8))[:len(_on(at, "place"))]
+    # at the start only the Fugitive's first placement is offered (in its fixed place:
+    # under her cards, greyed, where his second opening hideout's line will stand)
+    assert shown.screen == "draw" and _on(at, "place") == list(range(8))[:len(_on(at, "place"))]
     assert not _on(at, "mdraw") and not _on(at, "fdraw") and not _on(at, "pass")
     assert "first turn" in _status(at)
     assert shown.control("undo").disabled  # nothing to undo, in its one place
@@ -543,7 +544,8 @@ def test_the_end_of_a_game_says_why(make_app, db):
     gid = GameStore(db).create(escaped, owner_key=OWNER).id
     at = make_app(game=gid)
     no_exception(at)
-    assert "The Fugitive won." in _status(at) and "no Manhunt" in _status(at)
+    # who won in the status, why under it (issue 36: the status cut it)
+    assert "The Fugitive won." in _status(at) and "no Manhunt" in _text_of(pad(at).html, 'data-testid="fg-over"')
     assert pad(at).screen == "over"
 
 

@@ -240,3 +240,79 @@ def test_a_json_correction_on_an_older_page_is_stale(store):
     assert isinstance(out, Stale) and phone.record().events[1] == MarshalDraw(17)
     out = phone.assistant.correct_json(phone.session, phone.gid, phone.version, 1, '{"type": "marshal_draw", "card": 30}')
     assert isinstance(out, Saved) and phone.record().events[1] == MarshalDraw(30)
+
+
+def _pad_html(phone: Phone) -> str:
+    """The pad as the page draws it for this phone's session now."""
+    from app import pad_view
+
+    game = phone.assistant.game(phone.session, phone.gid)
+    post = solve(game.pad.record) if len(game.pad) else None
+    return pad_view.build(phone.gid, game, phone.session.draft(phone.gid), phone.session.messages.get(phone.gid),
+                          post, None, None).html
+
+
+def test_an_under_counted_sprint_card_is_entered_at_the_reveal_and_fixed_in_one_tap(store):
+    """Issue 36, point 1: entry 1 said +0 where he placed +1; her hit on 2 reveals it at
+    position 1 with one sprint card under it. The hit's panel offers the sprint cards
+    even for a +0 hideout (on today's main it showed none: the card she sees could not
+    be entered), and the refusal's one-tap correction makes entry 1 +1 and saves the
+    hit, every later entry kept."""
+    later = [mdraw(17), mdraw(6), miss(20), fdraw(1), place(1), mdraw(30)]
+    phone = _phone(store, rec(place(0), *later))
+    phone.tap("pick", 2)
+    phone.tap("hit")
+    assert phone.session.draft(phone.gid).hit.positions == {2: 1}
+    html_ = _pad_html(phone)
+    assert 'data-k="hitcard" data-x="9"' in html_, "no sprint-card grid under a hideout entered +0"
+    assert isinstance(phone.tap("hitcard", 9), Changed)
+    out = phone.tap("hitsave")
+    assert isinstance(out, Refused) and "you listed 1" in _words(out.message)
+    (fix,) = out.message.fixes
+    assert (fix.index, fix.event) == (0, Place(1))
+    assert isinstance(phone.tap("fix", fix=fix), Saved)  # one tap
+    assert phone.record().events == (Place(1), *later, Guess((2,), True, (Reveal(1, 2, (9,)),)))
+
+
+def test_the_escape_is_offered_only_where_42_can_be_reached(store):
+    """Issue 36, point 5: "Escape: 42" was offered on his first turn (and for his second
+    opening hideout), where no escape is possible: from 0, or from a face-down first
+    hideout of at most 5, his hand cannot reach 42. From a revealed 30 it is offered."""
+    from tests.notepad.records import hit
+
+    for events in ((), (place(1),)):
+        phone = _phone(store, rec(*events))
+        assert 'data-k="place"' in _pad_html(phone)
+        assert 'data-k="escmode"' not in _pad_html(phone), events
+    phone = _phone(store, rec(place(), place(), mdraw(4), mdraw(5), hit((2, 30, ())), fdraw(1)))
+    assert 'data-k="escmode"' in _pad_html(phone)
+
+
+def test_a_draft_given_back_after_a_reload_is_replayed_on_its_version_or_not_at_all(store):
+    """Issue 36, point 7 (the controller's part): what she was entering comes back as
+    the taps that made it; a copy that is not one, or that a tap of it refuses now,
+    changes nothing."""
+    from app.assistant_logic import DraftCopy
+
+    phone = _phone(store, rec(place(1), mdraw(17), mdraw(6)))
+    phone.tap("pick", 2)
+    phone.tap("hit")
+    phone.tap("hitcard", 11)
+    kept = DraftCopy.of(phone.session.draft(phone.gid)).payload()
+    assert kept == {"n": [2], "h": [[2, 1, [11]]], "a": None, "e": False, "o": None}
+    later = _phone(store, phone.record())  # the same game, a new session (a reload)
+    later.gid = phone.gid
+    tap = Tap.from_payload({"g": phone.gid, "v": later.version, "k": "draft", "s": "r1", "d": kept})
+    assert isinstance(later.assistant.tap(later.session, later.gid, tap), Changed)
+    hit = later.session.draft(later.gid).hit
+    assert hit is not None and hit.positions == {2: 1} and hit.cards == {(2, 1): (11,)}
+    for bad in (None, [], {"n": "2"}, {"n": [2, "x"], "e": False}, {"n": [99], "h": None, "a": None, "e": False},
+                {"n": [2], "h": [[2, 1]], "a": None, "e": False}, {"n": [True], "e": False}):
+        assert Tap.from_payload({"g": phone.gid, "v": later.version, "k": "draft", "s": "r2", "d": bad}) is None, bad
+    # a copy a tap of it refuses now (there is no position 3): nothing of it
+    fresh = _phone(store, phone.record())
+    fresh.gid = phone.gid
+    refused = DraftCopy((17, 2), ((17, 3, ()), (2, 1, (11,))), None, False, None).payload()
+    tap = Tap.from_payload({"g": phone.gid, "v": fresh.version, "k": "draft", "s": "r3", "d": refused})
+    assert isinstance(fresh.assistant.tap(fresh.session, fresh.gid, tap), Changed)
+    assert fresh.session.draft(fresh.gid).hit is None and fresh.session.draft(fresh.gid).numbers == ()
