@@ -162,6 +162,12 @@ GAME_CSS = """
 .fg-act {min-height: 30px !important; font-size: 13px !important; padding: 3px 6px !important; text-align: left;
          height: auto; overflow-wrap: anywhere;}
 .fg-over {font-size: 15px; line-height: 1.35; color: #1d1e26; padding: 4px 2px;}
+/* a tap on the pad lands on a control or on nothing: the words between the controls are
+   no tap's target (Chrome's touch adjustment took a thumb on a button just under a label
+   for the label: a tap heard by nothing); the row of cards still scrolls under the thumb */
+.fg-pad {pointer-events: none;}
+.fg-pad [data-k], .fg-pad [data-pick], .fg-pad [data-toggle], .fg-pad .fg-row {pointer-events: auto;}
+.fg-pad .fg-row > :not([data-pick]) {pointer-events: none;}
 .fg-x {position: absolute; visibility: hidden;}
 .fg-band:hover .fg-x, .fg-x:focus {visibility: visible;}
 .fg-b {min-width: 0; min-height: 44px; margin: 0; padding: 0; border: 1px solid #8a8c96; border-radius: 7px;
