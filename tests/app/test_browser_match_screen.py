@@ -120,3 +120,33 @@ def test_place_and_pass_stay_on_the_first_screen_with_a_big_hand(server, page, c
     browser.wait_idle(page)
     assert abs(y(page, 'button:has-text("Place")') - place) <= 2 and abs(y(page, 'button:has-text("Pass")') - pass_) <= 2
     on_first_screen(page, 'button:has-text("Place")', 'button:has-text("Pass")')
+
+
+def test_learning_shows_the_coach_line_of_the_move_beside_the_board_and_opens_where_it_matters(server, page):
+    """Point 6: the coach's line for the move shown on the board's screen, under ◀ ▶,
+    and the page opens at the first move the coach finds a better one for."""
+    from advisor import bots
+    from engine.bots import play_game
+
+    url, db = server
+    final = play_game(bots.make_bot(bots.FUGITIVE_BOTS["adversarial"], 2),
+                      bots.make_bot(bots.MARSHAL_BOTS["notepad"], 2), seed=2)
+    gid = GameStore(db).create(final.record(), kind="match",
+                               metadata={"seed": 2, "mode": "human_marshal", "fugitive_bot": "advisor:adversarial",
+                                         "marshal_bot": "advisor:notepad"}, owner_key=KEY).id
+    browser.as_owner(page, url, KEY)
+    page.goto(f"{url}/?page=learning&game={gid}")
+    page.wait_for_selector('[data-testid="fg-coach-now"]', timeout=120_000)
+    on_first_screen(page, 'button:has-text("◀")', 'button:has-text("▶")', '[data-testid="fg-coach-now"]',
+                    '[data-testid="fg-status"]')
+    now = page.locator('[data-testid="fg-coach-now"]')
+    first = int(now.get_attribute("data-index"))
+    assert "Better:" in now.inner_text() and now.get_attribute("data-flagged") == "1"
+    assert page.locator('[data-testid="fg-status"]').inner_text().startswith(f"{first + 1}.")
+    assert first + 1 < len(final.events)  # not the last move, where it used to open
+    # the board of that move on the same screen: its row starts on it
+    assert y(page, '[data-testid="fg-row"]') < SCREEN
+    prev_y = y(page, 'button:has-text("◀")')
+    page.locator('button:has-text("◀")').first.click()
+    page.wait_for_selector(f'[data-testid="fg-coach-now"][data-index="{first - 1}"]')
+    assert y(page, 'button:has-text("◀")') == prev_y
