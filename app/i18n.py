@@ -1405,6 +1405,32 @@ KO.update({
 })
 
 
+# issue 39: resign, abandon or delete a match on one device
+EN.update({
+    "end_title": "Resign, abandon or delete",
+    "end_resign_help": "The {side} resigns: the match ends at once and the {other} wins.",
+    "end_resign_button": "Yes, the {side} resigns",
+    "end_abandon_help": "Nobody will finish it: the match ends with no winner.",
+    "end_abandon_button": "Abandon this match",
+    "ended_abandoned": "abandoned: no winner.",
+    "list_abandoned": "abandoned",
+    "delete_match": "Delete this match",
+    "delete_match_confirm": "Yes, delete this match for good",
+    "match_deleted": "The match was deleted.",
+})
+KO.update({
+    "end_title": "기권, 포기 또는 삭제",
+    "end_resign_help": "{side}이(가) 기권합니다: 대전이 바로 끝나고 {other}이(가) 이깁니다.",
+    "end_resign_button": "네, {side}이(가) 기권합니다",
+    "end_abandon_help": "아무도 끝내지 않을 대전: 승자 없이 끝납니다.",
+    "end_abandon_button": "이 대전 포기하기",
+    "ended_abandoned": "포기함: 승자 없음.",
+    "list_abandoned": "포기함",
+    "delete_match": "이 대전 지우기",
+    "delete_match_confirm": "네, 이 대전을 완전히 지웁니다",
+    "match_deleted": "대전을 지웠습니다.",
+})
+
 # issue 39: the Fugitive's coach grades by his chance to win (the expert AI's evaluation);
 # the Marshal's coach says draws in a player's words; plurals said as words, not "(s)"
 EN.update({
