@@ -61,6 +61,14 @@ def test_two_on_one_phone_resign_by_the_side_whose_turn_it_is_and_ai_vs_ai_is_ab
     gid = _gid(bots)
     assert GameStore(db).open(gid).metadata["ended"]["how"] == "abandoned"
     assert "abandoned: no winner" in status(bots)
+    # a watcher of it (its watch link) reads the same, and the match is hers alone to delete
+    from notepad.access import Principal
+
+    secret = GameStore(db).watch_link(gid, Principal.browser(bots.session_state["online_owner"]))
+    watcher = make_app(page="match", game=gid, s=secret)
+    no_exception(watcher)
+    assert "abandoned: no winner" in status(watcher) and "called" not in status(watcher)
+    assert not [b for b in watcher.button if (b.key or "").startswith(("m_delete_", "m_abandon_"))]
     bots.button(key="m_back").click().run()
     label = next(b.label for b in bots.button if b.key == f"mopen_{gid}")
     assert "abandoned" in label and "in play" not in label
