@@ -1595,6 +1595,12 @@ def set_lang(lang: str) -> None:
         _current["lang"] = lang
 
 
+def md(text: str) -> str:
+    """Text for a markdown element, its "~" escaped: two of them made a strikethrough
+    (the Korean "0~42" ... "4~14" read "042 ... 414")."""
+    return text.replace("~", "\\~")
+
+
 def get_lang() -> str:
     ss = _session()
     if ss is not None:

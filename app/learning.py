@@ -27,7 +27,7 @@ from . import identity
 from . import match_logic as ml
 from . import match_play as mp
 from . import review, services, ui
-from .i18n import error_text, rule_text, t
+from .i18n import error_text, md, rule_text, t
 from .match_meta import read_or_none
 from .services import pct
 
@@ -202,7 +202,7 @@ def run() -> None:
         meta = read_or_none(stored.metadata) if stored.info.kind == "match" else None
         over = validate(record).state.over or (meta is not None and meta.ended is not None)
     except RecordRuleError as exc:  # saved by an older version whose rules allowed it
-        st.error(t("game_unreadable_rule", n=(exc.index or 0) + 1, reason=rule_text(exc.reason)))
+        st.error(md(t("game_unreadable_rule", n=(exc.index or 0) + 1, reason=rule_text(exc.reason))))
         return
     role = st.session_state.get(ROLES, {}).get(gid)
     kind = (Kind.ASSISTANT if stored.info.kind != "match"
@@ -459,8 +459,8 @@ def tutorial() -> None:
     i = min(st.session_state.setdefault("tut_step", 0), len(STEPS) - 1)
     name, options, mode, check = STEPS[i]
     st.progress((i + 1) / len(STEPS))
-    st.subheader(t(f"{name}_title"))
-    st.write(t(f"{name}_text"))
+    st.subheader(md(t(f"{name}_title")))
+    st.markdown(md(t(f"{name}_text")))
     if options is not None:
         fmt = (lambda o: t(o)) if isinstance(options[0], str) else str
         answer = st.pills(t(f"{name}_q"), options, selection_mode=mode, format_func=fmt, key=f"tut_a_{i}")
@@ -468,7 +468,7 @@ def tutorial() -> None:
             if check(answer):
                 st.success(t("tut_right"))
             else:
-                st.warning(t("tut_wrong", why=t(f"{name}_why")))
+                st.warning(md(t("tut_wrong", why=t(f"{name}_why"))))
     else:  # the end: off to play
         if st.button(t("tut_play"), key="tut_play", type="primary", use_container_width=True):
             _go("match")

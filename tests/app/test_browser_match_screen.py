@@ -150,3 +150,32 @@ def test_learning_shows_the_coach_line_of_the_move_beside_the_board_and_opens_wh
     page.locator('button:has-text("◀")').first.click()
     page.wait_for_selector(f'[data-testid="fg-coach-now"][data-index="{first - 1}"]')
     assert y(page, 'button:has-text("◀")') == prev_y
+
+
+def test_the_korean_tutorial_reads_its_ranges_whole_and_the_language_is_remembered(server, page):
+    """Point 8: "0~42" is not struck through (two "~" made markdown's strikethrough, and
+    "0~42" read "042"); the language chosen is the one of her next visit."""
+    url, _ = server
+    page.goto(url + "/?page=tutorial")
+    page.wait_for_selector('[data-testid="stProgress"]')
+    browser.wait_idle(page)
+    page.locator('[aria-label="Language"] button').filter(has_text="한국어").click()
+    page.wait_for_selector("text=1. 카드")
+    browser.wait_idle(page)
+    body = page.locator('[data-testid="stMarkdownContainer"]').filter(has_text="은신처 카드 43장").first
+    text = body.inner_text()
+    assert "0~42" in text and "4~14" in text and "15~28" in text and "29~41" in text, text
+    assert body.locator("del, s").count() == 0
+    browser.wait_idle(page)
+    # her next visit, without the language in its link: Korean again
+    page.goto(url + "/?page=tutorial")
+    page.wait_for_selector('[data-testid="stProgress"]')
+    page.wait_for_selector("text=1. 카드")
+    assert "lang=" not in page.url or "lang=ko" in page.url
+    # and English again once she picks it
+    browser.wait_idle(page)
+    page.locator('[aria-label="Language"] button').filter(has_text="English").click()
+    page.wait_for_selector("text=Next step")
+    browser.wait_idle(page)
+    page.goto(url + "/?page=tutorial")
+    page.wait_for_selector("text=Next step")
