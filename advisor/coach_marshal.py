@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Iterable, Union
+from typing import Callable, Union
 
 from engine.cards import deck_of
 from engine.record import Event, Guess, ManhuntGuess, MarshalDraw, Record
@@ -41,92 +41,12 @@ from solver import Posterior
 
 from .cache import joint, solve_cached
 from .draws import DeckScore, advise_draw
+from .guesses import MAX_SETS, BestGuess, BestSet, best_set  # noqa: F401 (the coach's search, the suggestions' too)
+from .guesses import best_of_any_size as best_guess
 from .manhunt import plan_manhunt
 
-#: the best set's search computes at most this many joint probabilities per size (then
-#: the best set found is the best of those searched, and the grade says so)
-MAX_SETS = 4000
 #: the planner's seconds for each Manhunt guess
 MANHUNT_SECONDS = 2.0
-
-
-# --------------------------------------------------------------------------- best sets
-@dataclass(frozen=True)
-class BestSet:
-    numbers: tuple[int, ...]
-    p: Fraction
-    exact: bool  #: False: the search stopped at MAX_SETS joints (the best of those)
-    searched: int  #: joint probabilities computed
-
-
-def best_set(post: Posterior, k: int, exclude: Iterable[int] = (), max_sets: int = MAX_SETS) -> BestSet:
-    """The ``k`` numbers most likely to be face-down hideouts all together (the best
-    guess of ``k`` numbers), by branch and bound over the numbers in descending order
-    of probability: a set is never more likely than any of its numbers, nor than any
-    of its subsets, so a branch whose bound (the smaller of the joint so far and the
-    next number's own probability) cannot beat the best found is left."""
-    exclude = frozenset(exclude)
-    cands = sorted((x for x, c in post.number_counts.items() if c and x not in exclude),
-                   key=lambda x: (-post.number_counts[x], x))
-    if k < 1 or len(cands) < k:
-        return BestSet((), Fraction(0), True, 0)
-    probs = [post.probability(x) for x in cands]
-    best_numbers: tuple[int, ...] = ()
-    best_p = Fraction(-1)
-    searched = 0
-    stopped = False
-
-    def grow(start: int, chosen: tuple[int, ...], p: Fraction) -> None:
-        nonlocal best_numbers, best_p, searched, stopped
-        if len(chosen) == k:
-            if p > best_p:
-                best_numbers, best_p = chosen, p
-            return
-        for j in range(start, len(cands) - (k - len(chosen)) + 1):
-            if min(p, probs[j]) <= best_p:
-                return  # the numbers after j are no more likely than j
-            if searched >= max_sets:
-                stopped = True
-                return
-            nxt = chosen + (cands[j],)
-            q = probs[j] if len(nxt) == 1 else joint(post, nxt)
-            searched += len(nxt) > 1
-            if q > best_p:
-                grow(j + 1, nxt, q)
-
-    grow(0, (), Fraction(1))
-    if not best_numbers:
-        return BestSet(tuple(sorted(cands[:k])), Fraction(0), not stopped, searched)
-    return BestSet(tuple(sorted(best_numbers)), best_p, not stopped, searched)
-
-
-@dataclass(frozen=True)
-class BestGuess:
-    """The guess that reveals the most hideouts on average."""
-
-    numbers: tuple[int, ...]
-    p: float  #: its chance to hit
-    exact: bool  #: False: a size's search stopped at MAX_SETS joints
-
-    @property
-    def reveals(self) -> float:
-        return self.p * len(self.numbers)
-
-
-def best_guess(post: Posterior, hand: Iterable[int] = (), max_sets: int = MAX_SETS) -> BestGuess:
-    """The best guess of any size by expected reveals (see the module docstring)."""
-    hand = frozenset(hand)
-    probs = sorted((post.probability(x) for x, c in post.number_counts.items() if c and x not in hand), reverse=True)
-    best: tuple[Fraction, Fraction, tuple[int, ...]] = (Fraction(-1), Fraction(0), ())
-    exact = True
-    for k in range(1, min(post.face_down_count, len(probs)) + 1):
-        if k * probs[k - 1] <= best[0]:
-            continue  # no k numbers can reveal more on average
-        found = best_set(post, k, hand, max_sets)
-        exact &= found.exact
-        if k * found.p > best[0]:
-            best = (k * found.p, found.p, found.numbers)
-    return BestGuess(best[2], float(best[1]), exact)
 
 
 # --------------------------------------------------------------------------- her decisions

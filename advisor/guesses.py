@@ -3,8 +3,11 @@
 Candidates
 ----------
 Single numbers (the most likely face-down hideouts), the set of all *certain*
-numbers, the certain numbers plus one uncertain number, and pairs of the most likely
-uncertain numbers. A guess is all-or-nothing (docs/rules.md), so a set is only as good as
+numbers, the certain numbers plus one uncertain number, pairs of the most likely
+uncertain numbers, and (``any_size``: the app's suggestion panel) the set of any size
+that reveals the most hideouts on average (:func:`best_of_any_size`, the search the
+Marshal's coach grades her guesses by, with the same budget: so the first suggestion
+by ``expected_reveals`` is the coach's best guess). A guess is all-or-nothing (docs/rules.md), so a set is only as good as
 the chance that every number of it hits.
 
 Criteria (every figure is stated per suggestion)
@@ -45,6 +48,97 @@ from solver.posterior import Posterior
 from .cache import joint, solve_cached
 
 ORDER = ("expected_reveals", "p_hit", "information_bits", "lookahead")
+
+#: the best set's search computes at most this many joint probabilities per size (then
+#: the best set found is the best of those searched, and the grade says so)
+MAX_SETS = 4000
+
+
+# --------------------------------------------------------------------------- best sets
+@dataclass(frozen=True)
+class BestSet:
+    numbers: tuple[int, ...]
+    p: Fraction
+    exact: bool  #: False: the search stopped at MAX_SETS joints (the best of those)
+    searched: int  #: joint probabilities computed
+
+
+def best_set(post: Posterior, k: int, exclude: Iterable[int] = (), max_sets: int = MAX_SETS,
+             floor: Fraction | None = None) -> BestSet:
+    """The ``k`` numbers most likely to be face-down hideouts all together (the best
+    guess of ``k`` numbers), by branch and bound over the numbers in descending order
+    of probability: a set is never more likely than any of its numbers, nor than any
+    of its subsets, so a branch whose bound (the smaller of the joint so far and the
+    next number's own probability) cannot beat the best found is left. ``floor``: only
+    a set more likely than it is wanted (no numbers when there is none), so branches
+    that cannot pass it are left from the start."""
+    exclude = frozenset(exclude)
+    cands = sorted((x for x, c in post.number_counts.items() if c and x not in exclude),
+                   key=lambda x: (-post.number_counts[x], x))
+    if k < 1 or len(cands) < k:
+        return BestSet((), Fraction(0), True, 0)
+    probs = [post.probability(x) for x in cands]
+    best_numbers: tuple[int, ...] = ()
+    best_p = Fraction(-1) if floor is None else floor
+    searched = 0
+    stopped = False
+
+    def grow(start: int, chosen: tuple[int, ...], p: Fraction) -> None:
+        nonlocal best_numbers, best_p, searched, stopped
+        if len(chosen) == k:
+            if p > best_p:
+                best_numbers, best_p = chosen, p
+            return
+        for j in range(start, len(cands) - (k - len(chosen)) + 1):
+            if min(p, probs[j]) <= best_p:
+                return  # the numbers after j are no more likely than j
+            if searched >= max_sets:
+                stopped = True
+                return
+            nxt = chosen + (cands[j],)
+            q = probs[j] if len(nxt) == 1 else joint(post, nxt)
+            searched += len(nxt) > 1
+            if q > best_p:
+                grow(j + 1, nxt, q)
+
+    grow(0, (), Fraction(1))
+    if not best_numbers and floor is not None:
+        return BestSet((), Fraction(0), not stopped, searched)
+    if not best_numbers:
+        return BestSet(tuple(sorted(cands[:k])), Fraction(0), not stopped, searched)
+    return BestSet(tuple(sorted(best_numbers)), best_p, not stopped, searched)
+
+
+@dataclass(frozen=True)
+class BestGuess:
+    """The guess that reveals the most hideouts on average."""
+
+    numbers: tuple[int, ...]
+    p: float  #: its chance to hit
+    exact: bool  #: False: a size's search stopped at MAX_SETS joints
+
+    @property
+    def reveals(self) -> float:
+        return self.p * len(self.numbers)
+
+
+def best_of_any_size(post: Posterior, hand: Iterable[int] = (), max_sets: int = MAX_SETS) -> BestGuess:
+    """The best guess of any size by expected reveals (see the module docstring)."""
+    hand = frozenset(hand)
+    probs = sorted((post.probability(x) for x, c in post.number_counts.items() if c and x not in hand), reverse=True)
+    best: tuple[Fraction, Fraction, tuple[int, ...]] = (Fraction(-1), Fraction(0), ())
+    exact = True
+    for k in range(1, min(post.face_down_count, len(probs)) + 1):
+        if k * probs[k - 1] <= best[0]:
+            continue  # no k numbers can reveal more on average
+        # only a set more likely than best / k can reveal more: the search starts there
+        found = best_set(post, k, hand, max_sets, floor=best[0] / k if best[0] > 0 else None)
+        exact &= found.exact
+        if found.numbers and k * found.p > best[0]:
+            best = (k * found.p, found.p, found.numbers)
+    return BestGuess(best[2], float(best[1]), exact)
+
+
 
 
 @dataclass(frozen=True)
@@ -169,6 +263,7 @@ def advise_guesses(
     lookahead_top: int = 3,
     order: str = "expected_reveals",
     validate: bool = True,
+    any_size: bool = False,
 ) -> list[Suggestion]:
     """Ranked guess suggestions for the Marshal's normal turn, best first.
 
@@ -177,6 +272,10 @@ def advise_guesses(
     suggested): by default, for a record, the cards her record says she drew. ``order`` is one of
     ``expected_reveals`` (default), ``p_hit``, ``information_bits``, ``lookahead``;
     ties are broken by the other figures in that order, then by the smaller set.
+    ``any_size``: the guess of any size that reveals the most on average (the coach's
+    search, :func:`best_of_any_size`) is a candidate too, so the first suggestion by
+    ``expected_reveals`` is the coach's best guess (the app's suggestion panel; the
+    bots keep the candidates they were measured with).
     """
     if order not in ORDER:
         raise ValueError(f"order must be one of {', '.join(ORDER)}")
@@ -205,6 +304,11 @@ def advise_guesses(
             cands[tuple(sorted(certain + [u]))] = probs[u]  # certain numbers do not change it
     for a, b in combinations(top_unc[:3], 2):
         cands[tuple(sorted((a, b)))] = joint(post, (a, b))
+    # the guess of any size that reveals the most on average, by the coach's own search
+    # (one budget, MAX_SETS): the panel's first suggestion is the coach's best guess
+    most = best_of_any_size(post, hand) if any_size else None
+    if most is not None and most.numbers:
+        cands[most.numbers] = probs[most.numbers[0]] if len(most.numbers) == 1 else joint(post, most.numbers)
 
     ys = certain + uncertain[:lookahead_width]
     out: list[Suggestion] = []
@@ -239,7 +343,15 @@ def advise_guesses(
         n = len(pre) if order == "lookahead" else lookahead_top
         done = [replace(s, lookahead=s.expected_reveals + _next_best(post, s.numbers, s.p_hit, probs, ys)) for s in pre[:n]]
         out = done + pre[n:]
-    return rank(out, keys[order])[:top]
+    ranked = rank(out, keys[order])
+    if most is not None and most.numbers and order == "expected_reveals":
+        # a tie (as many reveals on average, as likely) goes to the coach's own pick, so the
+        # first suggestion and the coach's "Better" name one guess
+        first = ranked[0]
+        mine = next((s for s in ranked if s.numbers == most.numbers), first)
+        if mine is not first and (mine.p_hit * mine.size, mine.p_hit) == (first.p_hit * first.size, first.p_hit):
+            ranked = [mine] + [s for s in ranked if s is not mine]
+    return ranked[:top]
 
 
 def _next_best(post: Posterior, nums: tuple[int, ...], p: Fraction, probs: dict[int, Fraction], ys: list[int]) -> float:

@@ -1407,6 +1407,32 @@ KO.update({
 })
 
 
+# issue 39: resign, abandon or delete a match on one device
+EN.update({
+    "end_title": "Resign, abandon or delete",
+    "end_resign_help": "The {side} resigns: the match ends at once and the {other} wins.",
+    "end_resign_button": "Yes, the {side} resigns",
+    "end_abandon_help": "Nobody will finish it: the match ends with no winner.",
+    "end_abandon_button": "Abandon this match",
+    "ended_abandoned": "abandoned: no winner.",
+    "list_abandoned": "abandoned",
+    "delete_match": "Delete this match",
+    "delete_match_confirm": "Yes, delete this match for good",
+    "match_deleted": "The match was deleted.",
+})
+KO.update({
+    "end_title": "기권, 포기 또는 삭제",
+    "end_resign_help": "{side}이(가) 기권합니다: 대전이 바로 끝나고 {other}이(가) 이깁니다.",
+    "end_resign_button": "네, {side}이(가) 기권합니다",
+    "end_abandon_help": "아무도 끝내지 않을 대전: 승자 없이 끝납니다.",
+    "end_abandon_button": "이 대전 포기하기",
+    "ended_abandoned": "포기함: 승자 없음.",
+    "list_abandoned": "포기함",
+    "delete_match": "이 대전 지우기",
+    "delete_match_confirm": "네, 이 대전을 완전히 지웁니다",
+    "match_deleted": "대전을 지웠습니다.",
+})
+
 # issue 39: the Fugitive's coach grades by his chance to win (the expert AI's evaluation);
 # the Marshal's coach says draws in a player's words; plurals said as words, not "(s)"
 EN.update({
@@ -1423,6 +1449,7 @@ EN.update({
     "fc_good": "His chance to win after it: {w}; no other move would have given him clearly more.",
     "fc_good_you": "Your chance to win after it: {w}; no other move would have given you clearly more.",
     "fc_better": "Better: {o} (chance to win {a} instead of {b}).",
+    "coach_now_none": "No decision graded at this move: ◀ ▶ to another.",
     "fc_because": "Why: {why}.",
     "fc_why_fewer": "sprint cards under it: {a} where he laid {b}, keeping his hand for later steps",
     "fc_why_fewer_you": "sprint cards under it: {a} where you laid {b}, keeping your hand for later steps",
@@ -1484,6 +1511,7 @@ KO.update({
     "fc_good": "이 수 다음 그가 이길 확률: {w}. 분명히 더 나은 수는 없었습니다.",
     "fc_good_you": "이 수 다음 내가 이길 확률: {w}. 분명히 더 나은 수는 없었습니다.",
     "fc_better": "더 나은 수: {o}. 이길 확률 {b} 대신 {a}.",
+    "coach_now_none": "이 수에는 코치의 평가가 없습니다: ◀ ▶로 다른 수를 보세요.",
     "fc_because": "이유: {why}.",
     "fc_why_fewer": "그가 {b}장 쓴 곳에 도약 카드를 {a}장만 써서 다음 걸음을 위해 손패를 남깁니다",
     "fc_why_fewer_you": "내가 {b}장 쓴 곳에 도약 카드를 {a}장만 써서 다음 걸음을 위해 손패를 남깁니다",
@@ -1567,6 +1595,12 @@ def set_lang(lang: str) -> None:
         ss["lang"] = lang
     else:
         _current["lang"] = lang
+
+
+def md(text: str) -> str:
+    """Text for a markdown element, its "~" escaped: two of them made a strikethrough
+    (the Korean "0~42" ... "4~14" read "042 ... 414")."""
+    return text.replace("~", "\\~")
 
 
 def get_lang() -> str:

@@ -36,6 +36,7 @@ OWNER = "online_owner"  #: session_state: this session's owner key
 #: back to the app's first page): only a page and a game's link, for a few minutes
 NEXT_COOKIE = "fugitive_next"
 NEXT_SECONDS = 900
+LANG_COOKIE = "fugitive_lang"  #: the language she chose, for her next visit (en, ko)
 COOKIE_SECONDS = 400 * 86400  #: the longest a browser keeps a cookie (Chromium caps at 400 days)
 SHOWN_CODE = "identity_code"  #: session_state: a recovery code made in this run (shown once, then dropped)
 
@@ -90,6 +91,25 @@ def keep_owner_key() -> None:
     if st.context.cookies.get(OWNER_COOKIE) == key:
         return
     st.html(f"<script>document.cookie = {json.dumps(f'{OWNER_COOKIE}={key}')} + "
+            f"'; max-age={COOKIE_SECONDS}; path=/; SameSite=Lax{_secure()}';</script>",
+            unsafe_allow_javascript=True)
+
+
+def remembered_lang() -> str | None:
+    """The language this browser chose on an earlier visit (its cookie), if one the
+    app has."""
+    from .i18n import LANGS
+
+    lang = st.context.cookies.get(LANG_COOKIE)
+    return lang if lang in LANGS else None
+
+
+def keep_lang(lang: str) -> None:
+    """Keep the page's language in the browser's cookie for her next visit, while the
+    cookie does not say it already (a script of zero height, last on the page)."""
+    if st.context.cookies.get(LANG_COOKIE) == lang or (lang == "en" and st.context.cookies.get(LANG_COOKIE) is None):
+        return
+    st.html(f"<script>document.cookie = {json.dumps(f'{LANG_COOKIE}={lang}')} + "
             f"'; max-age={COOKIE_SECONDS}; path=/; SameSite=Lax{_secure()}';</script>",
             unsafe_allow_javascript=True)
 

@@ -27,7 +27,7 @@ from . import identity
 from . import match_logic as ml
 from . import match_play as mp
 from . import review, services, ui
-from .i18n import error_text, rule_text, t
+from .i18n import error_text, md, rule_text, t
 from .match_meta import read_or_none
 from .services import pct
 
@@ -202,7 +202,7 @@ def run() -> None:
         meta = read_or_none(stored.metadata) if stored.info.kind == "match" else None
         over = validate(record).state.over or (meta is not None and meta.ended is not None)
     except RecordRuleError as exc:  # saved by an older version whose rules allowed it
-        st.error(t("game_unreadable_rule", n=(exc.index or 0) + 1, reason=rule_text(exc.reason)))
+        st.error(md(t("game_unreadable_rule", n=(exc.index or 0) + 1, reason=rule_text(exc.reason))))
         return
     role = st.session_state.get(ROLES, {}).get(gid)
     kind = (Kind.ASSISTANT if stored.info.kind != "match"
@@ -219,9 +219,14 @@ def run() -> None:
     # the truth (his hidden cards) once a match is over: its record is a full one
     truth = stored.record if over and stored.record.is_full else None
     n = len(record.events)
+    # the coaches' grades first: the page opens at the first move worth a look, and the
+    # line of the move shown stands under the controls, on the board's screen
+    calls = (_shown_with_progress(_marshal_coached, record.marshal_view(), marshal_coach, t("computing"))
+             if "marshal" in reader.sides else ())
+    turns = coach(truth) if truth is not None and "fugitive" in reader.sides and coach_known(truth) else ()
     skey = f"l_step_{gid}"
     if skey not in st.session_state:
-        st.session_state[skey] = n
+        st.session_state[skey] = review.first_worth_a_look(calls, turns, n)
     c = st.columns([1, 1])
     if c[0].button(t("prev"), key="l_prev", use_container_width=True, disabled=st.session_state[skey] <= 0):
         st.session_state[skey] -= 1
@@ -230,6 +235,7 @@ def run() -> None:
     if n:
         st.slider(t("after_move_n", i=st.session_state[skey], n=n), 0, n, key=skey)
     step = st.session_state[skey]
+    _coach_now(step, calls, turns, reader)
     prefix = record.truncated(step)
     state = validate(prefix).state
     if step:
@@ -241,7 +247,7 @@ def run() -> None:
     else:
         _hindsight(truth, prefix, step, state)
     if "marshal" in reader.sides:
-        _marshal_section(record, step, reader)
+        _marshal_section(calls, step, reader)
     if truth is not None:
         _exposure_chart(truth)
         if "fugitive" in reader.sides:
@@ -252,12 +258,29 @@ def run() -> None:
         st.caption(t("hindsight_after_end"))
 
 
-def _marshal_section(record: Record, step: int, reader: review.Reader) -> None:
+def _coach_now(step: int, calls, turns, reader: review.Reader) -> None:
+    """The coach's line for the move shown (hers, and his once his coach is measured),
+    under the controls: the board and its grade on one screen; a move no coach grades
+    (a draw of his, the start) says so in one line."""
+    index = step - 1
+    lines = [review.marshal_lines(c, reader) for c in calls if c.index == index]
+    lines += [review.fugitive_lines(x, reader) for x in turns if x.index == index]
+    flagged = any(review.marshal_flagged(c) for c in calls if c.index == index) or any(
+        review.fugitive_flagged(x) for x in turns if x.index == index)
+    if lines:
+        body = "<br>".join(("<b>" + html.escape(x) + "</b>") if i == 0 else html.escape(x)
+                           for block in lines for i, x in enumerate(block))
+    else:
+        body = html.escape(t("coach_now_none"))
+    st.html(f'<div class="fg-cands" data-testid="fg-coach-now" data-index="{index}" data-flagged="{int(flagged)}"'
+            f' style="background:#f6f6f9; border-radius:6px; padding:4px 8px">{body}</div>')
+
+
+def _marshal_section(calls, step: int, reader: review.Reader) -> None:
     """Each of her decisions, draw and guess, graded (a progress bar the first time:
     the Manhunt's guesses are planned; then kept); the decisions after the step
     shown are greyed."""
     st.markdown(f"#### {t('mc_title_you') if reader.own('marshal') else t('mc_title')}")
-    calls = _shown_with_progress(_marshal_coached, record.marshal_view(), marshal_coach, t("computing"))
     if not calls:
         st.caption(t("no_guesses"))
     body = []
@@ -375,9 +398,15 @@ def _coach_section(full: Record, reader: review.Reader) -> None:
     you = reader.own("fugitive")
     with st.expander(t("coach_title_you") if you else t("coach_title"), expanded=you):
         st.caption(t("coach_intro_you") if you else t("coach_intro"))
-        if not coach_known(full) and not st.button(t("coach_button"), key="l_coach", type="primary"):
+        # the button's place is its results' once tapped (never left above them)
+        slot = st.empty()
+        if not coach_known(full) and not slot.button(t("coach_button"), key="l_coach", type="primary"):
             return
-        turns = _shown_with_progress(_coached, full, coach, t("coach_computing"))
+        slot.empty()
+        if not coach_known(full):
+            _shown_with_progress(_coached, full, coach, t("coach_computing"))
+            st.rerun()  # his line for the move shown, under the controls, at once
+        turns = coach(full)
         for turn in turns:
             lines = [html.escape(x) for x in review.fugitive_lines(turn, reader)]
             lines[0] = f"<b>{lines[0]}</b>"
@@ -430,8 +459,8 @@ def tutorial() -> None:
     i = min(st.session_state.setdefault("tut_step", 0), len(STEPS) - 1)
     name, options, mode, check = STEPS[i]
     st.progress((i + 1) / len(STEPS))
-    st.subheader(t(f"{name}_title"))
-    st.write(t(f"{name}_text"))
+    st.subheader(md(t(f"{name}_title")))
+    st.markdown(md(t(f"{name}_text")))
     if options is not None:
         fmt = (lambda o: t(o)) if isinstance(options[0], str) else str
         answer = st.pills(t(f"{name}_q"), options, selection_mode=mode, format_func=fmt, key=f"tut_a_{i}")
@@ -439,7 +468,7 @@ def tutorial() -> None:
             if check(answer):
                 st.success(t("tut_right"))
             else:
-                st.warning(t("tut_wrong", why=t(f"{name}_why")))
+                st.warning(md(t("tut_wrong", why=t(f"{name}_why"))))
     else:  # the end: off to play
         if st.button(t("tut_play"), key="tut_play", type="primary", use_container_width=True):
             _go("match")

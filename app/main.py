@@ -59,7 +59,8 @@ def _on_lang() -> None:
 
 def run() -> None:
     st.set_page_config(page_title="Fugitive", page_icon="🃏", layout="centered", initial_sidebar_state="collapsed")
-    lang = st.query_params.get("lang", st.session_state.get("lang", i18n.DEFAULT))
+    # the link's language, else this visit's, else the one she chose on her last visit
+    lang = st.query_params.get("lang", st.session_state.get("lang", identity.remembered_lang() or i18n.DEFAULT))
     i18n.set_lang(lang)
     ui.inject_css()
     page = st.query_params.get("page", "assistant")
@@ -91,6 +92,7 @@ def run() -> None:
         identity.offer_next()  # signed in a moment ago: back to the link she opened before
         _show(page)
         identity.keep_owner_key()  # the browser's owner key in its cookie (last on the page: moves nothing)
+        identity.keep_lang(i18n.get_lang())  # and her language, for her next visit
     except StoreError as exc:
         # the database went away while the page was drawn (a PostgreSQL server that
         # stopped, a disk that filled): the same message; the next run reconnects

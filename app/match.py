@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import base64
 import secrets
+import time
 from dataclasses import dataclass
+from typing import Literal
 from datetime import datetime, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -28,6 +30,7 @@ import streamlit as st
 from engine import new_game
 from engine.record import Ruleset
 from notepad.access import Role, other_seat
+from notepad.policy import Action
 from notepad.store import GameInfo, StoreError
 from notepad.validator import RecordRuleError
 
@@ -35,12 +38,13 @@ from . import identity
 from . import match_logic as ml
 from . import match_play as mp
 from . import online, services, ui
-from .match_control import Closed, Missing, session
+from .match_control import Closed, Missing, resigning_side, session
 from .i18n import error_text, t
 from .match_meta import MatchMeta, read_or_none
 
 PRIVATE = "match_private"  # session_state: the URL's match is not this person's (match_control.Closed: why)
 NOTE = "match_note"  # session_state: a note for the next run (not an error)
+NOTE_DELETED = "match_deleted"  # session_state: the match was just deleted (said once on the setup page)
 SEED_MAX = 999_999_999_999
 LIST_CAP = 20
 #: the hand-over screen's picture, drawn (an emoji needs a font some systems lack): a
@@ -103,6 +107,8 @@ def _current() -> mp.MatchSession | None:
 # --------------------------------------------------------------------------- setup page
 def setup() -> None:
     st.html(mp.MATCH_CSS)
+    if st.session_state.pop(NOTE_DELETED, None):
+        st.info(t("match_deleted"))
     st.session_state.update(st.session_state.pop("m_preset", None) or {})  # the lobby's "an AI about my strength"
     st.caption(t("match_intro"))
     _continue_button()
@@ -166,7 +172,7 @@ def _continue_button() -> None:
     games = online.my_games("match")
     for g in games[:1]:
         s = summary(g.info.id, g.info.updated)
-        if s is not None and s.winner is None and not s.called_off:
+        if s is not None and s.winner is None and not s.called_off and not s.abandoned:
             if st.button(t("continue_match", what=list_label(g.info, g.role.value)), key="m_continue",
                          type="primary", use_container_width=True):
                 st.query_params["game"] = g.info.id
@@ -200,6 +206,7 @@ class MatchSummary:
     turn: str | None  #: whose turn while it is on
     moves: int
     called_off: bool = False  #: its maker called it off (an invitation taken by the wrong person)
+    abandoned: bool = False  #: its owner abandoned it (a match on one device): no winner
 
 
 @st.cache_data(show_spinner=False, max_entries=500)
@@ -216,8 +223,10 @@ def summary(gid: str, updated: str) -> MatchSummary | None:
         return None
     winner = state.winner if state.over else meta.winner_off_the_board
     called_off = meta.ended is not None and meta.ended.how == "called_off"
+    abandoned = meta.ended is not None and meta.ended.how == "abandoned"
     return MatchSummary(meta.mode, meta.fugitive_bot or "random", meta.marshal_bot or "random",
-                        winner, None if winner or called_off else state.turn, len(stored.record.events), called_off)
+                        winner, None if winner or meta.ended is not None else state.turn, len(stored.record.events),
+                        called_off, abandoned)
 
 
 def _bot_name(role: str, name: str) -> str:
@@ -252,6 +261,8 @@ def list_label(g: GameInfo, role: str | None = None) -> str:
         who = g.title
     if s.called_off:
         result = t("list_called_off")
+    elif s.abandoned:
+        result = t("list_abandoned")
     elif s.winner is not None and len(humans) == 1:
         result = t("list_you_won") if s.winner in humans else t("list_you_lost")
     elif s.winner is not None:
@@ -299,15 +310,23 @@ def _one_device(m: mp.MatchSession) -> None:
         mp.bots_until_human(m)
     state = m.state
     player = state.current_player
-    if state.is_over:
+    if m.finished:  # won on the board, or resigned or abandoned
         humans = ml.human_roles(m.mode)
+        end = m.meta.ended if not state.is_over else None
         with status_slot:
-            ui.status(mp.over_text(state.winner, humans[0] if len(humans) == 1 else None,
-                                   ui.end_reason(state.events, state.winner)), state.winner)
+            if end is not None and end.winner is None:
+                ui.status(t("phase_over") + " — " + t("ended_abandoned"), None)
+            elif end is not None and end.winner is not None:
+                ui.status(mp.over_text(end.winner, humans[0] if len(humans) == 1 else None,
+                                       t("ended_resigned", who=t(other_seat(Role(end.winner)).value))), end.winner)
+            else:
+                ui.status(mp.over_text(state.winner, humans[0] if len(humans) == 1 else None,
+                                       ui.end_reason(state.events, state.winner)), state.winner)
         ui.review_button(m.gid)
         mp.recent(m, "all")
         mp.table(m, "all")
         mp.log(m)
+        _ending_panel(m)
         mp.footer(m)
         return
     if m.mode == "ai_ai":
@@ -327,6 +346,7 @@ def _one_device(m: mp.MatchSession) -> None:
             st.rerun()
         mp.table(m, "all")
         mp.log(m)
+        _ending_panel(m)
         mp.footer(m)
         return
     if m.mode == "hotseat" and m.shown_to != player:
@@ -352,7 +372,51 @@ def _one_device(m: mp.MatchSession) -> None:
     if player == "marshal":
         mp.assistant_panel(m)
     mp.log(m, player)
+    _ending_panel(m)
     mp.footer(m)
+
+
+def _ending_panel(m: mp.MatchSession) -> None:
+    """Resign, abandon or delete her match on this device (issue 39), as the policy lets
+    her, under everything of the turn: a resignation gives the other side the win (two
+    people on one phone: the side whose turn it is resigns), an abandoned match ends with
+    no winner; both are saved like a move. Deleting asks to be confirmed first."""
+    live = not m.finished
+    side = resigning_side(m) if live else None
+    can = {a for a in (Action.RESIGN, Action.ABANDON, Action.DELETE) if m.may(a)}
+    if not can:
+        return
+    with st.expander(t("end_title") if live else t("delete_match")):
+        if live and side is not None and Action.RESIGN in can:
+            st.caption(t("end_resign_help", side=t(side), other=t(other_seat(Role(side)).value)))
+            st.button(t("end_resign_button", side=t(side)), key=f"m_resign_{m.version}", use_container_width=True,
+                      on_click=_end, args=(m, "resigned"))
+        if live and Action.ABANDON in can:
+            st.caption(t("end_abandon_help"))
+            st.button(t("end_abandon_button"), key=f"m_abandon_{m.version}", use_container_width=True,
+                      on_click=_end, args=(m, "abandoned"))
+        if Action.DELETE in can:
+            sure = st.checkbox(t("delete_match_confirm"), key=f"m_delete_sure_{m.gid}")
+            if st.button(t("delete_match"), key=f"m_delete_{m.gid}", disabled=not sure, use_container_width=True):
+                refused = mp.desk().delete(m.gid)
+                if refused is not None:
+                    st.error(error_text(refused))
+                    return
+                st.session_state.pop(mp.KEY, None)
+                st.session_state[NOTE_DELETED] = True
+                st.query_params.from_dict(dict(mp.lang_param(), page="match"))
+                st.rerun()
+
+
+def _end(m: mp.MatchSession, how: Literal["resigned", "abandoned"]) -> None:
+    """Resign or abandon (a button's callback: the page runs right after it), saved like
+    a move from the version this page shows; refused (moved on in another window), the
+    page shows the stored match and why."""
+    refused = mp.desk().end(m, how, time.time())
+    if refused is not None:
+        st.session_state.pop(mp.KEY, None)
+        st.session_state[mp.FLASH] = t(refused) if isinstance(refused, str) else t("not_saved",
+                                                                                   reason=error_text(refused))
 
 
 def _seed(text: str) -> int | None:

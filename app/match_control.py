@@ -216,12 +216,28 @@ class Matches:
             return exc
         return self.save(m)
 
-    def end(self, m: MatchSession, how: Literal["resigned", "claimed"], now: float) -> str | StoreError | None:
-        """End the match off the board, saved like a move from the version she saw.
-        A resignation gives the other side the win; a claim is checked again against
-        the store (the other may just have moved): ``"claim_refused"``."""
-        if not m.may(Action.RESIGN if how == "resigned" else Action.CLAIM) or m.role not in ("marshal", "fugitive"):
-            return StoreError.of("not_your_seat", game_id=m.gid, role=m.role or "")
+    def end(self, m: MatchSession, how: Literal["resigned", "claimed", "abandoned"],
+            now: float) -> str | StoreError | None:
+        """End the match off the board, saved like a move from the version she saw (a
+        decision that ends a turn). A resignation gives the other side the win: by links
+        her seat's; on one device the side its person plays (two people on one phone:
+        the side whose turn it is; AI against AI has none). A match on one device may be
+        abandoned by its owner: no winner. A claim is checked again against the store
+        (the other may just have moved): ``"claim_refused"``."""
+        action = {"resigned": Action.RESIGN, "claimed": Action.CLAIM, "abandoned": Action.ABANDON}[how]
+        refused = StoreError.of("not_your_seat", game_id=m.gid, role=m.role or "")
+        if not m.may(action):
+            return refused
+        winner: str | None
+        if how == "abandoned":
+            winner = None
+        elif m.role in ("marshal", "fugitive"):
+            winner = m.role if how == "claimed" else other_seat(Role(m.role)).value
+        else:  # her match on this device
+            side = resigning_side(m)
+            if side is None:
+                return refused
+            winner = other_seat(Role(side)).value
         if how == "claimed":
             try:
                 stored = self.store.open(m.gid)
@@ -231,9 +247,22 @@ class Matches:
             if (stored.info.version != m.version or when is None or now < when
                     or m.state.current_player == m.role):
                 return "claim_refused"
-        winner = m.role if how == "claimed" else other_seat(Role(m.role)).value
         m.meta = m.meta.ending(how, winner, len(m.state.events))
         return self.save(m)
+
+    def delete(self, gid: str) -> StoreError | None:
+        """Delete a match for good, as the policy lets her (her match on one device: it
+        is nobody else's); None when deleted, else why not (nothing is deleted)."""
+        m = self.open(gid)
+        if not isinstance(m, MatchSession):
+            return StoreError.of("no_game", game_id=gid)
+        if not m.may(Action.DELETE):
+            return StoreError.of("not_your_seat", game_id=gid, role=m.role or "")
+        try:
+            self.store.delete(gid)
+        except StoreError as exc:
+            return exc
+        return None
 
     # ------------------------------------------------------------------ new matches
     def start_online(self, side: str, ruleset: Ruleset, seed: int, *, title: str, claim_after: int,
@@ -301,6 +330,18 @@ class Matches:
         if m.rematch is None or self.store.role_for_owner(m.rematch, self.who) is None:
             return None
         return m.rematch
+
+
+def resigning_side(m: MatchSession) -> str | None:
+    """The side that resigns a match on one device: the one a person plays, or with two
+    people on one phone the one whose turn it is; None where no person plays (AI
+    against AI)."""
+    humans = ml.human_roles(m.mode)
+    if len(humans) == 1:
+        return humans[0]
+    if len(humans) == 2:
+        return m.state.current_player
+    return None
 
 
 def apply_move(m: MatchSession, move: Move) -> None:

@@ -12,8 +12,9 @@ writes, so that no page reads them by string keys:
 - ``claim_after``: a match by links: the seconds without a move after which the
   player waiting may claim the win;
 - ``ended_turn``: a move that ended a turn and wrote no event (``EndedTurn``);
-- ``ended``: a match by links that ended off the board (``Ended``: a resignation, a
-  claim, or a call-off by its maker; the rules' record has no such event);
+- ``ended``: a match that ended off the board (``Ended``: a resignation, a claim, or
+  a call-off by its maker; on one device, a resignation or its owner abandoning it;
+  the rules' record has no such event);
 - ``rated``: a match made in the lobby (issue 38): its ending rates both players.
 
 The JSON keeps the keys it always had, so stores written before this module read the
@@ -26,8 +27,11 @@ from typing import Any, Literal, Mapping
 
 Side = Literal["marshal", "fugitive"]
 SIDES: tuple[Side, ...] = ("marshal", "fugitive")
-EndHow = Literal["resigned", "claimed", "called_off"]
-ENDED_HOW: tuple[EndHow, ...] = ("resigned", "claimed", "called_off")
+EndHow = Literal["resigned", "claimed", "called_off", "abandoned"]
+ENDED_HOW: tuple[EndHow, ...] = ("resigned", "claimed", "called_off", "abandoned")
+#: the endings with no winner: a call-off by the maker of an invitation, a match on one
+#: device its owner abandoned
+NO_WINNER: tuple[EndHow, ...] = ("called_off", "abandoned")
 #: The moves that end a turn and write no event (docs/record.md): the Fugitive stopping
 #: his first turn at one hideout, and declining the extra draw after a pass.
 SilentMove = Literal["end_opening", "decline_draw"]
@@ -56,9 +60,9 @@ class EndedTurn:
 
 @dataclass(frozen=True)
 class Ended:
-    """A match by links that ended off the board: ``how``, who won (nobody, for a match
-    its maker called off: its invitation went to the wrong person), and after how many
-    events."""
+    """A match that ended off the board: ``how``, who won (nobody, for a match its
+    maker called off, its invitation gone to the wrong person, or one abandoned on its
+    device), and after how many events."""
 
     how: EndHow
     winner: Side | None
@@ -156,7 +160,7 @@ def _ended_turn(value: object) -> EndedTurn:
 
 def _ended(value: object) -> Ended:
     if (not isinstance(value, dict) or value.get("how") not in ENDED_HOW or not _whole(value.get("events"))
-            or (value.get("winner") is None) != (value.get("how") == "called_off")
+            or (value.get("winner") is None) != (value.get("how") in NO_WINNER)
             or (value.get("winner") is not None and value.get("winner") not in SIDES)):
         raise MetaError(f"not an ending: {value!r}")
     return Ended(value["how"], value["winner"], value["events"])

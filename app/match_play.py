@@ -24,6 +24,7 @@ from engine.state import GameState, Phase
 from . import identity
 from . import match_logic as ml
 from . import services, ui
+from .pad_view import cell_style
 from .match_control import MatchSession, Matches
 from .match_control import apply_move
 from .i18n import error_text, t
@@ -302,10 +303,14 @@ def _placement_controls(m: MatchSession, key: str) -> None:
             human(m, PassTurn())
             st.rerun()
         return
+    # Place and Pass first, then what he chooses: with a big hand the hideouts and the
+    # sprint cards take many lines, and the buttons stay on the first screen above them,
+    # never moved by a choice (issue 39); the line under them says the reach
+    actions = st.container()
     h = st.pills(t("choose_hideout"), legal, key=f"mc_h_{key}")
     # every card he could sprint with, the chosen hideout too, so the list keeps its
-    # size (and the buttons under it their place) whichever hideout he picks; the
-    # hideout picked as its own sprint card is left out, and the line under says so
+    # size whichever hideout he picks; the hideout picked as its own sprint card is
+    # left out, and the line under the buttons says so
     pool = sorted(c for c in state.fugitive_hand if c != 42)
     picked = st.pills(t("choose_sprints"), pool, selection_mode="multi", key=f"mc_s_{key}_{h}") or []
     sprints = [c for c in picked if c != h]
@@ -315,14 +320,15 @@ def _placement_controls(m: MatchSession, key: str) -> None:
         line += ' · <span class="warn">' + html.escape(t("hideout_not_sprint", h=h)) + "</span>"
     elif h is not None and h > reach:
         line += ' · <span class="warn">' + html.escape(t("place_out_of_reach", h=h)) + "</span>"
-    st.html(f'<div class="fg-slot-line" data-testid="fg-reach">{line}</div>')
-    if st.button(t("place_button"), type="primary", key=f"mc_place_{key}", use_container_width=True,
-                 disabled=h is None or h > reach):
-        human(m, PlaceHideout(int(h), frozenset(int(x) for x in sprints)))
-        st.rerun()
-    if view.can_pass and st.button(pass_label, key=f"mc_pass_{key}", use_container_width=True):
-        human(m, PassTurn())
-        st.rerun()
+    with actions:
+        if st.button(t("place_button"), type="primary", key=f"mc_place_{key}", use_container_width=True,
+                     disabled=h is None or h > reach):
+            human(m, PlaceHideout(int(h), frozenset(int(x) for x in sprints)))
+            st.rerun()
+        if view.can_pass and st.button(pass_label, key=f"mc_pass_{key}", use_container_width=True):
+            human(m, PassTurn())
+            st.rerun()
+        st.html(f'<div class="fg-slot-line" data-testid="fg-reach">{line}</div>')
 
 
 def _guess_controls(m: MatchSession, key: str) -> None:
@@ -333,10 +339,20 @@ def _guess_controls(m: MatchSession, key: str) -> None:
     # hideout, nor a sprint card lying face up beside one
     numbers = sorted({n for mv in legal_moves(state)
                       for n in (mv.numbers if isinstance(mv, MakeGuess) else (mv.number,))})
+    looks = _number_looks(state) if m.assist else {}
+    if looks:
+        st.html(_number_css(f"mc_g_{key}", [looks[x] for x in numbers]))
+
+    def label(x: int) -> str:
+        # the number, and under it its chance (or its mark) as the pad says it
+        if x in looks:
+            return f"{x}  \n:small[{looks[x][0].label}]"
+        return f"{x}◆" if x in hand else str(x)
+
     # the status line says what to do: the numbers need no label of their own on screen
     sel = st.pills(t("guess_number_match" if manhunt else "guess_numbers_match"), numbers,
                    selection_mode="single" if manhunt else "multi", key=f"mc_g_{key}",
-                   format_func=lambda x: f"{x}◆" if x in hand else str(x), label_visibility="collapsed")
+                   format_func=label, label_visibility="collapsed")
     chosen = ([sel] if sel is not None else []) if manhunt else list(sel or [])
     if st.button(t("guess_button"), type="primary", key=f"mc_guess_{key}", use_container_width=True,
                  disabled=not chosen):
@@ -348,6 +364,40 @@ def _guess_controls(m: MatchSession, key: str) -> None:
     line = ('<span class="warn">' + html.escape(t("guess_own_card", n=", ".join(map(str, mine)))) + "</span>"
             if mine else html.escape(t("own_cards_marked")) if hand else "&nbsp;")
     st.html(f'<div class="fg-slot-line" data-testid="fg-guess-note">{line}</div>')
+
+
+def _number_looks(state: GameState) -> dict[int, tuple[ui.CellLook, float]]:
+    """Each number's look and chance for her guess (the heat map's posterior: one solve,
+    cached by the record; the assistant pad's rule, ``ui.cell_look``); empty before
+    her first entry or when her record is inconsistent."""
+    rec = state.marshal_record()
+    if not rec.events:
+        return {}
+    post = services.solve(rec)
+    if not post.consistent:
+        return {}
+    face_up, hand = set(state.up_numbers - {0}), set(state.marshal_hand)
+    sprint_up = {c for h in state.row if h.face_up for c in h.sprint_cards}
+    out = {}
+    for x in range(1, 42):
+        p = float(post.probability(x))
+        out[x] = (ui.cell_look(x, p, face_up, hand, sprint_up), p)
+    return out
+
+
+def _number_css(key: str, looks: list[tuple[ui.CellLook, float]]) -> str:
+    """The colours of her guess's buttons, in their order: the pad's colour rule
+    (``pad_view.cell_style``), a chosen number ringed as on the pad."""
+    base = f'div.st-key-{key} [role="toolbar"] > button'
+    rules_ = [f"{base} {{line-height: 1.05; padding: 2px 3px !important; min-height: 46px;}}",
+              f"{base} p {{margin: 0; font-weight: 700;}}",
+              f"{base} p span {{font-weight: 400; font-size: 11px !important;}}",
+              f'{base}[aria-pressed="true"] {{box-shadow: inset 0 0 0 3px #1747c9 !important;'
+              " border-color: #1747c9 !important;}"]
+    for i, (look, p) in enumerate(looks, start=1):
+        style = "; ".join(part.replace(":", ": ", 1) + " !important" for part in cell_style(look, p).split(";"))
+        rules_.append(f"{base}:nth-child({i}) {{{style};}}")
+    return "<style>" + "\n".join(rules_) + "</style>"
 
 
 # --------------------------------------------------------------------------- under the controls

@@ -408,8 +408,9 @@ def _over(m: mp.MatchSession) -> None:
     state = m.state
     end = m.meta.ended if not state.is_over else None
     seat = m.role if m.role in ("marshal", "fugitive") else None
-    if end is not None and end.winner is None:  # called off by its maker
-        _status(m, t("phase_over") + " — " + t("ended_called_off"), None)
+    if end is not None and end.winner is None:  # called off by its maker, or abandoned on its device
+        _status(m, t("phase_over") + " — " + t("ended_abandoned" if end.how == "abandoned" else "ended_called_off"),
+                None)
     else:
         winner = state.winner if state.is_over else (end.winner if end is not None else None)
         why = (t(f"ended_{end.how}", who=t(other_seat(Role(winner)).value))

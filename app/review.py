@@ -167,6 +167,19 @@ def _manhunt_lines(c: ManhuntCall, you: bool) -> list[str]:
     return lines
 
 
+def marshal_flagged(call: MarshalCall) -> bool:
+    """Whether the coach names a better decision than hers (as the lines say it: a
+    figure that reads the same as the best one's is not called worse)."""
+    if isinstance(call, DrawCall):
+        return not (call.is_best or _two(call.score(call.deck).score) == _two(call.score(call.best).score))
+    if isinstance(call, GuessCall):
+        b = call.best
+        return not (call.is_best or (_two(call.reveals) == _two(b.reveals) and pct(call.p) == pct(b.p))
+                    or not b.numbers)
+    shown_equal = _span(*call.value) == _span(*call.best_value)
+    return call.is_best is False and not shown_equal and call.number != call.best
+
+
 # --------------------------------------------------------------------------- the Fugitive
 def _move_text(e, you: bool) -> str:
     if isinstance(e, Place):
@@ -264,3 +277,15 @@ def fugitive_lines(turn: CoachTurn, reader: Reader) -> list[str]:
         key = "coach_bluff_worked" if f.worked and pct(f.p) != pct(f.p_fewest) else "coach_bluff_failed"
         lines.append(t(_n(key, f.sprints), h=f.hideout, s=f.sprints, p=pct(f.p), f=f.fewest, pf=pct(f.p_fewest)))
     return lines
+
+
+def fugitive_flagged(turn: CoachTurn) -> bool:
+    """Whether the coach names a clearly better move than his (a forced one is not graded)."""
+    return not turn.forced and turn.win is not None and turn.better is not None
+
+
+def first_worth_a_look(calls: tuple[MarshalCall, ...], turns: tuple[CoachTurn, ...], moves: int) -> int:
+    """The step Learning opens at: just after the first move the coach grades as not
+    the best (hers or his, of the coaches given), else after the first move (0: no move)."""
+    flagged = [c.index for c in calls if marshal_flagged(c)] + [x.index for x in turns if fugitive_flagged(x)]
+    return min(flagged) + 1 if flagged else min(moves, 1)

@@ -119,7 +119,9 @@ def _advice(key: tuple, limit: int) -> tuple[Advice, ...]:
     record = _record_of(key)
     if not solve(record).consistent:
         return ()
-    got = advisor.advise_guesses(record, top=limit)
+    # with the coach's search of a guess of any size: the panel's first guess is the
+    # coach's best (issue 39)
+    got = advisor.advise_guesses(record, top=limit, any_size=True)
     return tuple(
         Advice(tuple(sorted(s.numbers)), float(s.p_hit), s.reason, s.reason_key, tuple(sorted(s.reason_args.items())))
         for s in got

@@ -7,7 +7,8 @@ Plays ``games`` seeded games of every Marshal bot (notepad, solver, lookahead, r
 against the random and heuristic Fugitives; for every Marshal normal-guess state it
 times ``advise_guesses`` twice: including the solve (cold advice cache; the rule check
 goes on from the record of the previous decision, as in a game) and on the solved
-posterior (the advice itself); for every Manhunt start it runs ``plan_manhunt`` with a
+posterior (the advice itself), and the app's panel on the solved posterior (the
+advice with the coach's search of a guess of any size, ``any_size``); for every Manhunt start it runs ``plan_manhunt`` with a
 2 s budget and reports whether it was exact within it, the time to its value and, if
 not, its bounds.
 """
@@ -35,7 +36,7 @@ def main(games: int = 10, seed: int = 0) -> None:
     from advisor.manhunt import plan_manhunt
     from advisor.tournament import play_pairing
 
-    total, advice, manhunts = [], [], []
+    total, advice, panel, manhunts = [], [], [], []
     for m in ("notepad", "solver", "lookahead", "random"):
         for f in ("random", "heuristic"):
             for i in range(games):
@@ -54,13 +55,20 @@ def main(games: int = 10, seed: int = 0) -> None:
                         t2 = time.perf_counter()
                         total.append(t2 - t0)
                         advice.append(t2 - t1)
+                        # the app's panel: with the coach's search of a guess of any size
+                        cache.clear()
+                        post = solve(r)
+                        t3 = time.perf_counter()
+                        advise_guesses(post, any_size=True)
+                        panel.append(time.perf_counter() - t3)
                     if isinstance(e, Place) and e.hideout == 42 and k + 1 < len(ev):
                         r = Record(ev[: k + 1], rec.ruleset)
                         cache.clear()
                         plan = plan_manhunt(r, time_budget=BUDGET)
                         manhunts.append((m, f, s, plan))
     print(f"guess advice over {len(total)} normal-turn states ({games} games x 8 pairings, seed {seed}):")
-    for name, xs in (("advice on a solved posterior", advice), ("solve + advice (cold cache)", total)):
+    for name, xs in (("advice on a solved posterior", advice), ("solve + advice (cold cache)", total),
+                     ("the app's panel (any size)", panel)):
         print(f"  {name:32s} median {1000 * _pct(xs, 0.5):7.1f} ms  p99 {1000 * _pct(xs, 0.99):7.1f} ms  "
               f"max {1000 * max(xs):7.1f} ms  <=200 ms: {100 * sum(x <= 0.2 for x in xs) / len(xs):.1f}%")
     exact = [p for *_, p in manhunts if p.exact_within(BUDGET)]

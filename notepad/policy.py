@@ -57,7 +57,8 @@ class Action(str, Enum):
     """What a person may do with a stored game."""
 
     PLAY = "play"  #: move (a match), enter and correct entries (the assistant)
-    RESIGN = "resign"
+    RESIGN = "resign"  #: her side gives the other the win (on one device: the side whose turn it is)
+    ABANDON = "abandon"  #: a match on one device ends with no winner (nobody will finish it)
     CLAIM = "claim"  #: win a match whose other player made no move for the idle time
     INVITE = "invite"  #: show or renew the link of the other seat while it is free
     CALL_OFF = "call_off"  #: end the match and start afresh, until the invited seat's first move
@@ -125,11 +126,11 @@ def actions_of(a: Access) -> frozenset[Action]:
         return frozenset({Action.PLAY, Action.REVIEW, Action.EXPORT, Action.RENAME, Action.DELETE})
     if a.kind is Kind.DEVICE:
         if role is Role.OWNER:
-            out.add(Action.SHARE)
+            out |= {Action.SHARE, Action.DELETE}  # hers alone: deleting it takes it from nobody else
             if a.finished or not a.human_fugitive:
                 out.add(Action.REVIEW)
             if not a.finished:
-                out.add(Action.PLAY)
+                out |= {Action.PLAY, Action.RESIGN, Action.ABANDON}
         elif a.finished:  # a watcher of a device match: Learning once it is over
             out.add(Action.REVIEW)
         return frozenset(out)

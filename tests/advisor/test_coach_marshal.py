@@ -74,3 +74,26 @@ def test_draws_and_manhunt_guesses_are_graded_by_the_advice_and_the_planner_them
         lo, hi = plan.first_guesses.get(c.number, (0, 0))  # a number no history has: not a first guess, worth 0
         assert c.value == (float(lo), float(hi)) and (c.p > 0 or c.value == (0.0, 0.0))
         assert isinstance(record.events[c.index], ManhuntGuess) and c.is_best == (c.value[0] >= c.best_value[1] - 1e-12)
+
+
+def test_the_suggestion_panel_and_the_coach_name_the_same_best_guess():
+    """Issue 39, point 8: the suggestions' first guess reveals as many hideouts on average
+    as the coach's best (a set of any size: once the panel offered 10+14 where the coach
+    said 10+14+18), and they name the same guess; both search one budget (MAX_SETS).
+    The app's panel asks for it (``any_size``: tests/app/test_coach_wording.py)."""
+    from advisor.guesses import advise_guesses
+
+    compared = larger = 0
+    for seed in range(8):
+        final = play_game(bots.make_bot(bots.FUGITIVE_BOTS["heuristic"], seed),
+                          bots.make_bot(bots.MARSHAL_BOTS["solver"], seed), seed=seed)
+        record = final.record().marshal_view()
+        for call in coach_marshal(record):
+            if not isinstance(call, GuessCall) or not call.best.numbers:
+                continue
+            top = advise_guesses(record.truncated(call.index), any_size=True)[0]
+            assert abs(top.expected_reveals - call.best.reveals) < 1e-12, (seed, call.index, top.numbers, call.best)
+            assert top.numbers == call.best.numbers, (seed, call.index)
+            compared += 1
+            larger += len(call.best.numbers) > 2
+    assert compared >= 30 and larger >= 1, (compared, larger)

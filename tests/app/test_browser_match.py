@@ -76,6 +76,13 @@ def tap(page, label: str, text: str) -> None:
     page.locator(f'[aria-label="{label}"] button').filter(has_text=re.compile(f"^{re.escape(text)}$")).click()
 
 
+def tap_number(page, label: str, x: int | str) -> None:
+    """Tap number ``x`` of her guess (its button says the number, then its chance or
+    its mark on a second line: issue 39)."""
+    browser.wait_idle(page)
+    page.locator(f'[aria-label="{label}"] button').filter(has_text=re.compile(f"^{x}(\\n|$)")).click()
+
+
 def button(page, name: str):
     return page.get_by_role("button", name=name, exact=True)
 
@@ -144,18 +151,20 @@ def test_the_marshals_turn_needs_no_scroll_and_nothing_moves_under_the_thumb(ser
     bottoms = on_first_screen(page, *TURN, '[aria-label="Numbers to guess"]', 'button:has-text("Guess")')
     shot(page, "match-turn-marshal.png")
     guess_y = y(page, 'button:has-text("Guess")')
-    tap(page, "Numbers to guess", "41")
+    tap_number(page, "Numbers to guess", 41)
     browser.wait_idle(page)
     assert abs(y(page, 'button:has-text("Guess")') - guess_y) <= 2 and button(page, "Guess").is_enabled()
     # a card of her own hand: warned under the button, which stays where it was
     mine = page.locator('[data-testid="fg-hand"] .fg-card').first.inner_text().strip()
-    tap(page, "Numbers to guess", "41")  # off again
-    tap(page, "Numbers to guess", f"{mine}◆")
+    tap_number(page, "Numbers to guess", 41)  # off again
+    assert page.locator('[aria-label="Numbers to guess"] button').filter(
+        has_text=re.compile(f"^{mine}\\n")).inner_text().split("\n")[1].strip() == "◆"
+    tap_number(page, "Numbers to guess", mine)
     page.wait_for_selector("text=in your hand, so not a hideout")
     assert abs(y(page, 'button:has-text("Guess")') - guess_y) <= 2
     assert y(page, '[data-testid="fg-guess-note"]') > guess_y
-    tap(page, "Numbers to guess", f"{mine}◆")
-    tap(page, "Numbers to guess", "41")
+    tap_number(page, "Numbers to guess", mine)
+    tap_number(page, "Numbers to guess", 41)
     browser.wait_idle(page)
     button(page, "Guess").click()
     page.wait_for_selector("text=Since your last move")

@@ -34,3 +34,21 @@ def test_coach_lines_say_plurals_as_words_and_reveals_name_their_sprint_cards():
     assert not re.search(r"Better: [\d+]+: ", text)  # "Better: 3: 60% to hit"
     hit = Guess((11,), True, (Reveal(3, 11, (1, 2)),))
     assert ui.describe(hit) == "Marshal: guess 11 - hit 11 at #3 (sprint cards 1, 2)"
+
+
+def test_the_suggestion_panel_names_the_coachs_best_guess():
+    """Issue 39, point 8: the app's suggestions (``services.advice``) and the coach's
+    "Better" are one guess (once 10+14 against 10+14+18)."""
+    from advisor.coach_marshal import GuessCall
+
+    from app import services
+
+    larger = 0
+    for seed in (3, 5):
+        record = play_game(bots.make_bot(bots.FUGITIVE_BOTS["heuristic"], seed),
+                           bots.make_bot(bots.MARSHAL_BOTS["solver"], seed), seed=seed).record().marshal_view()
+        for call in coach_marshal(record):
+            if isinstance(call, GuessCall) and call.best.numbers:
+                assert services.advice(record.truncated(call.index), 3)[0].numbers == call.best.numbers, (seed, call)
+                larger += len(call.best.numbers) > 2
+    assert larger >= 1

@@ -233,3 +233,78 @@ def test_found_next_turn_is_her_most_likely_numbers_share_of_his_hideouts_over_h
         best = {x for x, c in post.number_counts.items() if c == top and x not in hand}
         shares.append(len(best & hidden) / len(best))
     assert len(shares) == 28 and abs(last.found - sum(shares) / 28) < 1e-12
+
+
+# --------------------------------------------------------------------------- issue 39, point 6
+def test_learning_opens_at_the_first_move_worth_a_look_with_its_coach_line_under_the_controls(make_app, db):
+    from advisor.coach_marshal import coach_marshal
+
+    from app import review
+    from app.i18n import set_lang
+
+    final = _full_game()
+    info = GameStore(db).create(final.record(), kind="match",
+                                metadata={"seed": 2, "mode": "human_marshal", "fugitive_bot": "advisor:adversarial",
+                                          "marshal_bot": "advisor:notepad"}, owner_key=KEY)
+    set_lang("en")
+    you = review.Reader.of(("marshal",))
+    calls = coach_marshal(final.record().marshal_view())
+    # the test's own reading: the first decision whose second line names a better one
+    first = next(c for c in calls if review.marshal_lines(c, you)[1].startswith("Better:"))
+    at = make_app(page="learning", game=info.id, owner=KEY)
+    no_exception(at)
+    assert at.session_state[f"l_step_{info.id}"] == first.index + 1 < len(final.events)
+    bodies = [h.proto.body for h in at.html]
+    now = next(i for i, b in enumerate(bodies) if 'data-testid="fg-coach-now"' in b)
+    assert f'data-index="{first.index}"' in bodies[now] and "Better:" in bodies[now]
+    assert all(x.replace("&", "&amp;") in bodies[now] or x in bodies[now]
+               for x in review.marshal_lines(first, you)[1:2])
+    # above the board: the status of the move and the row come after it
+    assert now < next(i for i, b in enumerate(bodies) if 'data-testid="fg-status"' in b)
+    # a step on: the line follows the move shown (a move no coach grades says so)
+    at.button(key="l_next").click().run()
+    no_exception(at)
+    now = next(h.proto.body for h in at.html if 'data-testid="fg-coach-now"' in h.proto.body)
+    assert f'data-index="{first.index + 1}"' in now
+    graded = {c.index for c in calls}
+    assert ("No decision graded at this move" in now) == (first.index + 1 not in graded)
+
+
+def test_a_game_the_coach_finds_no_fault_in_opens_at_its_first_move(make_app, db):
+    from engine.record import MarshalDraw, Place, Record
+
+    rec = Record((Place(0), MarshalDraw(20), MarshalDraw(21)))
+    info = GameStore(db).create(rec, owner_key=KEY)
+    at = make_app(page="learning", game=info.id, owner=KEY)
+    no_exception(at)
+    assert at.session_state[f"l_step_{info.id}"] == 1
+
+
+def test_the_fugitives_coach_button_leaves_its_place_to_its_results(make_app, db):
+    from app import learning
+
+    final = _full_game("heuristic", "solver", 0)
+    with learning._coached.lock:  # not measured yet in this process (another test may have)
+        learning._coached.items.clear()
+    info = GameStore(db).create(final.record(), kind="match",
+                                metadata={"seed": 0, "mode": "human_fugitive", "fugitive_bot": "advisor:heuristic",
+                                          "marshal_bot": "advisor:solver"}, owner_key=KEY)
+    at = make_app(page="learning", game=info.id, owner=KEY)
+    no_exception(at)
+    assert [b for b in at.button if b.key == "l_coach"]
+    at.button(key="l_coach").click().run()
+    no_exception(at)
+    assert not [b for b in at.button if b.key == "l_coach"]
+    assert texts(at).count('data-testid="fg-coach"') > 3
+    # his line for the move shown stands under the controls now
+    now = next(h.proto.body for h in at.html if 'data-testid="fg-coach-now"' in h.proto.body)
+    step = at.session_state[f"l_step_{info.id}"]
+    from app.learning import coach
+
+    his = {x.index for x in coach(final.record())}  # measured once, kept: the page's own
+    assert (step - 1 in his) == ("No decision graded" not in now)
+    at.button(key="l_next").click().run()
+    now = next(h.proto.body for h in at.html if 'data-testid="fg-coach-now"' in h.proto.body)
+    assert (step in his) == ("No decision graded" not in now) and (step in his) == ("Your chance to win" in now
+                                                                                   or "Better:" in now
+                                                                                   or "not a choice" in now)

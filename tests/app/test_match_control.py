@@ -224,3 +224,51 @@ def test_a_browser_cannot_join_the_lobby(store):
     ch = store.post_challenge(account("alice"), "either", Ruleset(), "live")
     got = Matches(store, person()).accept(ch.id, 5)
     assert isinstance(got, StoreError) and got.code == "lobby_account" and store.challenge(ch.id) is not None
+
+
+# --------------------------------------------------------------------------- issue 39, point 7
+def test_a_match_on_one_device_is_resigned_abandoned_or_deleted_by_its_owner_like_a_move(store, tmp_path, monkeypatch):
+    from app.match import summary
+
+    monkeypatch.setenv("FUGITIVE_DB", str(tmp_path / "games.sqlite3"))  # the list's store: this one
+
+    owner, stranger = person(), person()
+    made = {}
+    for mode in ("human_marshal", "human_fugitive", "hotseat", "ai_ai"):
+        info = store.create(new_game(3).record(), kind="match", metadata={"seed": 3, "mode": mode}, owner_key=owner)
+        made[mode] = info.id
+    desk = Matches(store, owner)
+    # resigned: the side a person plays gives the other the win (two people on one
+    # phone: the side whose turn it is); saved like a move, from the version she saw
+    her = desk.open(made["human_marshal"])
+    assert her.may(Action.RESIGN) and her.may(Action.ABANDON) and her.may(Action.DELETE)
+    stale = desk.open(made["human_marshal"])
+    assert desk.end(her, "resigned", time.time()) is None
+    assert her.finished and her.meta.ended.how == "resigned" and her.meta.ended.winner == "fugitive"
+    assert isinstance(desk.end(stale, "abandoned", time.time()), StoreError)  # a stale copy: refused
+    again = desk.open(made["human_marshal"])
+    assert again.finished and not again.may(Action.PLAY) and not again.may(Action.RESIGN)
+    assert isinstance(desk.play(again, Draw(1)), StoreError)
+    him = desk.open(made["human_fugitive"])
+    assert desk.end(him, "resigned", time.time()) is None and him.meta.ended.winner == "marshal"
+    two = desk.open(made["hotseat"])
+    assert desk.end(two, "resigned", time.time()) is None
+    assert two.meta.ended.winner == "marshal"  # the Fugitive's turn: he gave up
+    bots = desk.open(made["ai_ai"])
+    refused = desk.end(bots, "resigned", time.time())  # nobody plays a side: no resignation
+    assert isinstance(refused, StoreError) and refused.code == "not_your_seat"
+    assert desk.end(bots, "abandoned", time.time()) is None
+    assert bots.finished and bots.meta.ended.how == "abandoned" and bots.meta.ended.winner is None
+    # none of them stays "your turn" in her list
+    for gid in made.values():
+        s = summary(gid, store.open(gid).info.updated)
+        assert s is not None and s.turn is None, gid
+    assert summary(made["ai_ai"], store.open(made["ai_ai"]).info.updated).abandoned
+    # delete: hers alone (a stranger is refused), then gone for everyone
+    assert isinstance(Matches(store, stranger).delete(made["hotseat"]), StoreError)
+    assert desk.delete(made["hotseat"]) is None
+    assert desk.open(made["hotseat"]) == Missing("no_game")
+    # a match by links is not deleted from one seat (the other's too)
+    ldesk, m, inv = invite(store, person())
+    assert not m.may(Action.DELETE) and isinstance(ldesk.delete(inv.game.id), StoreError)
+    assert not m.may(Action.ABANDON) and isinstance(ldesk.end(m, "abandoned", time.time()), StoreError)

@@ -15,8 +15,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 # not written here is a person who is sent nothing and may do nothing.
 TABLE = """
 assistant owner    *    *    notes    play review export rename delete
-device    owner    live *    device   play share review
-device    owner    over *    all      share review
+device    owner    live *    device   play share review resign abandon delete
+device    owner    over *    all      share review delete
 device    watcher  live *    public
 device    watcher  over *    all      review
 linked    marshal  live *    marshal  play resign claim
