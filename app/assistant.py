@@ -26,6 +26,7 @@ from notepad.store import TITLE_MAX, StoreError, parse_import
 
 from . import identity, online, pad, pad_view, services, ui
 from .assistant_logic import Assistant, AssistantSession, Back, DraftCopy, Message, OpenGame, Say, Tap
+from .phone import phone_panel
 from .i18n import error_text, t
 
 LIST_CAP = 30  # games listed before "show all"
@@ -413,3 +414,4 @@ def run() -> None:
         page(gid)
     else:
         game_list()
+        phone_panel(expanded=True)

@@ -8,18 +8,43 @@ switch brings back the game that page showed last in this session.
 """
 from __future__ import annotations
 
+import importlib
+from dataclasses import dataclass
+
 import streamlit as st
 
 from notepad.store import StoreError
 
 from . import i18n, identity, links, services, ui
-from .phone import phone_panel
 from .i18n import t
 
-PAGES = ("assistant", "match", "lobby", "learning", "tutorial", "player")
-#: the pages on the navigation bar: four fit a phone's width on one line; the lobby
-#: opens from the account bar (where the server has accounts), a player's page from the lobby
-NAV = {"assistant": "nav_assistant", "match": "nav_match", "learning": "nav_learning", "tutorial": "nav_tutorial"}
+
+@dataclass(frozen=True)
+class Page:
+    """A page of the app: its name in the URL (``page=``), what draws it (a function
+    of a module of ``app``, imported when the page is shown, so that a visit loads
+    only its own page's code) and its label on the navigation bar (None: not on it)."""
+
+    name: str
+    module: str
+    draw: str = "run"
+    nav: str | None = None
+
+
+#: every page, in the one place where pages are named: the navigation bar holds the
+#: four that fit a phone's width on one line; the lobby opens from the account bar
+#: (where the server has accounts), a player's page from the lobby. The first is the
+#: page of a URL that names none, or one that is not here.
+REGISTRY = (
+    Page("assistant", "assistant", nav="nav_assistant"),
+    Page("match", "match", nav="nav_match"),
+    Page("lobby", "lobby"),
+    Page("learning", "learning", nav="nav_learning"),
+    Page("tutorial", "learning", "tutorial", nav="nav_tutorial"),
+    Page("player", "lobby", "player"),
+)
+PAGES = {p.name: p for p in REGISTRY}
+NAV = {p.name: p.nav for p in REGISTRY if p.nav is not None}
 
 
 #: session_state: the game each page showed last in this session ({page: game id})
@@ -63,9 +88,9 @@ def run() -> None:
     lang = st.query_params.get("lang", st.session_state.get("lang", identity.remembered_lang() or i18n.DEFAULT))
     i18n.set_lang(lang)
     ui.inject_css()
-    page = st.query_params.get("page", "assistant")
+    page = st.query_params.get("page", REGISTRY[0].name)
     if page not in PAGES:
-        page = "assistant"
+        page = REGISTRY[0].name
     st.session_state["nav"] = page if page in NAV else None
     links.bound_params()  # ids and secrets that cannot be one: said, and out of the URL, before any work
     _remember(page)
@@ -90,7 +115,7 @@ def run() -> None:
         return
     try:
         identity.offer_next()  # signed in a moment ago: back to the link she opened before
-        _show(page)
+        show(PAGES[page])
         identity.keep_owner_key()  # the browser's owner key in its cookie (last on the page: moves nothing)
         identity.keep_lang(i18n.get_lang())  # and her language, for her next visit
     except StoreError as exc:
@@ -101,30 +126,6 @@ def run() -> None:
         ui.db_unusable(exc)
 
 
-def _show(page: str) -> None:
-    if page == "assistant":
-        from . import assistant
-
-        assistant.run()
-        if not st.query_params.get("game"):
-            phone_panel(expanded=True)
-    elif page == "match":
-        from . import match
-
-        match.run()
-    elif page == "lobby":
-        from . import lobby
-
-        lobby.run()
-    elif page == "player":
-        from . import lobby
-
-        lobby.player()
-    elif page == "learning":
-        from . import learning
-
-        learning.run()
-    else:
-        from . import learning
-
-        learning.tutorial()
+def show(page: Page) -> None:
+    """Draw ``page`` (its module imported now, not before)."""
+    getattr(importlib.import_module(f"{__package__}.{page.module}"), page.draw)()
