@@ -75,3 +75,24 @@ def test_no_file_of_the_project_points_outside_it():
         found += [f"{name}:{i}: {line.strip()}" for i, line in enumerate(text.splitlines(), 1)
                   if outside.search(line) and name != "tests/test_docs.py"]
     assert not found, "\n".join(found[:40])
+
+
+def _now_table() -> str:
+    """The "Now" table of docs/benchmarks.md: the figures that hold now."""
+    text = (DOCS / "benchmarks.md").read_text()
+    now = re.search(r"^## Now\n(.*?)^## ", text, re.S | re.M)
+    assert now, "docs/benchmarks.md has no section \"Now\""
+    return now.group(1)
+
+
+def test_the_readme_quotes_the_benchmarks_as_they_stand_now():
+    """Every timing and factor the README gives (a number in ms, s or x) is a figure or
+    a target of the "Now" table of docs/benchmarks.md: a re-measure that changes the
+    table makes the README stale, and this fails until the README says the same."""
+    figures = set(re.findall(r"\b\d[\d,.]*(?= ?(?:ms|s|x)\b)", _now_table()))
+    readme = (ROOT / "README.md").read_text()
+    quoted = {m.group(0) for m in re.finditer(r"\b\d[\d,.]*(?= ?(?:ms|x)\b)", readme)}
+    assert quoted, "the README quotes no timing"
+    assert quoted <= figures, f"the README quotes {sorted(quoted - figures)}, which the Now table does not hold"
+    rows = [line for line in _now_table().splitlines() if line.startswith("| ") and not line.startswith("| what")]
+    assert len(rows) >= 8 and all(line.count("|") == 5 for line in rows), rows  # what, now, target, measured
