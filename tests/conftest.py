@@ -14,6 +14,9 @@ from hypothesis import settings
 settings.register_profile("ci", derandomize=True, print_blob=True)
 settings.register_profile("dev")
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+# a text of the app whose placeholder its caller did not give fails (app.i18n.t), here
+# and in the app servers the browser tests start
+os.environ["FUGITIVE_STRICT_TEXT"] = "1"
 
 # the store's two databases (SQLite, a throwaway PostgreSQL): fixtures backend, store
 from tests.backends import backend, postgres_server, store  # noqa: E402,F401
