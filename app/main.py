@@ -91,6 +91,10 @@ def run() -> None:
         identity.offer_next()  # signed in a moment ago: back to the link she opened before
         _show(page)
         identity.keep_owner_key()  # the browser's owner key in its cookie (last on the page: moves nothing)
+        if page != "lobby" and identity.signed_in():
+            from . import lobby
+
+            lobby.watch_title()  # her matches waiting for her move, in the tab's title (moves nothing)
     except StoreError as exc:
         # the database went away while the page was drawn (a PostgreSQL server that
         # stopped, a disk that filled): the same message; the next run reconnects

@@ -14,6 +14,7 @@ import time
 
 import pytest
 
+from engine.record import Ruleset
 from harness import browser, oidc
 from notepad.access import Principal
 from notepad.ratings import initial, rate
@@ -28,6 +29,7 @@ pytestmark = pytest.mark.browser
 CHALLENGE = '[data-testid="fg-challenge"]'
 JOIN = '[class*="st-key-lb_join_"] button'
 WITHIN = 1.0  #: the lobby shows a change to everyone looking at it within this many seconds
+TITLE_EVERY = 2.0  #: every page of a signed-in player counts her matches waiting for her move this often (s)
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
@@ -131,3 +133,81 @@ def test_two_players_find_each_other_and_finish_a_rated_match_seen_by_a_third(se
         picked = carol.locator('[class*="st-key-m_fbot"] input').first.input_value()
         assert picked.startswith(("Casual:", "Careful:")), picked
         on_first_screen(carol, '[class*="st-key-m_start"] button')
+
+
+def _title_starts(page, prefix: str, timeout: float = 3 * TITLE_EVERY * 1000) -> None:
+    page.wait_for_function("p => document.title.startsWith(p)", arg=prefix, timeout=timeout, polling=50)
+
+
+def _opening(m) -> list:
+    """The Fugitive's opening: his lowest hideout, then he stops at one."""
+    from engine import PassTurn, fugitive_view
+    from engine.moves import PlaceHideout
+
+    return [PlaceHideout(fugitive_view(m.state).legal_hideouts()[0]), PassTurn()]
+
+
+def test_the_tab_title_counts_her_matches_waiting_for_her_move_on_every_page(served):
+    """Bob, signed in, has two lobby matches: one waits for his move, the other for
+    Alice's. On every page he opens the tab's title starts with "(1)"; on the match
+    page it keeps the match's own "your turn"; Alice's move, made on her server while
+    Bob reads another page, turns it to "(2)" without a reload, and on the lobby his
+    list of matches waiting for him grows by itself; his own move brings it back."""
+    from app.match_control import Matches
+
+    url, db, issuer = served
+    store = GameStore(db)
+    alice_p, bob_p = Principal.account(issuer, "alice", "alice"), Principal.account(issuer, "bob", "bob")
+    with browser.phone_pages(1) as (bob,):
+        oidc.sign_in(bob, url, "bob")
+        # his turn in the first (he is the Fugitive: he opens), hers in the second (she is the Fugitive)
+        ch = store.post_challenge(alice_p, "marshal", Ruleset(), "slow")
+        mine, _ = Matches(store, bob_p).accept(ch.id, 21)
+        ch = store.post_challenge(bob_p, "marshal", Ruleset(), "slow")
+        hers, _ = Matches(store, alice_p).accept(ch.id, 22)
+        for page in ("assistant", "match", "learning", "tutorial", "player", "lobby"):
+            bob.goto(f"{url}/?page={page}")
+            _title_starts(bob, "(1) ")
+        assert "1 of your matches" in bob.inner_text('[data-testid="fg-waiting"]')
+        assert bob.locator(f'[class*="st-key-lb_wait_{mine}"]').count() == 1
+        assert bob.locator(f'[class*="st-key-lb_wait_{hers}"]').count() == 0
+        # Alice opens hers: now both wait for him; his lobby says so by itself (no lobby change: a move)
+        a = Matches(store, alice_p)
+        for move in _opening(a.open(hers)):
+            assert a.play(a.open(hers), move) is None
+        moved = time.monotonic()
+        bob.wait_for_selector(f'[class*="st-key-lb_wait_{hers}"]', timeout=10_000)
+        _title_starts(bob, "(2) ")
+        assert time.monotonic() - moved < 2 * TITLE_EVERY + WITHIN
+        assert "2 of your matches" in bob.inner_text('[data-testid="fg-waiting"]')
+        # on the match page: the count and the match's own turn signal, both
+        bob.goto(f"{url}/?page=match&game={mine}")
+        bob.wait_for_selector('[data-testid="fg-status"]')
+        _title_starts(bob, "(2) ● Your turn")
+        # his move in it (from his other device): one left, said here and on the assistant's page
+        b = Matches(store, bob_p)
+        for move in _opening(b.open(mine)):
+            assert b.play(b.open(mine), move) is None
+        _title_starts(bob, "(1) Fugitive")
+        bob.goto(f"{url}/?page=assistant")
+        _title_starts(bob, "(1) ")
+        # and none once the other is his too
+        for move in [x for x in _marshal_turn(b.open(hers))]:
+            assert b.play(b.open(hers), move) is None
+        bob.wait_for_function("() => document.title === 'Fugitive'", timeout=3 * TITLE_EVERY * 1000)
+
+
+def _marshal_turn(m) -> list:
+    """The Marshal's turn that does not end the match: his draws, then a guess of a card
+    of his own hand (it cannot hit)."""
+    from engine import apply, marshal_view
+    from engine.moves import Draw, MakeGuess
+    from engine.state import Phase
+
+    s, out = m.state, []
+    while s.phase is Phase.MARSHAL_DRAW:
+        d = Draw(marshal_view(s).legal_decks()[0])
+        s = apply(s, d)
+        out.append(d)
+    out.append(MakeGuess(frozenset({min(s.marshal_hand)})))
+    return out
