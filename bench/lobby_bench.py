@@ -37,7 +37,11 @@ def _uptime() -> str:
 
 
 def main() -> None:
+    import logging
+
     from harness import browser, oidc
+
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # the OpenID provider's request log
 
     why = postgres.missing()
     if why:
