@@ -254,10 +254,10 @@ def _about_my_strength(mine: dict[str, Rating]) -> None:
     """For each of her roles, the AI of the other side (a fixed rating from the
     tournament, app.ladder) whose match is the most even; one tap to play it on the
     Match page (against the AI: not rated)."""
-    from .ladder import about_my_strength
+    from .ladder import PLACEMENT, about_my_strength
 
     with st.expander(t("ladder_title")):
-        st.caption(t("ladder_help"))
+        st.caption(t("ladder_help", n=min(n for n, _ in PLACEMENT.values())))
         for side in ("marshal", "fugitive"):
             got = about_my_strength(mine[side], side)  # type: ignore[arg-type]
             if got is None:
