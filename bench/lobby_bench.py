@@ -22,6 +22,7 @@ import os
 import subprocess
 
 from harness import lobby_load, postgres
+from notepad.store import GameStore
 
 PLAYERS = int(os.environ.get("LOBBY_BENCH_PLAYERS", "200"))
 MATCHES = int(os.environ.get("LOBBY_BENCH_MATCHES", "1000"))
@@ -64,6 +65,9 @@ def main() -> None:
                 page.wait_for_selector('[data-testid="fg-my-ratings"]')
             report = lobby_load.run(db, players=PLAYERS, matches=MATCHES, time_limit=SECONDS)
             print("postgresql: " + report.line(), flush=True)
+            with GameStore(db) as store:
+                print(f"on the lobby now: {len(store.challenges())} open challenges, "
+                      f"{len(store.live_lobby_matches())} live matches", flush=True)
             print(f"after the load: {_uptime()}", flush=True)
             seen = lobby_load.new_challenge_check(db, one, two, issuer, pages[2], pages[3], rounds=ROUNDS)
             print("the lobby in Chromium on the two app servers at that size: " + seen.line(), flush=True)
