@@ -7,9 +7,17 @@ games a pairing) is replayed through the rating library (:func:`notepad.ratings.
 the same as the lobby's), its results interleaved evenly within each pairing and the
 pairings taken in turn, game by game: each bot's rating in its role at the end is its
 fixed place on the ladder. The match page's levels are the bots of the tournament
-where one is measured (careful and expert Marshals pick at random among equally good
-guesses, as the solver and lookahead Marshals do not; the expert Fugitive, the search
-bot, was not in that tournament and has no rating).
+(careful and expert Marshals pick at random among equally good guesses, as the solver
+and lookahead Marshals do not).
+
+The expert Fugitive (the search bot at the match page's budget,
+``app.match_logic.APP_SEARCH``: 12 rounds or 1.4 s a decision) takes seconds a game
+where the others take milliseconds, so it played a tournament of its own against the
+Marshal levels (:data:`PLACEMENT`: ``fugitive tournament --marshals
+notepad,solver,lookahead --fugitives search --search-samples 12 --search-seconds
+1.4``, ``docs/figures/tournament-search.csv``) and is placed on the ladder as it
+stands (:func:`place`): its games replayed through the same library in the same
+interleaved order, against each Marshal's fixed rating, its own rating moving alone.
 """
 from __future__ import annotations
 
@@ -27,10 +35,16 @@ TOURNAMENT: dict[tuple[str, str], tuple[int, int]] = {
     ("lookahead", "random"): (1000, 965), ("lookahead", "heuristic"): (1000, 990),
     ("lookahead", "adversarial"): (1000, 954),
 }
+#: the expert Fugitive's own tournament against the Marshal levels, at the match's
+#: budget: (Marshal bot, "search") -> (games, Marshal wins):
+#: docs/figures/tournament-search.csv (tests/app/test_ladder.py holds the two equal)
+PLACEMENT: dict[tuple[str, str], tuple[int, int]] = {
+    ("notepad", "search"): (50, 25), ("solver", "search"): (50, 28), ("lookahead", "search"): (50, 31),
+}
 #: the match page's level (app.match_logic.LEVELS) -> the tournament's bot, per side
 LEVEL_BOTS: dict[Side, dict[str, str]] = {
     "marshal": {"casual": "notepad", "careful": "solver", "expert": "lookahead"},
-    "fugitive": {"casual": "heuristic", "careful": "adversarial"},
+    "fugitive": {"casual": "heuristic", "careful": "adversarial", "expert": "search"},
 }
 
 
@@ -52,6 +66,7 @@ BOT_RATINGS: dict[tuple[str, Side], Rating] = {
     ('notepad', 'marshal'): Rating(23.980617719308352, 1.5100059595303266, 3000),
     ('random', 'fugitive'): Rating(20.29503055794209, 1.709001763292029, 4000),
     ('random', 'marshal'): Rating(13.673759152000086, 1.5456290332899854, 3000),
+    ('search', 'fugitive'): Rating(34.17625771471214, 2.160120275190593, 150),
     ('solver', 'marshal'): Rating(42.718419984107555, 2.2876855741000637, 3000),
 }
 
@@ -61,20 +76,39 @@ def bot_ratings() -> dict[tuple[str, Side], Rating]:
     return BOT_RATINGS
 
 
+def _games(table: dict[tuple[str, str], tuple[int, int]]) -> list[tuple[str, str, Side]]:
+    """A tournament's games in the replay's order: the pairings taken in turn, game by
+    game, each pairing's wins spread evenly over its games: (Marshal, Fugitive, winner)."""
+    out: list[tuple[str, str, Side]] = []
+    for k in range(max(n for n, _ in table.values())):
+        for (m, f), (n, wins) in table.items():
+            if k < n:
+                out.append((m, f, "marshal" if (k + 1) * wins // n > k * wins // n else "fugitive"))
+    return out
+
+
 @lru_cache(maxsize=1)
 def replay_tournament() -> dict[tuple[str, Side], Rating]:
-    """Every tournament bot's rating in its role: the tournament replayed through the
-    library, deterministically (about a second)."""
+    """Every bot's rating in its role: the tournament replayed through the library,
+    deterministically (about a second), and the expert Fugitive placed on it
+    (:func:`place`)."""
     out: dict[tuple[str, Side], Rating] = {}
-    games = max(n for n, _ in TOURNAMENT.values())
-    for k in range(games):
-        for (m, f), (n, wins) in TOURNAMENT.items():
-            if k >= n:
-                continue
-            marshal_won = (k + 1) * wins // n > k * wins // n  # the wins spread evenly over the games
-            a, b = out.get((m, "marshal"), initial()), out.get((f, "fugitive"), initial())
-            out[(m, "marshal")], out[(f, "fugitive")] = rate(a, b, "marshal" if marshal_won else "fugitive")
+    for m, f, winner in _games(TOURNAMENT):
+        a, b = out.get((m, "marshal"), initial()), out.get((f, "fugitive"), initial())
+        out[(m, "marshal")], out[(f, "fugitive")] = rate(a, b, winner)
+    out[("search", "fugitive")] = place(PLACEMENT, out)
     return out
+
+
+def place(table: dict[tuple[str, str], tuple[int, int]], ladder: dict[tuple[str, Side], Rating]) -> Rating:
+    """A Fugitive's rating placed on a ladder that stays as it is: its games of
+    ``table`` (all of one Fugitive bot, against Marshals rated on ``ladder``), in the
+    replay's order, each through the library against the Marshal's fixed rating; only
+    its own rating moves."""
+    mine = initial()
+    for m, _, winner in _games(table):
+        _, mine = rate(ladder[(m, "marshal")], mine, winner)
+    return mine
 
 
 def ladder() -> list[AIPlayer]:

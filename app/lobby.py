@@ -2,11 +2,12 @@
 
 Signed-in players only (notepad.lobby: an account is who is rated); without accounts
 on the server the page says that links remain (Match, "Play a friend"). The lobby
-shows, first, her matches waiting for her move, then the open challenges (Join with
+shows, first, her matches waiting for her move (their number is in the tab's title on
+every page she has open: :func:`watch_title`), then the open challenges (Join with
 one tap; her own: Cancel with one tap), a new challenge (role, opening, pass-draw,
 pace), the live matches of others to watch (the public table only) and the last
 results. It runs again within a second of any change another player makes: a small
-fragment reads the lobby's counter (one cheap query) each half second.
+fragment reads the lobby's counter (one cheap query) each quarter second.
 
 The player's page: her two ratings (provisional while wide), over time as a chart,
 her matches (live, finished: each one tap from Learning), and her results by role and
@@ -15,6 +16,7 @@ opponent.
 from __future__ import annotations
 
 import secrets
+import time
 
 import streamlit as st
 
@@ -29,6 +31,11 @@ from .match_control import MatchSession, Matches
 
 #: how often the lobby reads its counter (a change shows within a second)
 LOBBY_SECONDS = 0.25
+#: how often every page of a signed-in player counts her matches waiting for her move
+#: (the tab's title; the lobby's list)
+TITLE_SECONDS = 2.0
+#: session_state: {game id: (its version, her move?)} of her live lobby matches, as last looked at
+WAITING_SEEN = "lobby_waiting_seen"
 FLASH = "lobby_flash"
 #: session_state: the Match page's choices set up by "An AI about your strength" (its
 #: widgets' keys and values), put in place by that page before it draws them
@@ -77,9 +84,52 @@ def waiting(who_desk: Matches) -> list[MatchSession]:
     return out
 
 
-def title_count(n: int) -> None:
-    """The tab's title with the number of her matches waiting for her move."""
-    st.set_page_config(page_title=f"({n}) Fugitive" if n else "Fugitive")
+def waiting_ids(d: Matches) -> list[str]:
+    """Her live lobby matches waiting for her move, by id, in the order they began: one
+    read of her lobby matches and one of each live one's version; a match is opened
+    (replayed) again only when its version moved since this session last looked."""
+    known: dict[str, tuple[int, bool]] = st.session_state.get(WAITING_SEEN, {})
+    seen: dict[str, tuple[int, bool]] = {}
+    for lm in d.store.lobby_history(d.who):
+        if lm.finished is not None:
+            continue
+        version = d.store.version(lm.game_id)
+        hit = known.get(lm.game_id)
+        if hit is None or hit[0] != version:
+            m = d.open(lm.game_id)  # (a version read before it: a move between is looked at next time)
+            hit = (version, isinstance(m, MatchSession) and not m.finished and m.role == m.state.current_player)
+        seen[lm.game_id] = hit
+    st.session_state[WAITING_SEEN] = seen
+    return [gid for gid, (_, mine) in seen.items() if mine]
+
+
+@st.fragment(run_every=TITLE_SECONDS)
+def watch_title(drawn: tuple[str, ...] | None = None) -> None:
+    """On every page of a signed-in player (issue 38): the tab's title starts with the
+    number of her matches waiting for her move, "(2) Fugitive", counted again every
+    TITLE_SECONDS; what else the page puts in the title stays (the match page's "your
+    turn"). The lobby passes the matches it ``drawn`` as waiting: when they differ (a
+    move made elsewhere, which the lobby's counter does not count) it runs again. A
+    script of zero height, drawn last: it moves nothing."""
+    if not identity.signed_in():
+        return
+    try:
+        ids = waiting_ids(desk())
+    except StoreError:
+        return
+    if drawn is not None and tuple(ids) != drawn:
+        st.rerun(scope="app")
+    st.html("<script>(() => {"
+            f" window.__fgWaiting = {len(ids)};"
+            " const fix = () => { const base = document.title.replace(/^\\(\\d+\\) /, '');"
+            "  const want = (window.__fgWaiting ? '(' + window.__fgWaiting + ') ' : '') + base;"
+            "  if (document.title !== want) document.title = want; };"
+            " fix();"
+            " const el = document.querySelector('title');"
+            " if (el && !window.__fgTitleWatch) { window.__fgTitleWatch = new MutationObserver(fix);"
+            "  window.__fgTitleWatch.observe(el, {childList: true, characterData: true, subtree: true}); }"
+            f" }})(); /* {time.time():.3f} */</script>",
+            unsafe_allow_javascript=True)
 
 
 # --------------------------------------------------------------------------- the lobby
@@ -95,14 +145,13 @@ def run() -> None:
     mine = store.ratings_of(d.who)
     st.html(f'<div data-testid="fg-my-ratings">{t("marshal")}: {rating_text(mine["marshal"])} · '
             f'{t("fugitive")}: {rating_text(mine["fugitive"])}</div>')
-    wait = waiting(d)
-    title_count(len(wait))
+    wait = waiting_ids(d)
     if wait:
         st.html(f'<div data-testid="fg-waiting">{t("lobby_waiting", n=len(wait))}</div>')
-        for m in wait:
-            if st.button(t("lobby_your_move", title=services.store().title(m.gid)), key=f"lb_wait_{m.gid}",
+        for gid in wait:
+            if st.button(t("lobby_your_move", title=store.title(gid)), key=f"lb_wait_{gid}",
                          type="primary", use_container_width=True):
-                _go("match", m.gid)
+                _go("match", gid)
     _challenges(d, store.challenges())
     _new_challenge(d)
     _live_matches(d, store.live_lobby_matches())
@@ -111,6 +160,7 @@ def run() -> None:
     if st.button(t("player_open"), key="lb_player", use_container_width=True):
         _go("player")
     _live(version)
+    watch_title(tuple(wait))
 
 
 def _challenge_label(c: Challenge, rating: Rating | None) -> str:
@@ -204,10 +254,10 @@ def _about_my_strength(mine: dict[str, Rating]) -> None:
     """For each of her roles, the AI of the other side (a fixed rating from the
     tournament, app.ladder) whose match is the most even; one tap to play it on the
     Match page (against the AI: not rated)."""
-    from .ladder import about_my_strength
+    from .ladder import PLACEMENT, about_my_strength
 
     with st.expander(t("ladder_title")):
-        st.caption(t("ladder_help"))
+        st.caption(t("ladder_help", n=min(n for n, _ in PLACEMENT.values())))
         for side in ("marshal", "fugitive"):
             got = about_my_strength(mine[side], side)  # type: ignore[arg-type]
             if got is None:

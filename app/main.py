@@ -118,6 +118,10 @@ def run() -> None:
         show(PAGES[page])
         identity.keep_owner_key()  # the browser's owner key in its cookie (last on the page: moves nothing)
         identity.keep_lang(i18n.get_lang())  # and her language, for her next visit
+        if page != "lobby" and identity.signed_in():
+            from . import lobby
+
+            lobby.watch_title()  # her matches waiting for her move, in the tab's title (moves nothing)
     except StoreError as exc:
         # the database went away while the page was drawn (a PostgreSQL server that
         # stopped, a disk that filled): the same message; the next run reconnects

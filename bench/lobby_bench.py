@@ -1,67 +1,74 @@
-"""The lobby under load (issue 38): simulated signed-in players posting and joining
-challenges and playing rated matches through the store's own calls, from two
-processes at once, on a throwaway PostgreSQL server (harness/lobby_load.py); then
-every rating against the library's replay, nothing lost or doubled.
+"""The lobby under load (issue 38), on PostgreSQL with two app servers.
+
+A throwaway PostgreSQL server (fsync on) and two real Streamlit app servers of the
+app on one database of it, with accounts from a real OpenID provider on this machine
+(``harness.lobby_load.app_servers``). While both serve, with a signed-in player's
+lobby open on each (their pages run again at every lobby change), 200 simulated
+players post and join challenges and play 1,000 rated matches through the store's own
+calls from two processes (``harness.lobby_load.run``); then every rating is checked
+against the library's replay, nothing lost or doubled. Then, on that loaded
+database, the browser check across the two servers: a player on the first server
+posts a challenge with the lobby's own controls (the first server takes it), and a
+player watching the lobby on the second server must see it within 1 s (and its
+cancel) (``harness.lobby_load.new_challenge_check``).
 
 ``LOBBY_BENCH_PLAYERS`` (200), ``LOBBY_BENCH_MATCHES`` (1000) and
-``LOBBY_BENCH_SECONDS`` (600: the bound in time) set the size.
+``LOBBY_BENCH_SECONDS`` (600: the bound in time) set the size; ``LOBBY_BENCH_ROUNDS``
+(10) the challenges of the browser check.
 """
 from __future__ import annotations
 
 import os
+import subprocess
 
 from harness import lobby_load, postgres
+from notepad.store import GameStore
 
 PLAYERS = int(os.environ.get("LOBBY_BENCH_PLAYERS", "200"))
 MATCHES = int(os.environ.get("LOBBY_BENCH_MATCHES", "1000"))
 SECONDS = float(os.environ.get("LOBBY_BENCH_SECONDS", "600"))
+ROUNDS = int(os.environ.get("LOBBY_BENCH_ROUNDS", "10"))
+
+
+def _uptime() -> str:
+    try:
+        return subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
+    except OSError:
+        return "uptime: not available"
 
 
 def main() -> None:
+    import logging
+
+    from harness import browser, oidc
+
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # the OpenID provider's request log
+
     why = postgres.missing()
     if why:
         print(f"postgresql: not measured: {why}")
         return
     print(f"{PLAYERS} players, up to {MATCHES} rated matches, 2 processes, at most {SECONDS:.0f} s")
+    print(f"before: {_uptime()}", flush=True)
     with postgres.throwaway_server(durable=True) as server:
         db = server.new_database()
-        print("postgresql: " + lobby_load.run(db, players=PLAYERS, matches=MATCHES, time_limit=SECONDS).line(),
-              flush=True)
-        print("the lobby in Chromium at that size: " + browser_check(db), flush=True)
-
-
-def browser_check(db: str, rounds: int = 5) -> str:
-    """On the loaded database: a player watching the lobby in Chromium (390x844, an
-    account of a real OpenID provider on this machine) on an app server, and another
-    player posting challenges from another process (the store's own call, as her app
-    server makes it); from each challenge's commit to the watcher's page showing it."""
-    import pathlib
-    import tempfile
-    import time
-
-    from engine.record import Ruleset
-    from harness import browser, oidc
-    from notepad.access import Principal
-    from notepad.store import GameStore
-
-    why = browser.missing() or oidc.missing()
-    if why:
-        return f"not measured: {why}"
-    seen: list[float] = []
-    with GameStore(db) as store, tempfile.TemporaryDirectory() as folder, oidc.provider() as issuer:
-        secrets = oidc.secrets_file(pathlib.Path(folder), issuer)
-        with browser.app_server(db, options=("--secrets.files", str(secrets))) as url, \
-                browser.phone_pages(1) as (watcher,):
-            oidc.sign_in(watcher, url, "watcher")
-            watcher.goto(url + "/?page=lobby")
-            watcher.wait_for_selector('[data-testid="fg-my-ratings"]')
-            poster = Principal.account(issuer, "poster", "poster")
-            for _ in range(rounds):
-                ch = store.post_challenge(poster, "either", Ruleset(), "live")
-                start = time.monotonic()
-                watcher.wait_for_selector(f'[data-testid="fg-challenge"][data-id="{ch.id}"]', timeout=10_000)
-                seen.append(time.monotonic() - start)
-                store.cancel_challenge(ch.id, poster)
-                time.sleep(0.5)
-    seen.sort()
-    return f"{len(seen)} new challenges: median {seen[len(seen) // 2]:.2f} s, max {seen[-1]:.2f} s (target: under 1 s)"
+        why = browser.missing() or oidc.missing()
+        if why:  # the load alone, said loudly
+            print(f"NO APP SERVERS: {why}")
+            print("postgresql: " + lobby_load.run(db, players=PLAYERS, matches=MATCHES, time_limit=SECONDS).line())
+            return
+        with lobby_load.app_servers(db) as (one, two, issuer), browser.phone_pages(4) as pages:
+            print(f"two app servers on it: {one} and {two}", flush=True)
+            for page, url, who in zip(pages, (one, two), ("looker1", "looker2")):
+                oidc.sign_in(page, url, who)
+                page.goto(url + "/?page=lobby")
+                page.wait_for_selector('[data-testid="fg-my-ratings"]')
+            report = lobby_load.run(db, players=PLAYERS, matches=MATCHES, time_limit=SECONDS)
+            print("postgresql: " + report.line(), flush=True)
+            with GameStore(db) as store:
+                print(f"on the lobby now: {len(store.challenges())} open challenges, "
+                      f"{len(store.live_lobby_matches())} live matches", flush=True)
+            print(f"after the load: {_uptime()}", flush=True)
+            seen = lobby_load.new_challenge_check(db, one, two, issuer, pages[2], pages[3], rounds=ROUNDS)
+            print("the lobby in Chromium on the two app servers at that size: " + seen.line(), flush=True)
+    print(f"after: {_uptime()}", flush=True)

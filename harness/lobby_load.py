@@ -1,7 +1,8 @@
 """The lobby under load (issue 38): simulated signed-in players posting and joining
 challenges and playing rated matches through the store's own calls, from two
-processes at once (two app servers, each with its own :class:`GameStore` on one
-database), bounded in time.
+processes at once (each with its own :class:`GameStore` on one database, as each app
+server has), bounded in time; and two real app servers on that database with a
+browser check across them (:func:`app_servers`, :func:`new_challenge_check`).
 
 Each process serves half of the players. In a loop a player of its half posts a
 challenge (while she has none open), or joins one of another player's (either
@@ -20,10 +21,12 @@ count two games per result.
 """
 from __future__ import annotations
 
+import contextlib
 import multiprocessing as mp
 import random
 import time
 from dataclasses import dataclass, field
+from typing import Iterator
 
 from engine import apply, fugitive_view, marshal_view, new_game
 from engine.bots import RandomFugitive, RandomMarshal
@@ -197,3 +200,99 @@ def _all_lobby(store: GameStore, players: int) -> list[str]:
 def _finished(store: GameStore, players: int):  # type: ignore[no-untyped-def]
     return [lm for g in _all_lobby(store, players)
             if (lm := store.lobby_match(g)) is not None and lm.finished is not None]
+
+
+# --------------------------------------------------------------------------- two app servers
+@contextlib.contextmanager
+def app_servers(location: str) -> Iterator[tuple[str, str, str]]:
+    """Two real Streamlit app servers of the app on ``location`` (one database), with
+    accounts from a real OpenID provider on this machine (``harness.oidc``): yields
+    (the first server's URL, the second's, the provider's issuer)."""
+    import pathlib
+    import tempfile
+
+    from . import browser, oidc
+
+    GameStore(location).close()
+    with tempfile.TemporaryDirectory() as folder, oidc.provider() as issuer:
+        options = ("--secrets.files", str(oidc.secrets_file(pathlib.Path(folder), issuer)))
+        with browser.app_server(location, options=options) as one, browser.app_server(location, options=options) as two:
+            yield one, two, issuer
+
+
+@dataclass
+class Seen:
+    """A new challenge posted on one app server and shown by the other: seconds from
+    the poster's tap, and from the challenge's commit, to the watcher's page showing
+    it; and from the tap on Cancel's commit to the watcher's page without it."""
+
+    from_tap: list[float] = field(default_factory=list)
+    from_commit: list[float] = field(default_factory=list)
+    gone: list[float] = field(default_factory=list)
+
+    def line(self) -> str:
+        def stats(xs: list[float]) -> str:
+            s = sorted(xs)
+            return f"median {s[len(s) // 2]:.2f} s, max {s[-1]:.2f} s" if s else "none"
+
+        return (f"{len(self.from_commit)} new challenges posted on server one, shown on server two: from the "
+                f"commit {stats(self.from_commit)}; from the tap {stats(self.from_tap)}; a cancel gone "
+                f"{stats(self.gone)} (target: under 1 s)")
+
+
+def new_challenge_check(location: str, one: str, two: str, issuer: str, poster, watcher,  # type: ignore[no-untyped-def]
+                        rounds: int = 5) -> Seen:
+    """Two players in Chromium pages of their own (``browser.phone_pages``: 390x844),
+    signed in here: a watcher on the lobby of server ``two``, a poster on the lobby of
+    server ``one``; the poster posts a challenge with the lobby's own controls (New
+    challenge, Post: server one takes it and commits it) and cancels it (Cancel),
+    ``rounds`` times; how soon the watcher's page, served by the other server, shows
+    each challenge and its end. The store is only read here (polled, for the moment
+    of each commit)."""
+    from . import browser, oidc
+
+    seen = Seen()
+    with GameStore(location) as store:
+        oidc.sign_in(watcher, two, "watcher")
+        oidc.sign_in(poster, one, "poster")
+        watcher.goto(two + "/?page=lobby")
+        watcher.wait_for_selector('[data-testid="fg-my-ratings"]')
+        poster.goto(one + "/?page=lobby")
+        poster.wait_for_selector('[data-testid="fg-my-ratings"]')
+        mine = Principal.account(issuer, "poster")
+        for _ in range(rounds):
+            browser.wait_idle(poster)
+            post = poster.locator('[class*="st-key-lb_post"] button')
+            if not post.is_visible():
+                poster.locator('[data-testid="stExpander"] summary:has-text("New challenge")').click()
+                post.wait_for(state="visible")
+                browser.wait_idle(poster)
+            before = {c.id for c in store.challenges()}
+            tapped = time.monotonic()
+            post.click()
+            ch, committed = _first(lambda: [c for c in store.challenges()
+                                            if c.id not in before and c.maker == mine.digest])
+            watcher.wait_for_selector(f'[data-testid="fg-challenge"][data-id="{ch.id}"]', timeout=10_000)
+            shown = time.monotonic()
+            seen.from_tap.append(shown - tapped)
+            seen.from_commit.append(shown - committed)
+            browser.wait_idle(poster)
+            poster.locator(f'[class*="st-key-lb_cancel_{ch.id}"] button').click()
+            _, cancelled = _first(lambda: [True] if store.challenge(ch.id) is None else [])
+            watcher.wait_for_selector(f'[data-testid="fg-challenge"][data-id="{ch.id}"]', state="detached",
+                                      timeout=10_000)
+            seen.gone.append(time.monotonic() - cancelled)
+            time.sleep(0.5)
+    return seen
+
+
+def _first(found, timeout: float = 20.0):  # type: ignore[no-untyped-def]
+    """Poll the store until ``found()`` gives something: (its first item, when)."""
+    end = time.monotonic() + timeout
+    while True:
+        got = found()
+        if got:
+            return got[0], time.monotonic()
+        if time.monotonic() > end:
+            raise TimeoutError("the store never showed the change")
+        time.sleep(0.01)

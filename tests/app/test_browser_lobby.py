@@ -6,7 +6,10 @@ Alice posts a challenge; Carol, watching the lobby, sees it within a second; Bob
 joins it with one tap (the Join button on his first screen, not moved by the lobby's
 reruns) and resigns; both ratings move as the library says; Carol sees the join and
 the result within a second each; Alice's page on a second device, signed in as her,
-shows the same history as the store.
+shows the same history as the store. Dana and Erin find each other the same way and
+play their match by taps to a win on the board, both pages showing the library's
+ratings on both devices. On every page a signed-in player has open, the tab's title
+counts her matches waiting for her move.
 """
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ import time
 
 import pytest
 
+from engine.record import Ruleset
 from harness import browser, oidc
 from notepad.access import Principal
 from notepad.ratings import initial, rate
@@ -28,6 +32,7 @@ pytestmark = pytest.mark.browser
 CHALLENGE = '[data-testid="fg-challenge"]'
 JOIN = '[class*="st-key-lb_join_"] button'
 WITHIN = 1.0  #: the lobby shows a change to everyone looking at it within this many seconds
+TITLE_EVERY = 2.0  #: every page of a signed-in player counts her matches waiting for her move this often (s)
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
@@ -131,3 +136,184 @@ def test_two_players_find_each_other_and_finish_a_rated_match_seen_by_a_third(se
         picked = carol.locator('[class*="st-key-m_fbot"] input').first.input_value()
         assert picked.startswith(("Casual:", "Careful:")), picked
         on_first_screen(carol, '[class*="st-key-m_start"] button')
+
+
+def _title_starts(page, prefix: str, timeout: float = 3 * TITLE_EVERY * 1000) -> None:
+    page.wait_for_function("p => document.title.startsWith(p)", arg=prefix, timeout=timeout, polling=50)
+
+
+def _opening(m) -> list:
+    """The Fugitive's opening: his lowest hideout, then he stops at one."""
+    from engine import PassTurn, fugitive_view
+    from engine.moves import PlaceHideout
+
+    return [PlaceHideout(fugitive_view(m.state).legal_hideouts()[0]), PassTurn()]
+
+
+def test_the_tab_title_counts_her_matches_waiting_for_her_move_on_every_page(served):
+    """Bob, signed in, has two lobby matches: one waits for his move, the other for
+    Alice's. On every page he opens the tab's title starts with "(1)"; on the match
+    page it keeps the match's own "your turn"; Alice's move, made on her server while
+    Bob reads another page, turns it to "(2)" without a reload, and on the lobby his
+    list of matches waiting for him grows by itself; his own move brings it back."""
+    from app.match_control import Matches
+
+    url, db, issuer = served
+    store = GameStore(db)
+    alice_p, bob_p = Principal.account(issuer, "alice", "alice"), Principal.account(issuer, "bob", "bob")
+    with browser.phone_pages(1) as (bob,):
+        oidc.sign_in(bob, url, "bob")
+        # his turn in the first (he is the Fugitive: he opens), hers in the second (she is the Fugitive)
+        ch = store.post_challenge(alice_p, "marshal", Ruleset(), "slow")
+        mine, _ = Matches(store, bob_p).accept(ch.id, 21)
+        ch = store.post_challenge(bob_p, "marshal", Ruleset(), "slow")
+        hers, _ = Matches(store, alice_p).accept(ch.id, 22)
+        for page in ("assistant", "match", "learning", "tutorial", "player", "lobby"):
+            bob.goto(f"{url}/?page={page}")
+            _title_starts(bob, "(1) ")
+        assert "1 of your matches" in bob.inner_text('[data-testid="fg-waiting"]')
+        assert bob.locator(f'[class*="st-key-lb_wait_{mine}"]').count() == 1
+        assert bob.locator(f'[class*="st-key-lb_wait_{hers}"]').count() == 0
+        # Alice opens hers: now both wait for him; his lobby says so by itself (no lobby change: a move)
+        a = Matches(store, alice_p)
+        for move in _opening(a.open(hers)):
+            assert a.play(a.open(hers), move) is None
+        moved = time.monotonic()
+        bob.wait_for_selector(f'[class*="st-key-lb_wait_{hers}"]', timeout=10_000)
+        _title_starts(bob, "(2) ")
+        assert time.monotonic() - moved < 2 * TITLE_EVERY + WITHIN
+        assert "2 of your matches" in bob.inner_text('[data-testid="fg-waiting"]')
+        # on the match page: the count and the match's own turn signal, both
+        bob.goto(f"{url}/?page=match&game={mine}")
+        bob.wait_for_selector('[data-testid="fg-status"]')
+        _title_starts(bob, "(2) ● Your turn")
+        # his move in it (from his other device): one left, said here and on the assistant's page
+        b = Matches(store, bob_p)
+        for move in _opening(b.open(mine)):
+            assert b.play(b.open(mine), move) is None
+        _title_starts(bob, "(1) Fugitive")
+        bob.goto(f"{url}/?page=assistant")
+        _title_starts(bob, "(1) ")
+        # and none once the other is his too
+        for move in [x for x in _marshal_turn(b.open(hers))]:
+            assert b.play(b.open(hers), move) is None
+        bob.wait_for_function("() => document.title === 'Fugitive'", timeout=3 * TITLE_EVERY * 1000)
+
+
+def _marshal_turn(m) -> list:
+    """The Marshal's turn that does not end the match: his draws, then a guess of a card
+    of his own hand (it cannot hit)."""
+    from engine import apply, marshal_view
+    from engine.moves import Draw, MakeGuess
+    from engine.state import Phase
+
+    s, out = m.state, []
+    while s.phase is Phase.MARSHAL_DRAW:
+        d = Draw(marshal_view(s).legal_decks()[0])
+        s = apply(s, d)
+        out.append(d)
+    out.append(MakeGuess(frozenset({min(s.marshal_hand)})))
+    return out
+
+
+def test_a_rated_match_found_in_the_lobby_is_won_on_the_board_and_both_pages_show_the_librarys_ratings(served):
+    """Dana posts a challenge (either side); Erin joins it; they play it by taps to a
+    win on the board (the Fugitive's opening, then the Marshal finds every hideout);
+    Frank, watching the lobby, sees the challenge, the join and the result within a
+    second each; both ratings move as the library says from where they stood, and each
+    player's page shows them, the same on a second device as on the first; the new
+    pages' controls on the first screen."""
+    from engine.state import Phase
+
+    from .test_browser_online import state_of, wait_version
+
+    url, db, issuer = served
+    store = GameStore(db)
+    names = ("dana", "erin")
+    who = {n: Principal.account(issuer, n) for n in names}
+    with browser.phone_pages(5) as (dana, erin, frank, dana2, erin2):
+        for page, name in ((dana, "dana"), (erin, "erin"), (frank, "frank"), (dana2, "dana"), (erin2, "erin")):
+            oidc.sign_in(page, url, name)
+        frank.goto(url + "/?page=lobby")
+        frank.wait_for_selector('[data-testid="fg-my-ratings"]')
+        # Dana posts a challenge, either side, with the lobby's own controls
+        dana.goto(url + "/?page=lobby")
+        press(dana, '[data-testid="stExpander"] summary:has-text("New challenge")')
+        on_first_screen(dana, 'button:has-text("Post the challenge")')
+        press(dana, 'button:has-text("Post the challenge")')
+        posted = _until(lambda: any(c.maker == who["dana"].digest for c in store.challenges()))
+        cid = next(c.id for c in store.challenges() if c.maker == who["dana"].digest)
+        assert _seen_within(frank, f'{CHALLENGE}[data-id="{cid}"]', posted) < WITHIN
+        # Erin joins it with one tap on her first screen: both on the match's page
+        erin.goto(url + "/?page=lobby")
+        join = f'[class*="st-key-lb_join_{cid}"] button'
+        on_first_screen(erin, join)
+        press(erin, join)
+        joined = _until(lambda: store.challenge(cid) is None)
+        gid = next(lm.game_id for lm in store.live_lobby_matches() if lm.side_of(who["erin"].digest))
+        assert _seen_within(frank, f'[class*="st-key-lb_watch_{gid}"]', joined) < WITHIN
+        lm = store.lobby_match(gid)
+        seat = {side: lm.marshal if side == "marshal" else lm.fugitive for side in ("marshal", "fugitive")}
+        page_of = {"dana": dana, "erin": erin}
+        name_of = {d.digest: n for n, d in who.items()}
+        mp, fp = page_of[name_of[seat["marshal"]]], page_of[name_of[seat["fugitive"]]]
+        before = (store.ratings_of_hash(seat["marshal"])["marshal"], store.ratings_of_hash(seat["fugitive"])["fugitive"])
+        for page in (mp, fp):
+            page.goto(f"{url}/?page=match&game={gid}")
+            page.wait_for_selector('[data-testid="fg-status"]')
+
+        def moved(page, action) -> None:
+            """A tap that saves a move: the store's version moves on, and both pages show it."""
+            v = store.version(gid)
+            action()
+            _until(lambda: store.version(gid) != v)
+            for p in (mp, fp):
+                wait_version(p, store.version(gid))
+
+        # the Fugitive's opening: one hideout, and he stops there
+        on_first_screen(fp, '[aria-label="Hideout to place"]', 'button:has-text("Place")')
+        tap(fp, "Hideout to place", fp.locator('[aria-label="Hideout to place"] button').first.inner_text())
+        moved(fp, lambda: press(fp, 'button:has-text("Place")'))
+        moved(fp, lambda: press(fp, 'button:has-text("End my first turn with one hideout")'))
+        # the Marshal draws, then finds every face-down hideout at once: won on the board
+        state, _ = state_of(store, gid)
+        while state.phase is Phase.MARSHAL_DRAW:
+            on_first_screen(mp, '[aria-label="Draw from"]')
+            deck = mp.locator('[aria-label="Draw from"] button').first.inner_text()
+            moved(mp, lambda: tap(mp, "Draw from", deck))
+            state, _ = state_of(store, gid)
+        on_first_screen(mp, '[aria-label="Numbers to guess"]', 'button:has-text("Guess")')
+        for x in [h.number for h in state.row[1:] if not h.face_up]:
+            tap(mp, "Numbers to guess", f"{x}◆" if x in state.marshal_hand else str(x))
+        browser.wait_idle(mp)
+        press(mp, 'button:has-text("Guess")')
+        ended = _until(lambda: store.lobby_match(gid).finished is not None)
+        line = f"{name_of[seat['marshal']]} (Marshal) vs {name_of[seat['fugitive']]} (Fugitive): Marshal won (on the board)"
+        assert _seen_within(frank, f'[data-testid="fg-results"]:has-text("{line}")', ended) < WITHIN
+        assert frank.locator(f'[class*="st-key-lb_watch_{gid}"]').count() == 0
+        state, _ = state_of(store, gid)
+        assert state.is_over and state.winner == "marshal" and store.lobby_match(gid).how == "won"
+        for p in (mp, fp):
+            p.wait_for_selector('[data-testid="fg-status"]:has-text("Game over")')
+        # both ratings: the library's, from where they stood
+        want_m, want_f = rate(before[0], before[1], "marshal")
+        assert store.ratings_of_hash(seat["marshal"])["marshal"] == want_m
+        assert store.ratings_of_hash(seat["fugitive"])["fugitive"] == want_f
+        # each player's page, on both her devices: the same ratings (the library's) and history
+        second = {"dana": dana2, "erin": erin2}
+        for name in names:
+            side = "marshal" if who[name].digest == seat["marshal"] else "fugitive"
+            want = want_m if side == "marshal" else want_f
+            shown = []
+            for page in (page_of[name], second[name]):
+                page.goto(url + "/?page=player")
+                on_first_screen(page, '[class*="st-key-pl_lobby"] button')
+                done = page.locator(f'[class*="st-key-pl_done_{gid}"] button')
+                done.wait_for()  # (the last of the page: the rest is drawn)
+                browser.wait_idle(page)
+                ratings = page.inner_text('[data-testid="fg-player-ratings"]')
+                assert f"{side.title()}: {want.shown}" in ratings, ratings
+                result = "won" if side == "marshal" else "lost"
+                assert done.count() == 1 and f"{result} (on the board)" in done.inner_text()
+                shown.append((ratings, page.inner_text('[data-testid="fg-player-by"]')))
+            assert shown[0] == shown[1]

@@ -272,3 +272,102 @@ def test_a_match_on_one_device_is_resigned_abandoned_or_deleted_by_its_owner_lik
     ldesk, m, inv = invite(store, person())
     assert not m.may(Action.DELETE) and isinstance(ldesk.delete(inv.game.id), StoreError)
     assert not m.may(Action.ABANDON) and isinstance(ldesk.end(m, "abandoned", time.time()), StoreError)
+
+
+def _winning_move(m: MatchSession):
+    """The move of the player to move that ends the match soonest on the board: the
+    Fugitive places his lowest hideout and stops; the Marshal draws, then guesses every
+    face-down hideout at once (the test reads the whole state: it plays both sides)."""
+    from engine import marshal_view
+    from engine.moves import MakeGuess
+    from engine.state import Phase
+
+    s = m.state
+    if s.phase is Phase.MARSHAL_DRAW:
+        return Draw(marshal_view(s).legal_decks()[0])
+    if s.phase is Phase.MARSHAL_GUESS:
+        return MakeGuess(frozenset(h.number for h in s.row[1:] if not h.face_up))
+    if s.phase is Phase.FUGITIVE_DRAW:
+        return Draw(fugitive_view(s).legal_decks()[0])
+    if s.phase is Phase.FUGITIVE_OPENING and s.row[1:]:
+        return PassTurn()  # one opening hideout is enough
+    return lowest(m)
+
+
+def _play_to_the_end(store: GameStore, seats: dict[str, Principal], gid: str, until_last: bool = False) -> MatchSession:
+    """Both seats play ``_winning_move`` through their own Matches until the match is
+    won on the board (or, ``until_last``, until the next move would win it): the last
+    session opened."""
+    from engine.moves import MakeGuess
+
+    while True:
+        m = Matches(store, seats["marshal"]).open(gid)
+        assert isinstance(m, MatchSession)
+        if m.finished:
+            return m
+        mover = Matches(store, seats[m.state.current_player])
+        m = mover.open(gid)
+        move = _winning_move(m)
+        if until_last and isinstance(move, MakeGuess):
+            return m
+        assert mover.play(m, move) is None
+
+
+@pytest.fixture
+def any_store(backend):
+    """A GameStore on SQLite and on PostgreSQL (tests/backends.py)."""
+    with GameStore(backend.location()) as s:
+        yield s
+
+
+def test_a_rated_match_won_on_the_board_moves_both_ratings_as_the_library_says_in_its_ending_save(
+        any_store, monkeypatch):
+    from notepad import store as store_module
+    from notepad.lobby import Outcome
+    from notepad.ratings import initial, rate
+
+    store = any_store
+    alice, bob = account("alice"), account("bob")
+    # a first rated match (Bob resigns) so that the ratings the board win moves are not the library's defaults
+    ch = store.post_challenge(alice, "marshal", Ruleset(), "live")
+    gid1, _ = Matches(store, bob).accept(ch.id, 11)
+    assert Matches(store, bob).end(Matches(store, bob).open(gid1), "resigned", time.time()) is None
+    m1, f1 = rate(initial(), initial(), "marshal")
+    # the second: Alice is the Marshal again, and wins it on the board
+    ch = store.post_challenge(alice, "marshal", Ruleset(), "live")
+    gid, seat = Matches(store, bob).accept(ch.id, 12)
+    assert seat == "fugitive"
+    seats = {"marshal": alice, "fugitive": bob}
+    last = _play_to_the_end(store, seats, gid, until_last=True)
+    assert last.role == "marshal" and not last.finished
+    before = store.open(gid)
+    # the ending save and the rating are one transaction: when the rating cannot be
+    # made, the winning move is not saved either (and nothing is rated)
+    def broken(*_a, **_k):
+        raise RuntimeError("the rating library failed")
+
+    monkeypatch.setattr(store_module, "rate", broken)
+    with pytest.raises(RuntimeError):
+        Matches(store, alice).play(last, _winning_move(last))
+    after = store.open(gid)
+    assert after.info.version == before.info.version and after.record == before.record
+    assert store.lobby_match(gid).finished is None and len(store.results()) == 1
+    assert store.ratings_of(alice)["marshal"] == m1 and store.ratings_of(bob)["fugitive"] == f1
+    monkeypatch.undo()
+    # the same move again, from the page as it stands: won on the board, rated once
+    won = _play_to_the_end(store, seats, gid)
+    assert won.state.is_over and won.state.winner == "marshal" and won.meta.ended is None
+    assert won.outcome == Outcome("marshal", "won")
+    lm = store.lobby_match(gid)
+    assert lm.finished is not None and (lm.winner, lm.how) == ("marshal", "won")
+    want_m, want_f = rate(m1, f1, "marshal")
+    assert want_m != m1 and want_f != f1
+    assert store.ratings_of(alice)["marshal"] == want_m and store.ratings_of(bob)["fugitive"] == want_f
+    assert [(r.mu, r.sigma) for r in (lm.marshal_after, lm.fugitive_after)] == [(want_m.mu, want_m.sigma),
+                                                                               (want_f.mu, want_f.sigma)]
+    assert store.ratings_of(alice)["fugitive"] == initial() and store.ratings_of(bob)["marshal"] == initial()
+    assert [r.winner for r in store.results()] == ["marshal", "marshal"]
+    # the version moved once for the ending save, and the finished match is not rated again
+    assert store.open(gid).info.version == before.info.version + 1
+    assert isinstance(Matches(store, bob).end(Matches(store, bob).open(gid), "resigned", time.time()), StoreError)
+    assert len(store.results()) == 2
