@@ -1,6 +1,7 @@
 """The lobby, end to end (issue 38): the app served with a sign-in provider (a real
 OpenID Connect provider on this machine, ``harness.oidc``), in headless Chromium at
-390x844, on SQLite and on PostgreSQL.
+390x844, on SQLite (the lobby's store calls on both databases:
+tests/notepad/test_lobby.py; see ``conftest.with_accounts``).
 
 Alice posts a challenge; Carol, watching the lobby, sees it within a second; Bob
 joins it with one tap (the Join button on his first screen, not moved by the lobby's
@@ -30,7 +31,7 @@ JOIN = '[class*="st-key-lb_join_"] button'
 WITHIN = 1.0  #: the lobby shows a change to everyone looking at it within this many seconds
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+@pytest.fixture(scope="module")
 def served(request, tmp_path_factory):
     yield from with_accounts(request, tmp_path_factory, "lobby")
 

@@ -1,6 +1,7 @@
 """The adversarial suite (issue 30): online matches no one can cheat, in a real
-headless Chromium at 390x844, on SQLite and on PostgreSQL (one app server per
-database).
+headless Chromium at 390x844, on SQLite (the seats, links and owners on both
+databases: tests/notepad/test_store_seats.py and test_store_links.py; the app in a
+browser on PostgreSQL: tests/app/test_two_servers.py).
 
 Five browsers, each a context of its own (its own cookies: its own phone): the maker
 (the Marshal), the invitee (the Fugitive), a **thief** who holds a copy of every link
@@ -52,15 +53,12 @@ SHOWN = '[data-testid="fg-status"], [data-testid="fg-private"], [data-testid="fg
 VIBRATE = "navigator.vibrate = (p) => { (window.__vibrated = window.__vibrated || []).push(p); return true; };"
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def server(request, tmp_path_factory):
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
     why = browser.missing()
     if why:
         pytest.skip(why)
-    if request.param == "sqlite":
-        db = str(tmp_path_factory.mktemp("browser-seats") / "games.sqlite3")
-    else:
-        db = request.getfixturevalue("postgres_server").new_schema("seats")
+    db = str(tmp_path_factory.mktemp("browser-seats") / "games.sqlite3")
     GameStore(db).close()
     with browser.app_server(db) as url:
         yield url, db
