@@ -100,3 +100,13 @@ def with_accounts(request, tmp_path_factory, name: str, database: str = "sqlite"
         secrets = oidc.secrets_file(folder, issuer)
         with browser.app_server(db, options=("--secrets.files", str(secrets))) as url:
             yield url, db, issuer
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _chromium_closed_at_the_end():
+    """The browser tests share one Chromium per test process (``harness.browser.chromium``,
+    a browser context per phone); it is closed when the session ends."""
+    yield
+    from harness import browser
+
+    browser.stop()
