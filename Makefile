@@ -56,18 +56,20 @@ check: $(STAMP)
 	$(BIN)/mypy
 
 # the static checks, then every test, hypothesis derandomized (the same examples every run, as in CI), on the
-# compiled counting core; then the solver's tests once more on the Python core. -rs
-# prints the reason of every skip (no browser, no PostgreSQL). In CI (CI=true) a
-# missing compiled core is an error, not a fallback.
+# compiled counting core. The Python core is checked in the same run, not by a second
+# pass: tests/solver/test_cores.py compares the two bit for bit, and the brute-force
+# and worked-example tests ask each core (tests/solver/cores.py). --dist loadgroup: each
+# browser module on one worker, the longest work first (tests/conftest.py). -rs prints
+# the reason of every skip (no browser, no PostgreSQL). In CI (CI=true) a missing
+# compiled core is an error, not a fallback.
 test: $(STAMP) $(BROWSER_STAMP) $(RESEARCH_STAMP) $(PG_STAMP) check
 	@if [ -n "$$CI" ]; then $(BIN)/python -c "import solver._compiled" || \
 	  { echo "CI: the compiled counting core did not build"; exit 1; }; fi
-	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -n 2 -rs
-	HYPOTHESIS_PROFILE=ci FUGITIVE_CORE=python $(BIN)/python -m pytest -n 2 -m "not cores" tests/solver
+	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -n 2 --dist loadgroup -rs
 
 # the edit-test loop: no slow property / brute-force tests, no browser
 test-fast: $(STAMP) $(RESEARCH_STAMP)
-	$(BIN)/python -m pytest -n 2 -m "not slow and not browser"
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -m "not slow and not browser"
 
 bench: $(STAMP) $(RESEARCH_STAMP)
 	$(BIN)/python -m bench

@@ -305,12 +305,12 @@ def _idle_line(m, mine: bool) -> None:
     (one line of fixed height under the controls). The server says how long is left
     when it draws the line, and the browser counts down from that by its own
     monotonic clock, each second: two phones whose clocks differ show the same time."""
-    when = ml.claim_time(m.updated, m.meta.claim_after)
-    if when is None or time.time() >= when:
+    when, now = ml.claim_time(m.updated, m.meta.claim_after), services.now()
+    if when is None or now >= when:
         st.html('<div class="fg-slot-line" data-testid="fg-idle">&nbsp;</div>')
         return
     other = other_seat(Role(m.role)).value
-    left_ms = int((when - time.time()) * 1000)
+    left_ms = int((when - now) * 1000)
     left = (f'<span class="fg-left" data-left="{left_ms}" data-h="{html.escape(t("left_hours"))}" '
             f'data-m="{html.escape(t("left_minutes"))}" data-s="{html.escape(t("left_seconds"))}">'
             f"{html.escape(_left(left_ms / 1000))}</span>")
@@ -462,7 +462,7 @@ def _claim(m) -> float | None:
     when = ml.claim_time(m.updated, m.meta.claim_after)
     if when is None:
         return None
-    if time.time() < when:
+    if services.now() < when:
         return when
     st.caption(t("claim_info", idle=_duration(m.meta.claim_after or 0)))
     # the tap is judged against the match as this page showed it (the callback's m),
@@ -483,7 +483,7 @@ def _end(m: mp.MatchSession, how: Literal["resigned", "claimed"]) -> None:
     """End the match off the board (saved like a move, from the version this page
     shows: a move of the other side in between refuses it, and the page shows why).
     A button's callback: the page runs right after it."""
-    refused = mp.desk().end(m, how, time.time())
+    refused = mp.desk().end(m, how, services.now())
     if refused is not None:
         st.session_state.pop(mp.KEY, None)
         st.session_state[mp.FLASH] = t(refused) if isinstance(refused, str) else t("not_saved",
@@ -539,7 +539,7 @@ def _live(gid: str, version: int, deadline: float | None, said: int = 0) -> None
         return  # deleted or unreachable: the next run of the page says so
     if now != version or now_said != said:
         st.rerun(scope="app")
-    if deadline is not None and time.time() >= deadline:
+    if deadline is not None and services.now() >= deadline:
         st.rerun(scope="app")
 
 

@@ -42,6 +42,14 @@ def store() -> GameStore:
     return _store_for(default_location())
 
 
+# --------------------------------------------------------------------------- clock
+def now() -> float:
+    """The time (epoch seconds) the match pages judge idle time and claims by. One
+    function, so that a test moves the pages' time on instead of sleeping
+    (``monkeypatch.setattr(services, "now", ...)``, tests/app/test_online.py)."""
+    return time.time()
+
+
 # --------------------------------------------------------------------------- solve
 #: how long each record's solve took when it was made (by Record.key), so a cached
 #: answer still shows the time of its solve

@@ -5,6 +5,7 @@ here, so ``playwright install`` is never used). Shared by the browser tests and
 """
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import pathlib
@@ -94,40 +95,76 @@ def as_owner(page, url: str, key: str) -> None:
     page.context.add_cookies([{"name": "fugitive_owner", "value": key, "url": url}])
 
 
-@contextlib.contextmanager
-def phone_page():
-    """A Playwright page in headless Chromium at a 390x844 phone viewport."""
+_driver: list = []  #: this process's Playwright driver and Chromium, once started
+
+
+def chromium():
+    """This process's headless Chromium, started at its first use and kept until
+    :func:`stop` (or the process's end). Each phone is a browser context of its own
+    (its own cookies, storage and sessions), so one Chromium serves every test of a
+    run: a launch and a close cost a second or two each under load."""
+    if _driver and _driver[1].is_connected():
+        return _driver[1]
+    stop()
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        try:
-            context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    pw = sync_playwright().start()
+    try:
+        _driver[:] = [pw, pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)]
+    except BaseException:
+        pw.stop()
+        raise
+    if not getattr(chromium, "_at_exit", False):
+        atexit.register(stop)
+        chromium._at_exit = True  # type: ignore[attr-defined]
+    return _driver[1]
+
+
+def stop() -> None:
+    """Close this process's Chromium and its Playwright driver (when started)."""
+    if not _driver:
+        return
+    pw, browser = _driver
+    _driver.clear()
+    try:
+        browser.close()
+    except PlaywrightError:  # already gone
+        pass
+    finally:
+        pw.stop()
+
+
+@contextlib.contextmanager
+def phone_page(**options):
+    """A Playwright page in headless Chromium at a 390x844 phone viewport (a browser
+    context of its own, closed at the end). ``options``: more of Playwright's context
+    options (``color_scheme="dark"``, ...)."""
+    with phone_pages(1, **options) as (page,):
+        yield page
+
+
+@contextlib.contextmanager
+def phone_pages(count: int, **options):
+    """``count`` Playwright pages at a phone viewport, each in its own browser context
+    (separate cookies and sessions: separate phones), in this process's Chromium."""
+    browser = chromium()
+    contexts = []
+    try:
+        pages = []
+        for _ in range(count):
+            context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+                                          **options)
+            contexts.append(context)
             page = context.new_page()
             page.set_default_timeout(30_000)
-            yield page
-        finally:
-            browser.close()
-
-
-@contextlib.contextmanager
-def phone_pages(count: int):
-    """``count`` Playwright pages at a phone viewport, each in its own browser context
-    (separate cookies and sessions: separate phones), in one headless Chromium."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        try:
-            pages = []
-            for _ in range(count):
-                context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-                page = context.new_page()
-                page.set_default_timeout(30_000)
-                pages.append(page)
-            yield pages
-        finally:
-            browser.close()
+            pages.append(page)
+        yield pages
+    finally:
+        for context in contexts:
+            try:
+                context.close()
+            except PlaywrightError:  # Chromium went away: the next use starts another
+                pass
 
 
 def wait_idle(page, timeout: float = 60_000, quiet_ms: int = 150) -> None:

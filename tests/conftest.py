@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import settings
 
 settings.register_profile("ci", derandomize=True, print_blob=True)
@@ -39,3 +40,16 @@ def pytest_terminal_summary(terminalreporter):
     why = postgres.missing()
     if why and not hasattr(terminalreporter.config, "workerinput"):
         terminalreporter.write_line(f"WARNING: {why}", yellow=True, bold=True)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """For ``pytest -n 2 --dist loadgroup`` (``make test``): each browser test module is
+    one unit of work (an xdist group), so its app server starts once, on one worker;
+    xdist hands out the groups first, the largest first, then single tests in this
+    order: the long ones (``slow``) before the quick ones, so that neither worker is
+    left alone with a long test at the end."""
+    for item in items:
+        if item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+    items.sort(key=lambda item: 0 if item.get_closest_marker("browser") else 1 if item.get_closest_marker("slow") else 2)

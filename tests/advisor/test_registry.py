@@ -7,22 +7,35 @@ import pytest
 from advisor import registry
 from advisor.search import Budget
 from engine import apply, fugitive_view, marshal_view, new_game
+from engine.state import Phase
+
+
+def _plays(bot, made, view, state):
+    """``made`` is the class the registry names, and its move is one of the legal moves
+    its side's view lists (every one at these two states: his first placement, her
+    first draw), and applied it adds that one event of its side."""
+    assert f"{type(made).__module__}:{type(made).__name__}" == bot.build, bot.name
+    move = made.choose(view)
+    assert move in view.legal_moves(), (bot.name, move)
+    after = apply(state, move)
+    assert len(after.events) == len(state.events) + 1 and after.events[:-1] == state.events, bot.name
+    return move
 
 
 def test_each_bot_of_the_registry_is_made_and_plays_its_side():
     state = new_game(seed=4)
     for bot in registry.bots("fugitive"):
-        move = bot.make(1).choose(fugitive_view(state))
-        assert apply(state, move) is not None, bot.name
-    state = apply(state, bot.make(1).choose(fugitive_view(state)))
+        move = _plays(bot, bot.make(1), fugitive_view(state), state)
+    state = apply(state, move)
     while state.current_player == "fugitive":
         state = apply(state, registry.find("random", "fugitive").make(1).choose(fugitive_view(state)))
+    assert state.phase is Phase.MARSHAL_DRAW
     for bot in registry.bots("marshal"):
         if "search" in bot.budgets:
             made = bot.make(1, Budget(1, 0.2))
         else:
             made = bot.make(1)
-        assert apply(state, made.choose(marshal_view(state))) is not None, bot.name
+        _plays(bot, made, marshal_view(state), state)
 
 
 def test_names_are_unique_per_side_and_the_levels_are_one_bot_each():

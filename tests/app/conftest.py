@@ -73,11 +73,17 @@ def page(server):
         yield p
 
 
-def with_accounts(request, tmp_path_factory, name: str):
+def with_accounts(request, tmp_path_factory, name: str, database: str = "sqlite"):
     """The app served with a sign-in provider (a real OpenID provider started here,
-    ``harness.oidc``) on a database of ``request.param`` (sqlite, postgresql): yields
-    (url, database, the provider's issuer). For a module fixture parametrized by
-    database; skipped with the reason where there is no browser or no provider."""
+    ``harness.oidc``) on a database (``database``: sqlite, postgresql): yields (url,
+    database, the provider's issuer). For a module fixture; skipped with the reason
+    where there is no browser or no provider.
+
+    The browser tests run on SQLite only: the app never asks which database it is on
+    (the store does), and the store's seats, links, accounts and lobby are proved on
+    both databases by tests/notepad (the ``store`` fixture); the app served on
+    PostgreSQL in a browser is tests/app/test_two_servers.py's, and AppTest's on it
+    tests/app/test_store_on_postgres.py's."""
     from harness import browser, oidc
     from notepad.store import GameStore
 
@@ -85,7 +91,7 @@ def with_accounts(request, tmp_path_factory, name: str):
     if why:
         pytest.skip(why)
     folder = tmp_path_factory.mktemp(name)
-    if request.param == "sqlite":
+    if database == "sqlite":
         db = str(folder / "games.sqlite3")
     else:
         db = request.getfixturevalue("postgres_server").new_schema(name)
@@ -94,3 +100,13 @@ def with_accounts(request, tmp_path_factory, name: str):
         secrets = oidc.secrets_file(folder, issuer)
         with browser.app_server(db, options=("--secrets.files", str(secrets))) as url:
             yield url, db, issuer
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _chromium_closed_at_the_end():
+    """The browser tests share one Chromium per test process (``harness.browser.chromium``,
+    a browser context per phone); it is closed when the session ends."""
+    yield
+    from harness import browser
+
+    browser.stop()

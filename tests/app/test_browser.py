@@ -7,6 +7,7 @@ FUGITIVE_SCREENSHOTS=1, so an ordinary test run leaves the work tree as it was.
 """
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -16,6 +17,8 @@ from harness import browser, taps
 pytestmark = pytest.mark.browser
 
 SHOTS = browser.SHOTS
+#: FUGITIVE_SCREENSHOTS=1: the screenshots are the README's (docs/screenshots/)
+SCREENSHOTS_ASKED = os.environ.get("FUGITIVE_SCREENSHOTS") == "1"
 
 
 
@@ -116,6 +119,16 @@ def test_hotseat_and_ai_vs_ai(server, page):
     shot(page, "match-fugitive.png", top='[data-testid="fg-status"]')
     page.goto(server + "/?page=match")
     tap(page, "Players", "AI vs AI (watch)")
+    if not SCREENSHOTS_ASKED:
+        # the quick levels (as tests/app/test_match_learning.py's AI-vs-AI game): the
+        # default ones, the experts, think up to a second a move, 20-40 s of a run for a
+        # flow that does not depend on the level; the README's screenshot keeps them
+        for key, level in (("m_fbot", "Casual: short steps"), ("m_mbot", "Casual: reasons")):
+            browser.wait_idle(page)
+            page.locator(f'[class*="st-key-{key}"] input').first.click()
+            page.locator('[role="option"]').filter(has_text=level).first.click()
+        browser.wait_idle(page)
+        assert page.locator('[class*="st-key-m_fbot"] input').first.input_value().startswith("Casual:")
     page.get_by_role("button", name="Start the match").click()
     page.get_by_role("button", name="Play to the end").click()
     page.wait_for_selector("text=Review this game", timeout=120_000)

@@ -1,6 +1,7 @@
 """Accounts, end to end (issue 35): the app served with a sign-in provider (a real
 OpenID Connect provider started on this machine, ``harness.oidc``), in headless
-Chromium at 390x844, on SQLite and on PostgreSQL.
+Chromium at 390x844, on SQLite (an account's seats on both databases:
+tests/notepad/test_store_seats.py; see ``conftest.with_accounts``).
 
 A seat belongs to an account: Alice invites, Bob takes the Fugitive's seat only once
 he has signed in, and the link he opened before comes back after signing in. Alice's
@@ -25,7 +26,7 @@ from .conftest import with_accounts
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+@pytest.fixture(scope="module")
 def served(request, tmp_path_factory):
     yield from with_accounts(request, tmp_path_factory, "accounts")
 

@@ -67,52 +67,42 @@ def _low(page, screen: str) -> list[str]:
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_every_text_of_the_assistant_reads_in_both_colour_schemes(server, scheme):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=browser.CHROMIUM, args=browser.CHROMIUM_ARGS, headless=True)
-        try:
-            context = chromium.new_context(viewport=browser.PHONE, device_scale_factor=2, is_mobile=True,
-                                           has_touch=True, color_scheme=scheme)
-            page = context.new_page()
-            page.set_default_timeout(30_000)
-            assert page.evaluate(f"matchMedia('(prefers-color-scheme: {scheme})').matches")
-            low: list[str] = []
-            page.goto(server + "/?page=assistant")
-            page.get_by_role("button", name="Start").wait_for()
-            low += _low(page, "the list")
-            taps.new_game(page, server)
-            low += _low(page, "his first hideout")
-            table = taps.Table()
-            taps.enter(page, Place(1), 1, table)
-            low += _low(page, "her draw, a placement confirmed")
-            assert taps.tap_pad(page, taps.control(page, "place", 7)) == "refused"  # greyed: the band says why
-            low += _low(page, "a refusal")
-            taps.enter(page, MarshalDraw(17), 2, table)
-            taps.enter(page, MarshalDraw(6), 3, table)
-            taps.tap_pad(page, taps.control(page, "pick", 1))
-            taps.tap_pad(page, taps.control(page, "pick", 17))
-            low += _low(page, "her guess, two numbers chosen")
-            # read at arm's length (issue 29 point 8): the legend 14 px, each number and its
-            # percentage on the heat map's buttons no smaller than 12 px
-            sizes = page.evaluate("""() => ({
-                legend: [...document.querySelectorAll('[data-testid="fg-legend"], .fg-legend')]
-                    .map(e => parseFloat(getComputedStyle(e).fontSize)),
-                cells: [...document.querySelectorAll('[data-testid="fg-guess"] [data-k="pick"] *')]
-                    .filter(e => e.textContent.trim()).map(e => parseFloat(getComputedStyle(e).fontSize))})""")
-            assert sizes["legend"] and min(sizes["legend"]) >= 14, sizes
-            assert sizes["cells"] and min(sizes["cells"]) >= 12, sizes
-            page.locator('[data-toggle="entries"]').click()
-            low += _low(page, "the list of entries")
-            taps.tap_pad(page, taps.control(page, "pick", 17))
-            taps.tap_pad(page, taps.control(page, "hit"))
-            low += _low(page, "a hit's panel")
-            taps.tap_pad(page, taps.control(page, "hitcancel"))
-            taps.tap_pad(page, taps.control(page, "open", 0))
-            low += _low(page, "an entry opened for correction")
-            page.get_by_text("Export", exact=True).click()
-            page.get_by_text("Game id:").wait_for()
-            low += _low(page, "the export")
-        finally:
-            chromium.close()
+    with browser.phone_page(color_scheme=scheme) as page:
+        assert page.evaluate(f"matchMedia('(prefers-color-scheme: {scheme})').matches")
+        low: list[str] = []
+        page.goto(server + "/?page=assistant")
+        page.get_by_role("button", name="Start").wait_for()
+        low += _low(page, "the list")
+        taps.new_game(page, server)
+        low += _low(page, "his first hideout")
+        table = taps.Table()
+        taps.enter(page, Place(1), 1, table)
+        low += _low(page, "her draw, a placement confirmed")
+        assert taps.tap_pad(page, taps.control(page, "place", 7)) == "refused"  # greyed: the band says why
+        low += _low(page, "a refusal")
+        taps.enter(page, MarshalDraw(17), 2, table)
+        taps.enter(page, MarshalDraw(6), 3, table)
+        taps.tap_pad(page, taps.control(page, "pick", 1))
+        taps.tap_pad(page, taps.control(page, "pick", 17))
+        low += _low(page, "her guess, two numbers chosen")
+        # read at arm's length (issue 29 point 8): the legend 14 px, each number and its
+        # percentage on the heat map's buttons no smaller than 12 px
+        sizes = page.evaluate("""() => ({
+            legend: [...document.querySelectorAll('[data-testid="fg-legend"], .fg-legend')]
+                .map(e => parseFloat(getComputedStyle(e).fontSize)),
+            cells: [...document.querySelectorAll('[data-testid="fg-guess"] [data-k="pick"] *')]
+                .filter(e => e.textContent.trim()).map(e => parseFloat(getComputedStyle(e).fontSize))})""")
+        assert sizes["legend"] and min(sizes["legend"]) >= 14, sizes
+        assert sizes["cells"] and min(sizes["cells"]) >= 12, sizes
+        page.locator('[data-toggle="entries"]').click()
+        low += _low(page, "the list of entries")
+        taps.tap_pad(page, taps.control(page, "pick", 17))
+        taps.tap_pad(page, taps.control(page, "hit"))
+        low += _low(page, "a hit's panel")
+        taps.tap_pad(page, taps.control(page, "hitcancel"))
+        taps.tap_pad(page, taps.control(page, "open", 0))
+        low += _low(page, "an entry opened for correction")
+        page.get_by_text("Export", exact=True).click()
+        page.get_by_text("Game id:").wait_for()
+        low += _low(page, "the export")
     assert not low, "\n".join(low)

@@ -141,17 +141,24 @@ def test_learning_grades_a_guess(make_app, db):
 def test_tutorial_checks_answers(make_app, db):
     at = make_app(page="tutorial")
     no_exception(at)
+
+    def said(at) -> tuple[list[str], list[str]]:
+        return [w.value for w in at.warning], [s.value for s in at.success]
+
     at.pills(key="tut_a_0").set_value(2).run()
     at.button(key="tut_check_0").click().run()
-    assert at.warning
+    assert said(at) == (["Not quite: 17 is odd: 1 footprint."], [])  # wrong, and why
     at.pills(key="tut_a_0").set_value(1).run()
     at.button(key="tut_check_0").click().run()
-    assert at.success
+    assert said(at) == ([], ["Right!"])
     at.button(key="tut_next").click().run()  # turns and draws
     at.button(key="tut_next").click().run()
+    at.pills(key="tut_a_2").set_value([5, 6, 7, 8]).run()  # one too many
+    at.button(key="tut_check_2").click().run()
+    assert said(at) == (["Not quite: Only 5, 6 and 7 are at most 3 above 4."], [])
     at.pills(key="tut_a_2").set_value([5, 6, 7]).run()
     at.button(key="tut_check_2").click().run()
-    assert at.success
+    assert said(at) == ([], ["Right!"])
 
 
 def test_a_seed_that_is_not_a_whole_number_is_refused_with_a_message(make_app, db):

@@ -162,20 +162,33 @@ def test_resign_ends_the_match_for_both_and_a_rematch_swaps_the_sides(make_app, 
     assert _param(f, "game") == new and "Waiting for the Fugitive" in status(f)  # he is the Marshal
 
 
-def test_a_match_idle_for_the_chosen_time_can_be_claimed(make_app, db):
-    gid, mkey, fkey = _stored_online(db, claim_after=1)  # his turn (the Fugitive moves first)
+def _later(monkeypatch, seconds: float) -> None:
+    """The pages' clock (app.services.now) ``seconds`` ahead from now on: the time a
+    claim waits for, without waiting it."""
+    from app import services
+
+    monkeypatch.setattr(services, "now", lambda: time.time() + seconds)
+
+
+def test_a_match_idle_for_the_chosen_time_can_be_claimed(make_app, db, monkeypatch):
+    gid, mkey, fkey = _stored_online(db, claim_after=3600)  # his turn (the Fugitive moves first)
     m = _open(make_app, gid, key=mkey)
     f = _open(make_app, gid, key=fkey)
-    time.sleep(1.2)
+    assert not [b for b in m.button if (b.key or "").startswith("m_claim_")] and "No move for" not in texts(m)
+    idle = next(b for b in html_bodies(m) if 'data-testid="fg-idle"' in b)
+    assert "makes no move within" in idle and ">59 min</span>" in idle  # the time he has left, counted down
+    _later(monkeypatch, 3601)  # an hour and a second without a move
     m.run()
     claim = [b for b in m.button if (b.key or "").startswith("m_claim_")]
     assert claim and "No move for" in texts(m)
+    assert '"fg-idle">&nbsp;</div>' in "".join(html_bodies(m))  # no time left to count
     assert not [b for b in f.run().button if (b.key or "").startswith("m_claim_")]  # not the one to move
     # he moves in the meantime: her claim from the stale page is refused
     store = GameStore(db)
     state = new_game(5)
     after = apply(state, _lowest(state))
     store.save(gid, after.record(), expected_version=store.version(gid))
+    _later(monkeypatch, 0)  # (and the clock is now that of his move)
     claim[0].click().run()
     no_exception(m)
     assert "ended" not in store.open(gid).metadata  # not claimed: his move came first
@@ -206,11 +219,11 @@ def test_an_owner_in_a_link_is_dropped_and_an_unknown_id_is_a_clear_message(make
     assert "No saved game with id" in texts(at)
 
 
-def test_a_claim_in_time_ends_the_match_for_both(make_app, db):
-    gid, mkey, fkey = _stored_online(db, claim_after=1)
+def test_a_claim_in_time_ends_the_match_for_both(make_app, db, monkeypatch):
+    gid, mkey, fkey = _stored_online(db, claim_after=3600)
     m = _open(make_app, gid, key=mkey)
     f = _open(make_app, gid, key=fkey)
-    time.sleep(1.2)
+    _later(monkeypatch, 3601)
     m.run()
     next(b for b in m.button if (b.key or "").startswith("m_claim_")).click().run()
     no_exception(m)

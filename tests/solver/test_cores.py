@@ -3,8 +3,8 @@
 Both cores answer the interface of :mod:`solver.counting`; here they are asked the same
 questions on engine states of every ruleset (counts, every marginal, joint counts of
 random sets, the Manhunt planner's queries) and must agree exactly. (The brute-force
-tests run through ``solve``, so on the compiled core under ``make test`` and on the
-Python core in its second pass: both equal the brute-force counter too.)
+and worked-example tests ask each core too, tests/solver/cores.py: both equal the
+brute-force counter.)
 """
 from __future__ import annotations
 

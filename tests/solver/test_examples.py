@@ -1,4 +1,4 @@
-"""The worked examples of docs/model.md and hand-checked cases."""
+"""The worked examples of docs/model.md and hand-checked cases (the counts on each core)."""
 from __future__ import annotations
 
 import json
@@ -13,6 +13,7 @@ from tests.solver.brute import brute_force
 from tests.solver.records import fdraw, hit, mdraw, miss, place, record
 
 
+@pytest.mark.usefixtures("core")
 def test_example_one_hideout():
     post = solve(record(place(0)))
     assert post.histories == 540540 == 3 * 990 * 182
@@ -21,6 +22,7 @@ def test_example_one_hideout():
     assert post.probability(4) == 0
 
 
+@pytest.mark.usefixtures("core")
 def test_example_two_hideouts():
     post = solve(record(place(0), place(0)))
     assert post.histories == 835380
@@ -31,6 +33,7 @@ def test_example_two_hideouts():
     assert post.positions[1].counts[4] == 3 * (3 * 90 * 182)
 
 
+@pytest.mark.usefixtures("core")
 def test_example_one_sprint():
     post = solve(record(place(1)))
     assert post.histories == 4285008
@@ -40,6 +43,7 @@ def test_example_one_sprint():
     assert post.probability(6) == 0
 
 
+@pytest.mark.usefixtures("core")
 def test_missed_guess_and_marshal_cards_by_hand():
     # h1 is 1 or 3 (2 missed); Marshal holds 6 (deck 1) and 17 (deck 2)
     post = solve(record(place(0), mdraw(17), mdraw(6), miss(2)))
@@ -48,6 +52,7 @@ def test_missed_guess_and_marshal_cards_by_hand():
     assert post.ruled_out[:3] == [2, 4, 5]
 
 
+@pytest.mark.usefixtures("core")
 def test_certain_number_by_hand():
     events = [place(0), mdraw(17), mdraw(30), miss(1), fdraw(1), {"type": "pass"}, mdraw(29), miss(3)]
     post = solve(record(*events))
@@ -57,6 +62,7 @@ def test_certain_number_by_hand():
     assert post.probability(2) == 1
 
 
+@pytest.mark.usefixtures("core")
 def test_reveal_fixes_position_and_sprint_cards():
     rec = record(place(0), place(1), mdraw(5), mdraw(6),
                  hit((2, 4, [7])), fdraw(1), place(1), mdraw(8), miss(6, 9))
@@ -68,6 +74,7 @@ def test_reveal_fixes_position_and_sprint_cards():
     assert post.probability(4) == 0  # face up now
 
 
+@pytest.mark.usefixtures("core")
 def test_joint_probability_matches_brute_force():
     rec = record(place(0), place(1), mdraw(17), mdraw(6), miss(3))
     post = solve(rec)
@@ -78,6 +85,7 @@ def test_joint_probability_matches_brute_force():
     assert post.joint([2]) == post.probability(2)
 
 
+@pytest.mark.usefixtures("core")
 def test_inconsistent_record_names_first_bad_event():
     # the single hideout is 1, 2 or 3 (no sprint card): missing all three is impossible
     events = [place(0), mdraw(17), mdraw(6), miss(1), fdraw(1), {"type": "pass"},
@@ -99,6 +107,7 @@ def test_invalid_record_is_an_error_not_inconsistent():
         solve({"format": "fugitive-record", "version": 2, "events": []})
 
 
+@pytest.mark.usefixtures("core")
 def test_to_dict_shape():
     post = solve(record(place(0), place(1), mdraw(17), mdraw(6), hit((1, 2, []))))
     d = post.to_dict()
@@ -152,6 +161,7 @@ def test_solve_reads_json_text_through_the_record_reader():
         solve('{"format": ')
 
 
+@pytest.mark.usefixtures("core")
 def test_a_deadline_stops_the_count_and_a_later_one_changes_nothing():
     import time
 
