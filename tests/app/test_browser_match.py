@@ -366,19 +366,26 @@ def test_sprint_cards_on_the_table_are_counted_backs_or_revealed_numbers(server,
 
 
 # --------------------------------------------------------------------------- learning
-def test_learning_shows_the_truth_and_coaches_the_fugitive(server, page):
-    url, db = server
+def open_in_learning(page, url: str, db, mode: str):
+    """A finished match of seed 2, the adversarial Fugitive against the notepad Marshal,
+    played as ``mode`` by this browser, opened in Learning; its final state."""
     from advisor import bots
     from engine.bots import play_game
 
-    # the adversarial Fugitive against the notepad Marshal: bluffs, and a coach of some seconds
     final = play_game(bots.make_bot(bots.FUGITIVE_BOTS["adversarial"], 2),
                       bots.make_bot(bots.MARSHAL_BOTS["notepad"], 2), seed=2)
     gid = GameStore(db).create(final.record(), kind="match",
-                               metadata={"seed": 2, "mode": "human_fugitive", "fugitive_bot": "advisor:adversarial",
+                               metadata={"seed": 2, "mode": mode, "fugitive_bot": "advisor:adversarial",
                                          "marshal_bot": "advisor:notepad"}, owner_key=KEY).id
     browser.as_owner(page, url, KEY)
     page.goto(f"{url}/?page=learning&game={gid}")
+    return final
+
+
+def test_learning_shows_the_truth_and_coaches_the_fugitive(server, page):
+    url, db = server
+    # the adversarial Fugitive against the notepad Marshal: bluffs, and a coach of some seconds
+    open_in_learning(page, url, db, "human_fugitive")
     page.wait_for_selector('[data-testid="fg-truth-row"]')
     on_first_screen(page, 'button:has-text("◀")', 'button:has-text("▶")')
     page.wait_for_selector("text=Where he really was")

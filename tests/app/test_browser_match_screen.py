@@ -17,31 +17,16 @@ from engine.bots import RandomFugitive, RandomMarshal
 from engine.moves import MakeGuess, PassTurn
 from engine.state import Phase
 from harness import browser
-from notepad.access import new_owner_key
-from notepad.store import GameStore
 
-from .test_browser_match import SCREEN, bots_until, on_first_screen, y
+from .test_browser_match import SCREEN, bots_until, on_first_screen, open_in_learning, y
+from .test_browser_match import open_match as _open
+from .test_browser_match import store as _store
 
 pytestmark = pytest.mark.browser
-
-KEY = new_owner_key()
-
 
 @pytest.fixture(scope="module")
 def server(served):
     return served
-
-
-def _store(db, state, mode: str, seed: int) -> str:
-    meta = {"seed": seed, "mode": mode, "fugitive_bot": "random", "marshal_bot": "random"}
-    return GameStore(db).create(state.record(), kind="match", metadata=meta, owner_key=KEY).id
-
-
-def _open(page, url: str, gid: str) -> None:
-    browser.as_owner(page, url, KEY)
-    page.goto(f"{url}/?page=match&game={gid}")
-    page.wait_for_selector('[data-testid="fg-status"]')
-    browser.wait_idle(page)
 
 
 def _rgb(hex_colour: str) -> str:
@@ -125,17 +110,8 @@ def test_place_and_pass_stay_on_the_first_screen_with_a_big_hand(server, page, c
 def test_learning_shows_the_coach_line_of_the_move_beside_the_board_and_opens_where_it_matters(server, page):
     """Point 6: the coach's line for the move shown on the board's screen, under ◀ ▶,
     and the page opens at the first move the coach finds a better one for."""
-    from advisor import bots
-    from engine.bots import play_game
-
     url, db = server
-    final = play_game(bots.make_bot(bots.FUGITIVE_BOTS["adversarial"], 2),
-                      bots.make_bot(bots.MARSHAL_BOTS["notepad"], 2), seed=2)
-    gid = GameStore(db).create(final.record(), kind="match",
-                               metadata={"seed": 2, "mode": "human_marshal", "fugitive_bot": "advisor:adversarial",
-                                         "marshal_bot": "advisor:notepad"}, owner_key=KEY).id
-    browser.as_owner(page, url, KEY)
-    page.goto(f"{url}/?page=learning&game={gid}")
+    final = open_in_learning(page, url, db, "human_marshal")
     page.wait_for_selector('[data-testid="fg-coach-now"]', timeout=120_000)
     on_first_screen(page, 'button:has-text("◀")', 'button:has-text("▶")', '[data-testid="fg-coach-now"]',
                     '[data-testid="fg-status"]')
