@@ -14,6 +14,7 @@ counts her matches waiting for her move.
 """
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -287,7 +288,8 @@ def test_a_rated_match_found_in_the_lobby_is_won_on_the_board_and_both_pages_sho
             state, _ = state_of(store, gid)
         on_first_screen(mp, '[aria-label="Numbers to guess"]', 'button:has-text("Guess")')
         for x in [h.number for h in state.row[1:] if not h.face_up]:
-            tap(mp, "Numbers to guess", f"{x}◆" if x in state.marshal_hand else str(x))
+            browser.wait_idle(mp)  # the number, then its chance or ◆ (issue 39)
+            mp.locator('[aria-label="Numbers to guess"] button').filter(has_text=re.compile(f"^{x}(\\n|$)")).click()
         browser.wait_idle(mp)
         press(mp, 'button:has-text("Guess")')
         ended = _until(lambda: store.lobby_match(gid).finished is not None)
