@@ -105,9 +105,25 @@ def version_of(page) -> int:
 
 
 def wait_version(page, version: int, timeout: float = 30_000) -> None:
-    page.wait_for_function(
-        "v => { const s = document.querySelector('[data-testid=\"fg-status\"]');"
-        " return s && Number(s.dataset.version) >= v; }", arg=version, timeout=timeout, polling=50)
+    """Wait until the page shows the match at ``version`` or later; if it never does,
+    fail with what the page shows instead (its status and version, an error or an
+    exception box, its last words), so that a failure in CI says where the page stood."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(
+            "v => { const s = document.querySelector('[data-testid=\"fg-status\"]');"
+            " return s && Number(s.dataset.version) >= v; }", arg=version, timeout=timeout, polling=50)
+    except PlaywrightTimeout:
+        seen = page.evaluate("""() => {
+            const s = document.querySelector('[data-testid="fg-status"]');
+            const boxes = [...document.querySelectorAll('[data-testid="stException"], [data-testid="stAlert"]')];
+            return {url: location.href, status: s && s.innerText, version: s && s.dataset.version,
+                    running: !!document.querySelector('[data-testid="stStatusWidget"]'),
+                    boxes: boxes.map(b => b.innerText.slice(0, 300)),
+                    text: document.body.innerText.slice(0, 600)};
+        }""")
+        raise AssertionError(f"the page never showed version {version} in {timeout / 1000:.0f} s: {seen}") from None
 
 
 def status_text(page) -> str:
