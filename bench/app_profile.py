@@ -53,10 +53,20 @@ WS_SPY = """(() => {
         send(d) { window.__fgWs.push(['s', performance.now(), d.byteLength ?? d.size ?? d.length]); return super.send(d); }
     }
     window.WebSocket = Spy;
+    // zero-delay timers (Streamlit sends a widget's trigger from one): when set, when run
+    window.__fgTimers = [];
+    const later = window.setTimeout;
+    window.setTimeout = function (fn, delay, ...rest) {
+        if (delay || typeof fn !== 'function') return later(fn, delay, ...rest);
+        const at = performance.now();
+        return later(function (...a) { window.__fgTimers.push([at, performance.now()]); return fn.apply(this, a); }, delay, ...rest);
+    };
 })();"""
 
 MARK = """(n) => {
     document.addEventListener('pointerdown', () => performance.mark('fgtap-' + n), {capture: true, once: true});
+    document.addEventListener('pointerup', () => { window.__fgUp = performance.now(); }, {capture: true, once: true});
+    document.addEventListener('click', () => { window.__fgClick = performance.now(); }, {capture: true, once: true});
 }"""
 
 SHOW = int(os.environ.get("APP_PROFILE_SHOW", "0"))  #: print the messages of this entry
@@ -165,12 +175,15 @@ def profile(games: list[tuple[str, int]], bare: int, options: tuple[str, ...], t
                 runs_before = len(log.read_text().splitlines())  # (full runs, and the clocks of timed_app.py)
                 page.evaluate(taps.ARM, taps.settled_selector(n))
                 page.evaluate(MARK, n)
+                page.evaluate("window.__fgTimers = []")
                 if cdp is not None:
                     cdp.send("Profiler.start")
                 click()
                 page.wait_for_selector(taps.settled_selector(n), state="attached", timeout=120_000)
                 page.wait_for_function("() => window.__fgSeen !== undefined")
                 got = page.evaluate("() => [window.__fgTap, window.__fgSeen]")
+                up, clicked = page.evaluate("() => [window.__fgUp, window.__fgClick]")
+                timer = next((x for x in page.evaluate("window.__fgTimers") if x[0] >= clicked), [float("nan")] * 2)
                 page.evaluate(f"performance.mark('fgseen-{n}')")
                 if cdp is not None:  # the span of the clock only: its samples are added up
                     profiles.append(cdp.send("Profiler.stop")["profile"])
@@ -202,6 +215,8 @@ def profile(games: list[tuple[str, int]], bare: int, options: tuple[str, ...], t
                 mark_recv = (mine[at][1] - tap) if at is not None and mine else float("nan")
                 rows.append({
                     "n": n, "what": label, "in_page": seen - tap, "tap_send": send - tap,
+                    "down_up": up - tap, "up_click": clicked - up, "click_send": send - clicked,
+                    "click_timer": timer[0] - clicked, "timer_wait": timer[1] - timer[0], "timer_send": send - timer[1],
                     "send_first": (recv[0][1] - send) if recv else float("nan"),
                     "first_seen": (seen - recv[0][1]) if recv else float("nan"),
                     "last_recv": (recv[-1][1] - tap) if recv else float("nan"),
@@ -270,7 +285,7 @@ def cpu_report(profiles: list[dict], taps: int) -> None:
 
 
 def report(rows: list[dict]) -> None:
-    keys = ["in_page", "tap_send", "send_first", "srv_enter", "srv_enter_ms", "srv_page", "srv_page_ms", "srv_solved", "first_seen",
+    keys = ["in_page", "tap_send", "down_up", "up_click", "click_send", "click_timer", "timer_wait", "timer_send", "send_first", "srv_enter", "srv_enter_ms", "srv_page", "srv_page_ms", "srv_solved", "first_seen",
             "mark_recv", "mark_seen", "before_mark", "last_recv", "script_ms", "solver_ms", "messages",
             "bytes", "elements", "blocks", "dom"] + sorted(k for k in rows[0] if k.startswith("tr_"))
     print(f"{len(rows)} timed taps")
