@@ -267,6 +267,34 @@ def test_a_card_of_the_row_opens_its_entry_and_one_tap_corrects_it(server, page)
     assert "입력 1: 도망자: 은신처 +5" in page.locator('[data-testid="fg-editing"]').inner_text()
 
 
+#: counts the page's websocket sends (window.__fgSends), from before Streamlit connects
+SEND_SPY = """(() => {
+    const send = WebSocket.prototype.send;
+    window.__fgSends = 0;
+    WebSocket.prototype.send = function (...args) { window.__fgSends += 1; return send.apply(this, args); };
+})();"""
+
+
+def test_a_tap_leaves_the_page_before_any_timer_runs(server, page):
+    """The pad's tap goes to the server within the tap's own turn of the page's event
+    loop, not from a timer (issue 36): Streamlit sends a trigger from a zero-delay timer,
+    and after a tap the browser draws a frame before it runs one, so every tap waited a
+    frame (10 ms of the bench's 61) in the page before it left. A timer set at the tap,
+    before the pad heard it, runs after the tap was sent."""
+    page.add_init_script(SEND_SPY)
+    taps.new_game(page, server)
+    browser.wait_idle(page)
+    page.evaluate("""() => { window.__fgSentFirst = undefined;
+        document.addEventListener('click', () => {
+            const before = window.__fgSends;
+            setTimeout(() => { window.__fgSentFirst = window.__fgSends - before; }, 0);
+        }, {capture: true, once: true}); }""")
+    n = taps.log_length(page)
+    taps.control(page, "place", 1).click()
+    assert taps.outcome(page, n) == "saved"
+    assert page.evaluate("window.__fgSentFirst") == 1  # sent once, before the timer ran
+
+
 def test_the_band_keeps_its_height_and_the_entries_their_place(server, page):
     taps.new_game(page, server)
     from engine.record import Place
