@@ -17,12 +17,15 @@ from __future__ import annotations
 
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as NotYet
 
 import streamlit as st
 
-from engine.record import Ruleset, event_to_dict
+from engine.record import Record, Ruleset, event_to_dict
 from notepad import Notepad, RecordRuleError
 from notepad.store import TITLE_MAX, StoreError, parse_import
+from solver import Posterior
 
 from . import identity, online, pad, pad_view, services, ui
 from .assistant_logic import Assistant, AssistantSession, Back, DraftCopy, Message, OpenGame, Say, Tap
@@ -34,6 +37,13 @@ LIST_CAP = 30  # games listed before "show all"
 SESSION = "assistant"
 #: how often a page looks whether its game was changed elsewhere (another window or phone)
 WATCH_SECONDS = 2.0
+#: a solve that takes longer than this (s) gets Streamlit's spinner (which shows after
+#: another half second); a quicker one, nearly every tap, sends no spinner at all
+SPINNER_AFTER = 0.1
+#: the solves of the pages, off the page's thread: the page waits SPINNER_AFTER for one
+#: before it puts up a spinner (a spinner is a message to the browser even when it never
+#: showed: one more for the page to apply on every tap, issue 36)
+_SOLVES = ThreadPoolExecutor(max_workers=2, thread_name_prefix="fg-solve")
 
 
 def _session() -> AssistantSession:
@@ -129,7 +139,7 @@ def _where_text(kind: str, who: str) -> str:
 GAME_CSS = """
 <style>
 :root {color-scheme: light;}
-.st-key-fg_game [data-testid="stVerticalBlock"], .st-key-fg_game {gap: 0.45rem !important;}
+[data-testid="stVerticalBlock"]:has(> .st-key-fgpad) {gap: 0.45rem !important;}
 .fg-pad {display: flex; flex-direction: column; gap: 4px; font-family: system-ui, sans-serif; color: #1d1e26;}
 .fg-head {display: flex; align-items: center; gap: 6px;}
 .fg-back, .fg-undo {flex: 0 0 auto; height: 46px; border: 1px solid #8a8c96; border-radius: 8px; background: #fff;
@@ -287,26 +297,35 @@ def _game_body(gid: str) -> None:
     record = game.pad.record
     # the probabilities are the answer the page owes her: solved before the pad is drawn
     # (the spinner shows only while the solver works, after half a second)
-    post = None
-    if len(game.pad):
-        with st.spinner(t("computing")):
-            post = services.solve(record)
+    post = _answer(record) if len(game.pad) else None
     contradiction = ctrl.contradiction(record, post) if post is not None and not post.consistent else None
     draft = session.draft(gid)
     tip = services.draw_advice(record) if game.pad.state.allows("marshal_draw") else None
     view = pad_view.build(gid, game, draft, session.messages.get(gid), post, contradiction, tip)
     ack = session.acks.get(gid)
-    with st.container(key="fg_game"):
-        pad.draw(view, (ack.seq, ack.outcome) if ack is not None else None, _on_tap, (gid,),
-                 DraftCopy.of(draft).payload())
-        if view.screen == "edit":
-            _json_editor(gid, game, draft.edit)
-        if view.screen == "over":
-            ui.review_button(gid, key="review_game")
-        if view.screen == "guess" and post is not None and post.consistent:
-            tips = ui.suggestions_html(record, post, game.pad.state.allows("manhunt_guess"), limit=3)
-            if tips:
-                st.html(tips)
+    # (in the fragment's own block: a container of its own was one more message each tap)
+    pad.draw(view, (ack.seq, ack.outcome) if ack is not None else None, _on_tap, (gid,),
+             DraftCopy.of(draft).payload())
+    if view.screen == "edit":
+        _json_editor(gid, game, draft.edit)
+    if view.screen == "over":
+        ui.review_button(gid, key="review_game")
+    if view.screen == "guess" and post is not None and post.consistent:
+        tips = ui.suggestions_html(record, post, game.pad.state.allows("manhunt_guess"), limit=3)
+        if tips:
+            st.html(tips)
+
+
+def _answer(record: Record) -> Posterior:
+    """The posterior the page owes her, a spinner only when it is slow to come."""
+    if services.solved(record):
+        return services.solve(record)
+    job = _SOLVES.submit(services.solve, record)
+    try:
+        return job.result(timeout=SPINNER_AFTER)
+    except NotYet:
+        with st.spinner(t("computing")):
+            return job.result()
 
 
 def _unopened(gid: str, why: Say) -> None:

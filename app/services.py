@@ -76,6 +76,13 @@ def solve(record: Record) -> Posterior:
     return post
 
 
+def solved(record: Record) -> bool:
+    """Whether this record's answer is already at hand (solved here and kept): the page
+    then draws it without a spinner, which costs a message to the browser on every tap."""
+    with _solve_ms_lock:
+        return record.key in _solve_ms
+
+
 def solve_ms(record: Record) -> int:
     """Milliseconds the solve of this record took (0 when it was not solved here)."""
     return _solve_ms.get(record.key, 0)
