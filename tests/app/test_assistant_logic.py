@@ -19,7 +19,7 @@ from app.assistant_logic import (
     possible_positions,
 )
 from engine.record import Guess, MarshalDraw, Pass, Place, Record, Reveal
-from notepad.store import GameStore
+from store import GameStore
 from solver import solve
 from tests.notepad.records import PASS, fdraw, mdraw, miss, place, rec
 
