@@ -1561,8 +1561,8 @@ def _english_coded() -> dict[str, str]:
         return _EN_CODED
     from engine.errors import MOVE_MESSAGES, MOVE_PHRASES
     from engine.record import FORMAT_MESSAGES, FORMAT_PHRASES
-    from store import STORE_MESSAGES
     from notepad.validator import MESSAGES, PHRASES, WARNINGS
+    from store import STORE_MESSAGES
 
     for prefix, tables in (("rule_", (MESSAGES, PHRASES, WARNINGS)), ("format_", (FORMAT_MESSAGES, FORMAT_PHRASES)),
                            ("move_", (MOVE_MESSAGES, MOVE_PHRASES)), ("store_", (STORE_MESSAGES,))):
@@ -1707,8 +1707,8 @@ def error_text(exc: BaseException) -> str:
     """
     from engine.errors import IllegalMove
     from engine.record import RecordFormatError
-    from store import StoreError
     from notepad.validator import RecordRuleError
+    from store import StoreError
 
     if isinstance(exc, IllegalMove):
         return move_text(exc.reason)

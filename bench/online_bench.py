@@ -85,8 +85,8 @@ def main() -> None:
     if why:
         print(why)
         return
-    from store.access import new_owner_key
     from store import GameStore
+    from store.access import new_owner_key
 
     stop = multiprocessing.Event()
     spinners = [multiprocessing.Process(target=_spin, args=(stop,), daemon=True) for _ in range(LOAD)]

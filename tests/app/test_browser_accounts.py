@@ -15,8 +15,8 @@ from __future__ import annotations
 import pytest
 
 from harness import browser, oidc
-from store.access import Principal, Role
 from store import GameStore
+from store.access import Principal, Role
 
 from .test_browser_online import link_of, listen, press, status_text, tap
 from .test_browser_seats import CONTROLS, SHOWN, no_control

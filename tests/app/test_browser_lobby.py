@@ -21,9 +21,9 @@ import pytest
 
 from engine.record import Ruleset
 from harness import browser, oidc
+from store import GameStore
 from store.access import Principal
 from store.ratings import initial, rate
-from store import GameStore
 
 from .test_browser_online import on_first_screen, press, status_text, tap
 

@@ -19,8 +19,8 @@ import pytest
 
 from engine import new_game
 from harness import browser
-from store.access import Role, new_owner_key
 from store import GameStore
+from store.access import Role, new_owner_key
 
 pytestmark = pytest.mark.browser
 

@@ -36,8 +36,8 @@ import pytest
 
 from engine.state import Phase
 from harness import browser
-from store.access import Role
 from store import GameStore
+from store.access import Role
 
 from .test_browser_online import (
     FUGITIVE_ONLY, SHOWN_MEDIAN, SHOWN_WITHIN, assert_no_leak, bring_games, fugitive_hand_line, link_of, listen,

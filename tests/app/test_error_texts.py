@@ -18,8 +18,8 @@ from app import i18n
 from engine import errors as E
 from engine import record as R
 import store as S
-from store import GameStore
 from notepad.validator import RecordRuleError
+from store import GameStore
 from tests.coded import placeholders
 
 from .helpers import as_entries, no_exception

@@ -4,8 +4,8 @@ are counted from the store (app.lobby.waiting)."""
 from __future__ import annotations
 
 from engine.record import Ruleset
-from store.access import Principal
 from store import GameStore
+from store.access import Principal
 
 from app import i18n
 from app.lobby import waiting

@@ -10,9 +10,9 @@ import pytest
 from engine import PassTurn, fugitive_view, new_game
 from engine.moves import Draw, PlaceHideout
 from engine.record import Ruleset
+from store import GameStore, StoreError
 from store.access import Principal, Role, new_owner_key
 from store.policy import Action
-from store import GameStore, StoreError
 
 from app.match_control import Closed, MatchSession, Matches, Missing
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 from engine import apply, new_game
 from engine.bots import RandomFugitive, RandomMarshal, play_game
 from engine.record import Ruleset
-from store.access import new_owner_key
 from store import GameStore
+from store.access import new_owner_key
 
 from app import match_logic as ml
 

@@ -11,10 +11,10 @@ import pytest
 
 from engine import new_game
 from engine.record import Ruleset
+from store import GameStore, StoreError
 from store.access import Principal, Role, new_owner_key
 from store.lobby_rules import Outcome
 from store.ratings import initial, rate, replay
-from store import GameStore, StoreError
 
 
 def account(name: str) -> Principal:

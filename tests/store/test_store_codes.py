@@ -21,9 +21,9 @@ from engine.record import Record, RecordFormatError, Ruleset
 from notepad import RecordRuleError
 import store as S
 from store import access
+from store import GameStore, StoreError
 from store.access import Role, new_owner_key
 from store.lobby_rules import Outcome
-from store import GameStore, StoreError
 
 from tests.backends import Backend, raw_sql, sqlite_backend
 from tests.coded import placeholders

@@ -17,9 +17,9 @@ import pytest
 
 from engine.record import Record
 from store import access
-from store.access import LINK_ROLES, Role, new_owner_key
 from store import Invite, OwnedGame
 from store import GameStore, StoreError
+from store.access import LINK_ROLES, Role, new_owner_key
 
 from tests.backends import raw_sql
 

@@ -14,8 +14,8 @@ import threading
 import pytest
 
 from store import access
-from store.access import Role, Seats, new_owner_key
 from store import GameStore, StoreError
+from store.access import Role, Seats, new_owner_key
 
 from store.schema import SCHEMA_VERSION
 from tests.backends import raw_sql
