@@ -24,8 +24,8 @@ import streamlit as st
 
 from engine.record import Record, Ruleset, event_to_dict
 from notepad import Notepad, RecordRuleError
-from notepad.store import TITLE_MAX, StoreError, parse_import
 from solver import Posterior
+from store import TITLE_MAX, StoreError, parse_import
 
 from . import identity, online, pad, pad_view, services, ui
 from .assistant_logic import Assistant, AssistantSession, Back, DraftCopy, Message, OpenGame, Say, Tap

@@ -38,10 +38,10 @@ from engine.record import (
     event_from_json,
 )
 from notepad import CorrectionError, Notepad, RecordRuleError
-from notepad.access import Principal
-from notepad.policy import Access, Action, Kind
-from notepad.store import GameStore, StoreError
 from solver import Posterior
+from store import GameStore, StoreError
+from store.access import Principal
+from store.policy import Access, Action, Kind
 
 from .assistant_fixes import Fix, earlier_entry, fixes_for_contradiction, fixes_for_refusal, truncating
 

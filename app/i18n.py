@@ -544,7 +544,7 @@ KO: dict[str, str] = {
     "format_json_control_character": "문자열 안에 제어 문자가 있습니다",
     "format_json_bad_escape": "잘못된 \\ 이스케이프",
     "format_json_bad_unicode_escape": "잘못된 \\uXXXX 이스케이프",
-    # the store's refusals (notepad.store STORE_MESSAGES), said in Korean: "store_<code>";
+    # the store's refusals (store.STORE_MESSAGES), said in Korean: "store_<code>";
     # {error} is the reader's or the validator's error, said in Korean itself
     "store_bad_record": "올바른 게임 기록이 아닙니다: {error}",
     "store_breaks_rule": "기록이 규칙에 맞지 않습니다: {error}",
@@ -1561,8 +1561,8 @@ def _english_coded() -> dict[str, str]:
         return _EN_CODED
     from engine.errors import MOVE_MESSAGES, MOVE_PHRASES
     from engine.record import FORMAT_MESSAGES, FORMAT_PHRASES
-    from notepad.store import STORE_MESSAGES
     from notepad.validator import MESSAGES, PHRASES, WARNINGS
+    from store import STORE_MESSAGES
 
     for prefix, tables in (("rule_", (MESSAGES, PHRASES, WARNINGS)), ("format_", (FORMAT_MESSAGES, FORMAT_PHRASES)),
                            ("move_", (MOVE_MESSAGES, MOVE_PHRASES)), ("store_", (STORE_MESSAGES,))):
@@ -1707,8 +1707,8 @@ def error_text(exc: BaseException) -> str:
     """
     from engine.errors import IllegalMove
     from engine.record import RecordFormatError
-    from notepad.store import StoreError
     from notepad.validator import RecordRuleError
+    from store import StoreError
 
     if isinstance(exc, IllegalMove):
         return move_text(exc.reason)

@@ -12,7 +12,7 @@ is made here); a link that carries ``owner=`` is said to carry nothing and loses
 A browser's games move to another device only by a step taken on that device with
 the browser's **recovery code**, which is shown once to the browser it belongs to
 (never sent again in a later frame), says what it does, and works once
-(:meth:`notepad.store.GameStore.recover`). A browser that holds a seat keeps it
+(:meth:`store.GameStore.recover`). A browser that holds a seat keeps it
 whatever it opens: a recovery code brings games in, it never takes any out.
 """
 from __future__ import annotations
@@ -24,8 +24,8 @@ from urllib.parse import parse_qs, unquote, urlencode
 import streamlit as st
 from streamlit.errors import StreamlitSecretNotFoundError
 
-from notepad.access import Principal, new_owner_key, plausible, plausible_id
-from notepad.store import StoreError
+from store import StoreError
+from store.access import Principal, new_owner_key, plausible, plausible_id
 
 from . import services
 from .i18n import error_text, t

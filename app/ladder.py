@@ -3,7 +3,7 @@ so a first rating means something and a player can pick an AI "about my strength
 
 The tournament of docs/benchmarks.md (``fugitive tournament --games 1000 --seed 0``,
 ``docs/figures/tournament-1000.csv``: every Marshal bot against every Fugitive bot, 1,000
-games a pairing) is replayed through the rating library (:func:`notepad.ratings.rate`,
+games a pairing) is replayed through the rating library (:func:`store.ratings.rate`,
 the same as the lobby's), its results interleaved evenly within each pairing and the
 pairings taken in turn, game by game: each bot's rating in its role at the end is its
 fixed place on the ladder. The match page's levels are the bots of the tournament
@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from notepad.ratings import Rating, Side, initial, rate, win_chance
+from store.ratings import Rating, Side, initial, rate, win_chance
 
 #: (Marshal bot, Fugitive bot) -> (games, Marshal wins): docs/figures/tournament-1000.csv
 #: (tests/app/test_ladder.py holds the two equal)

@@ -18,10 +18,10 @@ from advisor.coach_fugitive import CoachTurn, coach_fugitive, hindsight, truth_a
 from advisor.coach_marshal import MarshalCall, coach_marshal
 from engine.record import Record
 from engine.rules import has_placement, placement_error
-from notepad.access import Role
-from notepad.policy import Access, Action, Kind
-from notepad.store import GameInfo, StoreError, StoredGame
 from notepad.validator import RecordRuleError, validate
+from store import GameInfo, StoreError, StoredGame
+from store.access import Role
+from store.policy import Access, Action, Kind
 
 from . import identity
 from . import match_logic as ml

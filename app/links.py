@@ -14,7 +14,7 @@ from urllib.parse import urlencode, urlsplit
 
 import streamlit as st
 
-from notepad.access import GAME_ID_MAX, SECRET_MAX, SECRET_MIN, plausible, plausible_id
+from store.access import GAME_ID_MAX, SECRET_MAX, SECRET_MIN, plausible, plausible_id
 
 from .i18n import t
 from .phone import connection, is_local, network_address, qr_svg

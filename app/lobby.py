@@ -1,6 +1,6 @@
 """The lobby (issue 38): find an opponent, keep a rating; and a player's own page.
 
-Signed-in players only (notepad.lobby: an account is who is rated); without accounts
+Signed-in players only (store.lobby_rules: an account is who is rated); without accounts
 on the server the page says that links remain (Match, "Play a friend"). The lobby
 shows, first, her matches waiting for her move (their number is in the tab's title on
 every page she has open: :func:`watch_title`), then the open challenges (Join with
@@ -21,9 +21,9 @@ import time
 import streamlit as st
 
 from engine.record import Ruleset
-from notepad.lobby import PACES, WANTS, Challenge, LobbyMatch
-from notepad.ratings import Rating
-from notepad.store import StoreError
+from store import StoreError
+from store.lobby_rules import PACES, WANTS, Challenge, LobbyMatch
+from store.ratings import Rating
 
 from . import identity, services
 from .i18n import error_text, t
@@ -333,7 +333,7 @@ def player() -> None:
 def _chart_points(me: str, done: list[LobbyMatch]) -> list[tuple[int | None, int | None]]:
     """Her two shown ratings after each of her rated matches (the role she did not play
     keeps its last value)."""
-    from notepad.ratings import initial
+    from store.ratings import initial
 
     last = {"marshal": initial().shown, "fugitive": initial().shown}
     out: list[tuple[int | None, int | None]] = []

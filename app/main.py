@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from notepad.store import StoreError
+from store import StoreError
 
 from . import i18n, identity, links, services, ui
 from .i18n import t

@@ -29,10 +29,10 @@ import streamlit as st
 
 from engine import new_game
 from engine.record import Ruleset
-from notepad.access import Role, other_seat
-from notepad.policy import Action
-from notepad.store import GameInfo, StoreError
 from notepad.validator import RecordRuleError
+from store import GameInfo, StoreError
+from store.access import Role, other_seat
+from store.policy import Action
 
 from . import identity
 from . import match_logic as ml

@@ -2,9 +2,9 @@
 what, its moves and saves, and the decisions that end or replace it.
 
 The pages (app.match, app.online, app.learning) hand it the person
-(:class:`notepad.access.Principal`: her account or her browser, never anything read
+(:class:`store.access.Principal`: her account or her browser, never anything read
 from a URL) and what the URL carries (a game id, a link's secret), and draw what it
-returns. Who may see and do what is :mod:`notepad.policy`; this module asks it and
+returns. Who may see and do what is :mod:`store.policy`; this module asks it and
 the store, so the moves and every attack on a seat are tested without a browser
 (``tests/app/test_match_control.py``), as the assistant's controller is
 (:mod:`app.assistant_logic`).
@@ -19,11 +19,11 @@ from engine import IllegalMove, apply, new_game
 from engine.moves import Move
 from engine.record import Record, Ruleset, event_player
 from engine.state import GameState
-from notepad.access import SEATS, Principal, Role, other_seat
-from notepad.lobby import Outcome
-from notepad.ratings import Side
-from notepad.policy import Access, Action, Kind, View
-from notepad.store import GameStore, Invite, StoreError
+from store import GameStore, Invite, StoreError
+from store.access import SEATS, Principal, Role, other_seat
+from store.lobby_rules import Outcome
+from store.policy import Access, Action, Kind, View
+from store.ratings import Side
 
 from . import match_logic as ml
 from .match_meta import MatchMeta, read_or_none

@@ -1,6 +1,6 @@
 """Play a friend on two phones: a match played by private links (issues 18 and 30).
 
-The store keeps who may see what (``notepad.access``, ``notepad.policy``): each seat's
+The store keeps who may see what (``store.access``, ``store.policy``): each seat's
 link carries its own secret (the store keeps only its hash), a third link lets others
 watch, and the person who opens a link is who she is to the server (``app.identity``:
 her account where she signed in, else this browser's own key), never anything the
@@ -51,11 +51,10 @@ from typing import Callable, Literal
 import streamlit as st
 
 from engine.record import Ruleset
-from notepad.access import Role, Seats, other_seat
-from notepad.store import Invite, OwnedGame
-from notepad.policy import Action
-from notepad.lobby import QUICK_MESSAGES
-from notepad.store import StoreError
+from store import Invite, OwnedGame, StoreError
+from store.access import Role, Seats, other_seat
+from store.lobby_rules import QUICK_MESSAGES
+from store.policy import Action
 
 from . import identity, links
 from . import match_logic as ml
@@ -495,7 +494,7 @@ SEEN_SAID = "m_seen_said"
 
 
 def _messages(m: mp.MatchSession, seated: bool) -> int:
-    """The quick messages (a fixed set: notepad.lobby.QUICK_MESSAGES; no free text): a
+    """The quick messages (a fixed set: store.lobby_rules.QUICK_MESSAGES; no free text): a
     new one from the other seat pops up (a toast: nothing on the page moves); all of
     them, and a seat's buttons to send one, under an expander at the foot of the page.
     How many there are (for :func:`_live`)."""

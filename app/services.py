@@ -9,7 +9,7 @@ suggestions and the Manhunt planner of one entry share one solve.
 
 Nothing here knows a rule: solves come from :mod:`solver` (through
 :mod:`advisor.cache`, which also serves the advisor's joints), storage from
-:mod:`notepad.store`, advice from :mod:`advisor`.
+:mod:`store`, advice from :mod:`advisor`.
 """
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ import streamlit as st
 import advisor
 from advisor import cache as solve_cache
 from engine.record import Record
-from notepad.store import GameStore, default_location
 from solver import InvalidRecord, Posterior
+from store import GameStore, configured_location
 
 
 # --------------------------------------------------------------------------- store
@@ -39,7 +39,7 @@ def store() -> GameStore:
     """The game store of ``$FUGITIVE_DB``: a SQLite file (default ./data/fugitive.sqlite3)
     or a ``postgresql://`` URL. One per server process, shared by its sessions (its
     connection pool is thread-safe); several servers may share one database."""
-    return _store_for(default_location())
+    return _store_for(configured_location())
 
 
 # --------------------------------------------------------------------------- clock

@@ -13,8 +13,8 @@ from typing import Iterable
 import streamlit as st
 
 from engine.record import Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record
-from notepad.store import StoreError, default_location, display_location
 from solver import Posterior
+from store import StoreError, configured_location, display_location
 
 from . import services
 from .i18n import error_text, get_lang, t
@@ -430,5 +430,5 @@ def db_unusable(exc: BaseException) -> None:
     """The database cannot be used (another program's file, a newer version's, not a
     database, a server that does not answer, no room): which, and why (never its
     password)."""
-    st.error(t("db_unusable", path=display_location(default_location()),
+    st.error(t("db_unusable", path=display_location(configured_location()),
                reason=error_text(exc) if isinstance(exc, StoreError) else str(exc)))

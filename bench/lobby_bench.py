@@ -22,7 +22,7 @@ import os
 import subprocess
 
 from harness import lobby_load, postgres
-from notepad.store import GameStore
+from store import GameStore
 
 PLAYERS = int(os.environ.get("LOBBY_BENCH_PLAYERS", "200"))
 MATCHES = int(os.environ.get("LOBBY_BENCH_MATCHES", "1000"))

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from engine.record import Record, Ruleset
 from notepad import Notepad, Validator, validate
-from notepad.store import GameStore
+from store import GameStore
 
 LENGTH = 200
 

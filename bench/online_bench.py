@@ -49,7 +49,7 @@ def _matches(store, key: str):
     from app.match_meta import MatchMeta
     from engine import apply, fugitive_view, marshal_view, new_game
     from engine.bots import RandomFugitive, RandomMarshal
-    from notepad.access import Role, new_owner_key
+    from store.access import Role, new_owner_key
 
     seed = 0
     while True:
@@ -85,8 +85,8 @@ def main() -> None:
     if why:
         print(why)
         return
-    from notepad.access import new_owner_key
-    from notepad.store import GameStore
+    from store import GameStore
+    from store.access import new_owner_key
 
     stop = multiprocessing.Event()
     spinners = [multiprocessing.Process(target=_spin, args=(stop,), daemon=True) for _ in range(LOAD)]

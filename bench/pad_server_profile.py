@@ -26,8 +26,8 @@ def profile(kind: str, seed: int) -> None:
     from app.assistant_logic import Assistant, AssistantSession, OpenGame
     from engine.record import Record
     from harness.taps import game_events
-    from notepad.store import GameStore
     from solver import solve
+    from store import GameStore
 
     events = game_events(kind, seed)
     with tempfile.TemporaryDirectory() as tmp:

@@ -31,7 +31,7 @@ def main() -> None:
     if why:
         print(why)
         return
-    from notepad.store import GameStore
+    from store import GameStore
 
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "storm.sqlite3"

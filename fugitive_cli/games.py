@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from notepad.store import GameStore, StoreError, default_location, display_location
+from store import GameStore, StoreError, configured_location, display_location
 
 from .args import is_output_error, output_file, write_text_file
 from .reading import read_bytes, where
@@ -38,7 +38,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    location = args.db if args.db else default_location()
+    location = args.db if args.db else configured_location()
     try:
         if args.db == "":
             raise ValueError("--db: an empty file name")

@@ -14,7 +14,7 @@ other claims; the ending save carries the outcome and rates the match in its own
 transaction.
 
 Checked after the run (:func:`check`): every stored rating equals the library's
-replay of the stored results (:func:`notepad.ratings.replay`); the matches each
+replay of the stored results (:func:`store.ratings.replay`); the matches each
 process ended equal, with no repeat, the matches the store holds as rated (nothing
 lost, nothing doubled); every challenge joined became exactly one match; the ratings
 count two games per result.
@@ -31,10 +31,10 @@ from typing import Iterator
 from engine import apply, fugitive_view, marshal_view, new_game
 from engine.bots import RandomFugitive, RandomMarshal
 from engine.record import Ruleset
-from notepad.access import Principal, Role
-from notepad.lobby import Outcome
-from notepad.ratings import replay
-from notepad.store import GameStore, StoreError
+from store import GameStore, StoreError
+from store.access import Principal, Role
+from store.lobby_rules import Outcome
+from store.ratings import replay
 
 ISSUER = "https://load.example"
 MOVES = 6  #: moves played before a match that is not over ends off the board

@@ -44,7 +44,7 @@ from engine.record import Record, Ruleset
 from engine.replaying import move_for_event
 from engine.state import GameState, Phase
 from notepad import validate
-from notepad.store import GameStore, StoreError
+from store import GameStore, StoreError
 
 FUGITIVE, MARSHAL = "fugitive", "marshal"
 SEAT_OF_PROCESS = (FUGITIVE, MARSHAL)

@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass, field
 
 from engine.record import Event, Guess, ManhuntGuess, Place
-from notepad.store import GameStore
+from store import GameStore
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 

@@ -21,8 +21,8 @@ from typing import Any, Iterator
 import pytest
 
 from harness import postgres as pg
-from notepad.database import display_location
-from notepad.store import GameStore
+from store import GameStore
+from store.database import display_location
 
 BACKENDS = ("sqlite", "postgresql")
 

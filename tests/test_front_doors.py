@@ -10,9 +10,10 @@ import pytest
 
 FRONT_DOORS = {
     "engine": ["new_game", "apply", "legal_moves", "load_record", "marshal_view", "fugitive_view", "replay", "Record"],
-    "notepad": ["Notepad", "GameStore", "validate"],
+    "notepad": ["Notepad", "validate"],
     "solver": ["solve", "Posterior", "count_histories"],
     "advisor": ["advise_guesses", "advise_draw", "plan_manhunt"],
+    "store": ["GameStore", "StoreError", "parse_import", "configured_location"],
 }
 
 

@@ -1,8 +1,10 @@
-"""The layers hold at run time too: the rules, the counting and the advice load no
-database library and no page library (the import-linter contracts of pyproject.toml,
-run by ``make check``, hold them statically)."""
+"""The layers hold at run time too: the rules, the notepad, the counting and the advice
+load no store, no database library and no page library (the import-linter contracts of
+pyproject.toml, run by ``make check``, hold them statically); the store loads its
+database library and no page; and the database setting is read in one place."""
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -11,26 +13,42 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("sqlalchemy", "psycopg", "streamlit")
+#: the packages of the program (not the tests, the harness or the benchmarks)
+PACKAGES = ("engine", "notepad", "solver", "advisor", "store", "app", "fugitive_cli")
+
+
+def _loaded(program: str) -> list[str]:
+    out = subprocess.run([sys.executable, "-c", "import sys\n" + program], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.split("\n")
 
 
 @pytest.mark.parametrize("package", ["engine", "notepad", "solver", "advisor"])
-def test_importing_a_layer_below_the_app_loads_no_database_and_no_page(package):
-    program = (
-        "import sys\n"
+def test_importing_a_layer_below_the_store_loads_no_store_no_database_and_no_page(package):
+    lines = _loaded(
         f"import {package}\n"
         f"print(sorted({{m.split('.')[0] for m in sys.modules}} & {set(HEAVY)!r}))\n"
-        "print(sorted(m for m in sys.modules if m.startswith('notepad.') and m.split('.')[1] in "
-        "('store', 'database', 'schema')))\n"
+        "print(sorted(m for m in sys.modules if m == 'store' or m.startswith('store.')))\n"
     )
-    out = subprocess.run([sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.split("\n")[:2] == ["[]", "[]"], out.stdout
+    assert lines[:2] == ["[]", "[]"], lines
 
 
-def test_the_store_is_imported_where_it_is_used():
-    """``notepad.store`` loads SQLAlchemy (so the check above can fail): the app and the
-    command line import it by name."""
-    program = "import sys\nimport notepad.store\nprint('sqlalchemy' in sys.modules)\n"
-    out = subprocess.run([sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "True"
+def test_the_store_loads_its_database_library_and_neither_the_counting_nor_the_page():
+    """``store`` loads SQLAlchemy (so the check above can fail): the app and the command
+    line import it by name."""
+    lines = _loaded("import store\nprint(sorted({m.split('.')[0] for m in sys.modules} & "
+                    "{'sqlalchemy', 'streamlit', 'solver', 'advisor'}))\n")
+    assert lines[0] == "['sqlalchemy']", lines
+
+
+def test_the_database_setting_is_read_in_one_place():
+    """``FUGITIVE_DB`` is named in code (not in a message or a docstring) only by
+    ``store.database.configured_location``: every other module asks it."""
+    found = []
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.Constant) and node.value == "FUGITIVE_DB":
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert len(found) == 1 and found[0].startswith("store/database.py:"), found

@@ -49,7 +49,7 @@ def served(tmp_path_factory, request):
     the tests can write games into it); skipped with the reason where there is no
     browser."""
     from harness import browser
-    from notepad.store import GameStore
+    from store import GameStore
 
     why = browser.missing()
     if why:
@@ -81,11 +81,11 @@ def with_accounts(request, tmp_path_factory, name: str, database: str = "sqlite"
 
     The browser tests run on SQLite only: the app never asks which database it is on
     (the store does), and the store's seats, links, accounts and lobby are proved on
-    both databases by tests/notepad (the ``store`` fixture); the app served on
+    both databases by tests/store (the ``store`` fixture); the app served on
     PostgreSQL in a browser is tests/app/test_two_servers.py's, and AppTest's on it
     tests/app/test_store_on_postgres.py's."""
     from harness import browser, oidc
-    from notepad.store import GameStore
+    from store import GameStore
 
     why = browser.missing() or oidc.missing()
     if why:

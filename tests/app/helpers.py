@@ -1,7 +1,7 @@
 """Small readers over an AppTest tree, and the browser the tests' pages belong to."""
 from __future__ import annotations
 
-from notepad.access import new_owner_key
+from store.access import new_owner_key
 
 #: the owner key of the tests' own browser (``make_app(owner=OWNER)``): a game a test
 #: stores with it opens on its pages, as a game opens only in the browser whose list

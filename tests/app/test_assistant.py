@@ -8,7 +8,7 @@ import json
 import pytest
 
 from engine.record import FugitiveDraw, Guess, MarshalDraw, Pass, Place, Record, Reveal
-from notepad.store import GameStore
+from store import GameStore
 
 from .helpers import OWNER, html_bodies, keys, no_exception, texts
 from .pad_driver import pad, tap
@@ -414,7 +414,7 @@ def test_an_assistant_game_opens_only_in_the_browser_whose_list_holds_it(make_ap
     it opens nothing on any page, makes no entry, and is not told the game exists."""
     from app import services
     from app.assistant_logic import Assistant, AssistantSession, Refused, Tap
-    from notepad.access import new_owner_key
+    from store.access import new_owner_key
 
     store = GameStore(db)
     record = Record((Place(2), MarshalDraw(20), MarshalDraw(21)))
@@ -519,7 +519,7 @@ def test_rename_and_delete_a_game_from_its_page(make_app, db):
 
 
 def test_an_import_takes_its_title_and_long_lists_show_all_on_request(make_app, db):
-    from notepad.access import new_owner_key
+    from store.access import new_owner_key
 
     store = GameStore(db)
     key = new_owner_key()
@@ -682,7 +682,7 @@ def test_an_unusable_database_is_one_message(make_app, db, tmp_path, monkeypatch
 def test_the_list_says_where_each_game_stands(make_app, db):
     from tests.notepad.records import escape, fdraw, hit, mdraw, place, rec
 
-    from notepad.access import new_owner_key
+    from store.access import new_owner_key
 
     store = GameStore(db)
     key = new_owner_key()

@@ -19,8 +19,8 @@ from app.assistant_logic import (
     possible_positions,
 )
 from engine.record import Guess, MarshalDraw, Pass, Place, Record, Reveal
-from notepad.store import GameStore
 from solver import solve
+from store import GameStore
 from tests.notepad.records import PASS, fdraw, mdraw, miss, place, rec
 
 

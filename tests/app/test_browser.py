@@ -182,7 +182,7 @@ def test_games_saved_before_lists_per_browser_are_adopted_on_the_serving_machine
     the command line) is offered, in one tap, to a browser on the machine that serves
     the app (the tests' browser is on 127.0.0.1), and is then in its list."""
     from engine.record import Record
-    from notepad.store import GameStore
+    from store import GameStore
 
     GameStore(served.db).create(Record(), title="saved before owners")
     page.goto(served.url + "/?page=assistant")

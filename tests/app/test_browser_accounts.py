@@ -1,7 +1,7 @@
 """Accounts, end to end (issue 35): the app served with a sign-in provider (a real
 OpenID Connect provider started on this machine, ``harness.oidc``), in headless
 Chromium at 390x844, on SQLite (an account's seats on both databases:
-tests/notepad/test_store_seats.py; see ``conftest.with_accounts``).
+tests/store/test_store_seats.py; see ``conftest.with_accounts``).
 
 A seat belongs to an account: Alice invites, Bob takes the Fugitive's seat only once
 he has signed in, and the link he opened before comes back after signing in. Alice's
@@ -15,8 +15,8 @@ from __future__ import annotations
 import pytest
 
 from harness import browser, oidc
-from notepad.access import Principal, Role
-from notepad.store import GameStore
+from store import GameStore
+from store.access import Principal, Role
 
 from .test_browser_online import link_of, listen, press, status_text, tap
 from .test_browser_seats import CONTROLS, SHOWN, no_control

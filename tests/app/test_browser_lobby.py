@@ -1,7 +1,7 @@
 """The lobby, end to end (issue 38): the app served with a sign-in provider (a real
 OpenID Connect provider on this machine, ``harness.oidc``), in headless Chromium at
 390x844, on SQLite (the lobby's store calls on both databases:
-tests/notepad/test_lobby.py; see ``conftest.with_accounts``).
+tests/store/test_lobby.py; see ``conftest.with_accounts``).
 
 Alice posts a challenge; Carol, watching the lobby, sees it within a second; Bob
 joins it with one tap (the Join button on his first screen, not moved by the lobby's
@@ -21,9 +21,9 @@ import pytest
 
 from engine.record import Ruleset
 from harness import browser, oidc
-from notepad.access import Principal
-from notepad.ratings import initial, rate
-from notepad.store import GameStore
+from store import GameStore
+from store.access import Principal
+from store.ratings import initial, rate
 
 from .test_browser_online import on_first_screen, press, status_text, tap
 

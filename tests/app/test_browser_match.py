@@ -18,8 +18,8 @@ from engine import apply, fugitive_view, legal_placements, marshal_view, new_gam
 from engine.bots import RandomFugitive, RandomMarshal
 from engine.record import Ruleset
 from harness import browser
-from notepad.access import new_owner_key
-from notepad.store import GameStore
+from store import GameStore
+from store.access import new_owner_key
 
 pytestmark = pytest.mark.browser
 

@@ -19,8 +19,8 @@ import pytest
 
 from engine import new_game
 from harness import browser
-from notepad.access import Role, new_owner_key
-from notepad.store import GameStore
+from store import GameStore
+from store.access import Role, new_owner_key
 
 pytestmark = pytest.mark.browser
 
@@ -194,7 +194,7 @@ def state_of(store: GameStore, gid: str):
 def test_a_wrong_truncated_or_other_matchs_secret_sees_nothing(server):
     url, db = server
     store = GameStore(db)
-    from notepad.access import new_owner_key
+    from store.access import new_owner_key
 
     state = new_game(7)
     meta = {"seed": 7, "mode": "online", "claim_after": 86400}

@@ -12,8 +12,8 @@ import pytest
 from engine import apply, fugitive_view, marshal_view, new_game
 from engine.bots import RandomFugitive, RandomMarshal
 from harness import browser
-from notepad.store import GameStore
-from notepad.access import new_owner_key
+from store import GameStore
+from store.access import new_owner_key
 
 pytestmark = pytest.mark.browser
 

@@ -1,6 +1,6 @@
 """The adversarial suite (issue 30): online matches no one can cheat, in a real
 headless Chromium at 390x844, on SQLite (the seats, links and owners on both
-databases: tests/notepad/test_store_seats.py and test_store_links.py; the app in a
+databases: tests/store/test_store_seats.py and test_store_links.py; the app in a
 browser on PostgreSQL: tests/app/test_two_servers.py).
 
 Five browsers, each a context of its own (its own cookies: its own phone): the maker
@@ -36,8 +36,8 @@ import pytest
 
 from engine.state import Phase
 from harness import browser
-from notepad.access import Role
-from notepad.store import GameStore
+from store import GameStore
+from store.access import Role
 
 from .test_browser_online import (
     FUGITIVE_ONLY, SHOWN_MEDIAN, SHOWN_WITHIN, assert_no_leak, bring_games, fugitive_hand_line, link_of, listen,

@@ -21,7 +21,7 @@ import pytest
 
 from engine.record import MarshalDraw, Place
 from harness import browser, taps
-from notepad.store import GameStore
+from store import GameStore
 
 pytestmark = pytest.mark.browser
 

@@ -17,9 +17,9 @@ import pytest
 from app import i18n
 from engine import errors as E
 from engine import record as R
-from notepad import store as S
-from notepad.store import GameStore
+import store as S
 from notepad.validator import RecordRuleError
+from store import GameStore
 from tests.coded import placeholders
 
 from .helpers import as_entries, no_exception
@@ -134,7 +134,7 @@ def test_korean_texts_of_real_illegal_moves(korean):
 
 
 def test_every_store_refusal_reads_in_korean_and_in_english_with_entry_numbers(tmp_path):
-    from tests.notepad.test_store_codes import CASES, raise_case
+    from tests.store.test_store_codes import CASES, raise_case
 
     errors = []
     for i, case in enumerate(CASES):
@@ -169,7 +169,7 @@ def test_every_store_refusal_reads_in_korean_and_in_english_with_entry_numbers(t
 
 def test_korean_texts_of_real_refusals(tmp_path, korean):
     from engine.record import record_from_json
-    from notepad.store import StoreError, parse_import
+    from store import StoreError, parse_import
 
     def refusal(call) -> str:
         with pytest.raises(StoreError) as info:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import pathlib
 
-from notepad.ratings import Rating, initial
+from store.ratings import Rating, initial
 
 from app.ladder import (
     LEVEL_BOTS, PLACEMENT, TOURNAMENT, about_my_strength, bot_ratings, ladder, place, replay_tournament,
@@ -40,7 +40,7 @@ def test_the_expert_fugitive_is_placed_on_the_ladder_as_it_stands():
     assert place(worse, r).mu < search.mu
     # the Marshals keep the tournament's ratings: the placement moved none of them
     from app.ladder import _games
-    from notepad.ratings import rate
+    from store.ratings import rate
 
     alone: dict = {}
     for m, f, winner in _games(TOURNAMENT):
@@ -66,5 +66,5 @@ def test_about_my_strength_is_the_most_even_ai():
     assert ai2.side == "marshal"
     for other in ladder():
         if other.side == "marshal":
-            from notepad.ratings import win_chance
+            from store.ratings import win_chance
             assert abs((1 - win_chance(other.rating, strong)) - 0.5) >= abs(chance2 - 0.5) - 1e-12

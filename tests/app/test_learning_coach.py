@@ -11,8 +11,8 @@ import re
 from advisor import bots
 from engine import apply, new_game
 from engine.bots import play_game
-from notepad.access import new_owner_key
-from notepad.store import GameStore
+from store import GameStore
+from store.access import new_owner_key
 
 from app import match_logic as ml
 from app.match_meta import MatchMeta

@@ -4,8 +4,8 @@ are counted from the store (app.lobby.waiting)."""
 from __future__ import annotations
 
 from engine.record import Ruleset
-from notepad.access import Principal
-from notepad.store import GameStore
+from store import GameStore
+from store.access import Principal
 
 from app import i18n
 from app.lobby import waiting

@@ -10,9 +10,9 @@ import pytest
 from engine import PassTurn, fugitive_view, new_game
 from engine.moves import Draw, PlaceHideout
 from engine.record import Ruleset
-from notepad.access import Principal, Role, new_owner_key
-from notepad.policy import Action
-from notepad.store import GameStore, StoreError
+from store import GameStore, StoreError
+from store.access import Principal, Role, new_owner_key
+from store.policy import Action
 
 from app.match_control import Closed, MatchSession, Matches, Missing
 
@@ -192,8 +192,8 @@ def account(name: str) -> Principal:
 
 
 def test_a_lobby_match_joined_played_and_resigned_is_rated_once_as_the_library_says(store):
-    from notepad.lobby import Outcome
-    from notepad.ratings import initial, rate
+    from store.lobby_rules import Outcome
+    from store.ratings import initial, rate
 
     alice, bob, carol = account("alice"), account("bob"), account("carol")
     ch = store.post_challenge(alice, "fugitive", Ruleset(), "slow")
@@ -322,9 +322,9 @@ def any_store(backend):
 
 def test_a_rated_match_won_on_the_board_moves_both_ratings_as_the_library_says_in_its_ending_save(
         any_store, monkeypatch):
-    from notepad import store as store_module
-    from notepad.lobby import Outcome
-    from notepad.ratings import initial, rate
+    from store import lobby as store_lobby
+    from store.lobby_rules import Outcome
+    from store.ratings import initial, rate
 
     store = any_store
     alice, bob = account("alice"), account("bob")
@@ -346,7 +346,7 @@ def test_a_rated_match_won_on_the_board_moves_both_ratings_as_the_library_says_i
     def broken(*_a, **_k):
         raise RuntimeError("the rating library failed")
 
-    monkeypatch.setattr(store_module, "rate", broken)
+    monkeypatch.setattr(store_lobby, "rate", broken)
     with pytest.raises(RuntimeError):
         Matches(store, alice).play(last, _winning_move(last))
     after = store.open(gid)

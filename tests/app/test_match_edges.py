@@ -7,8 +7,8 @@ from __future__ import annotations
 from engine import apply, fugitive_view, guessable_numbers, marshal_view, new_game
 from engine.bots import RandomFugitive, RandomMarshal
 from engine.state import face_up_sprint_cards
-from notepad.access import new_owner_key
-from notepad.store import GameStore
+from store import GameStore
+from store.access import new_owner_key
 
 from app import match_logic as ml
 from app.match_meta import MatchMeta

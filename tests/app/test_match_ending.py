@@ -3,7 +3,7 @@ AppTest: against the AI, two people on one phone and AI against AI; the ending s
 like a move, the list no longer saying "your turn", deleting only once confirmed."""
 from __future__ import annotations
 
-from notepad.store import GameStore, StoreError
+from store import GameStore, StoreError
 
 from .helpers import keys, no_exception, status, texts
 
@@ -62,7 +62,7 @@ def test_two_on_one_phone_resign_by_the_side_whose_turn_it_is_and_ai_vs_ai_is_ab
     assert GameStore(db).open(gid).metadata["ended"]["how"] == "abandoned"
     assert "abandoned: no winner" in status(bots)
     # a watcher of it (its watch link) reads the same, and the match is hers alone to delete
-    from notepad.access import Principal
+    from store.access import Principal
 
     secret = GameStore(db).watch_link(gid, Principal.browser(bots.session_state["online_owner"]))
     watcher = make_app(page="match", game=gid, s=secret)

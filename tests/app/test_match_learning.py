@@ -4,8 +4,8 @@ from __future__ import annotations
 from engine import apply, new_game
 from engine.bots import RandomFugitive, RandomMarshal, play_game
 from engine.record import Ruleset
-from notepad.access import new_owner_key
-from notepad.store import GameStore
+from store import GameStore
+from store.access import new_owner_key
 
 from app import match_logic as ml
 
@@ -519,7 +519,7 @@ def test_a_forced_pass_is_explained_and_is_the_only_control(make_app, db):
 
 def test_the_list_of_matches_says_who_played_whom_how_it_ended_when_and_how_long(make_app, db):
     from engine.bots import play_game
-    from notepad.access import new_owner_key
+    from store.access import new_owner_key
 
     store = GameStore(db)
     key, other_key = new_owner_key(), new_owner_key()
@@ -567,7 +567,7 @@ def test_a_page_switch_brings_the_match_back(make_app, db):
 def test_learning_says_an_unknown_id_and_opens_no_other_game(make_app, db):
     from engine.record import MarshalDraw, Place, Record
 
-    from notepad.access import new_owner_key
+    from store.access import new_owner_key
 
     key = new_owner_key()
     GameStore(db).create(Record((Place(0), MarshalDraw(20))), owner_key=key)
@@ -850,7 +850,7 @@ def test_the_advisors_reasons_read_in_both_languages():
 
 
 def test_the_match_page_without_a_game_offers_the_match_last_played(make_app, db):
-    from notepad.access import new_owner_key
+    from store.access import new_owner_key
 
     key = new_owner_key()
     gid, _ = _stored_match(db, "human_marshal", [_lowest_hideout], owner_key=key)

@@ -11,8 +11,8 @@ from urllib.parse import parse_qs, urlsplit
 
 from engine import apply, fugitive_view, new_game
 from engine.moves import PassTurn, PlaceHideout
-from notepad.access import new_owner_key
-from notepad.store import GameStore
+from store import GameStore
+from store.access import new_owner_key
 
 from .helpers import html_bodies, no_exception, status, texts
 

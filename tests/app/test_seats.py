@@ -20,8 +20,8 @@ from urllib.parse import parse_qs, urlsplit
 
 from engine import Draw, PassTurn, apply, fugitive_view, new_game
 from engine.moves import PlaceHideout
-from notepad.access import Role, new_owner_key
-from notepad.store import GameStore, StoreError
+from store import GameStore, StoreError
+from store.access import Role, new_owner_key
 
 from streamlit.testing.v1 import AppTest
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from notepad.store import GameStore
+from store import GameStore
 
 from .helpers import no_exception
 

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from fugitive_cli.main import main
-from notepad.store import GameStore
+from store import GameStore
 
 from .records import EXAMPLE, FULL, mdraw
 

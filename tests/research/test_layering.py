@@ -17,7 +17,7 @@ RESEARCH_MODULES = ("pyspiel", "open_spiel", "pettingzoo", "gymnasium") + tuple(
 def test_the_app_the_assistant_and_the_cli_do_not_import_the_research_extras():
     program = (
         "import sys\n"
-        "import engine, notepad, solver, advisor, app\n"
+        "import engine, notepad, solver, advisor, store, app\n"
         "import app.main, app.assistant, app.match, app.learning, app.services, app.ui\n"
         "import fugitive_cli.main\n"
         f"print(sorted(m for m in {RESEARCH_MODULES!r} if m in sys.modules))\n"
@@ -65,7 +65,7 @@ def test_the_adapters_import_only_the_engine_and_their_libraries(module):
 
 def test_importing_the_openspiel_adapter_loads_no_solver():
     pytest.importorskip("pyspiel")
-    program = "import sys\nimport engine.openspiel\nprint(sorted(m for m in sys.modules if m.split('.')[0] in ('solver', 'advisor', 'notepad')))\n"
+    program = "import sys\nimport engine.openspiel\nprint(sorted(m for m in sys.modules if m.split('.')[0] in ('solver', 'advisor', 'notepad', 'store')))\n"
     out = subprocess.run([sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"

@@ -32,7 +32,7 @@ from sqlalchemy import Connection, text
 from sqlalchemy import exc as sa_exc
 
 from .database import BUSY_TIMEOUT_S, Database
-from .store_errors import StoreError
+from .errors import StoreError
 
 SCHEMA_V1 = """
 CREATE TABLE games (
@@ -56,7 +56,7 @@ SCHEMA_V2 = (
 #: compare it), matches played by private links, and who may list a game.
 #:
 #: - ``game_secrets``: one row per link of a match (marshal, fugitive, watcher): the
-#:   SHA-256 of the link's secret, never the secret (notepad.access).
+#:   SHA-256 of the link's secret, never the secret (store.access).
 #: - ``game_members``: the browsers a game belongs to, by the SHA-256 of their owner
 #:   key, with their role in it ('owner' of a game without seats, or the seat or
 #:   'watcher' they came in by) and whether they made it.
@@ -90,7 +90,7 @@ SCHEMA_V3 = (
 #:   (the maker, else the earliest to join) and the others become watchers.
 #: - ``seat_passes``: what may move a seat to another browser, one of each kind per
 #:   seat: a ``transfer`` (the SHA-256 of a one-time secret the holder made, valid for
-#:   notepad.access.TRANSFER_SECONDS) and a ``request`` (a browser that lost its
+#:   store.access.TRANSFER_SECONDS) and a ``request`` (a browser that lost its
 #:   seat asks for it back: the owner hash of the asking browser; the other player
 #:   answers).
 SCHEMA_V4 = (
@@ -120,7 +120,7 @@ SCHEMA_V4 = (
 #:   player's consent to a request; a person's games move to another device only by
 #:   her own means.
 #: - ``recovery_codes``: the SHA-256 of codes a browser was shown once
-#:   (notepad.access.new_recovery_code; its three newest work); typed in on another
+#:   (store.access.new_recovery_code; its three newest work); typed in on another
 #:   device, one moves that browser's games there, and all of them are used up. An
 #:   account needs none (it signs in).
 SCHEMA_V5 = (
@@ -136,7 +136,7 @@ SCHEMA_V5 = (
 #: v6: the lobby and ratings (issue 38).
 #:
 #: - ``players``: an account's name as the lobby shows it (by its principal's hash).
-#: - ``ratings``: a rating per account and role (notepad.ratings: the library's mu and
+#: - ``ratings``: a rating per account and role (store.ratings: the library's mu and
 #:   sigma, double precision on both databases, and the rated matches behind it).
 #: - ``challenges``: the open challenges (deleted when joined or cancelled).
 #: - ``lobby_matches``: the matches made from challenges: both seats, and once ended

@@ -21,9 +21,9 @@ import pytest
 
 from engine.record import Record
 from harness import store_load
-from notepad.store import SCHEMA_VERSION, GameStore, StoreError
+from store import SCHEMA_VERSION, GameStore, StoreError
 
-from .records import EXAMPLE, fdraw
+from tests.notepad.records import EXAMPLE, fdraw
 
 ROUNDS = 10
 

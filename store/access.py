@@ -21,9 +21,9 @@ A browser's games move to another browser only by a **recovery code** that the
 browser was shown once (:func:`new_recovery_code`): typed in on the new device, which
 says what it does, and used once. An account needs none: signing in is its means.
 
-The store (:class:`notepad.store.GameStore`) keeps the hashes; this module makes
+The store (:class:`store.GameStore`) keeps the hashes; this module makes
 secrets, hashes them and names the roles. Who may see and do what with a stored game
-is :mod:`notepad.policy`.
+is :mod:`store.policy`.
 """
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Iterable, Literal
 
-from .store_errors import StoreError
+from .errors import StoreError
 
 SECRET_BYTES = 24  #: 192 random bits per link secret and per owner key
 SECRET_MIN, SECRET_MAX = 22, 128  #: the length a secret or an owner key may have (22 chars: 128+ bits)

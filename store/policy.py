@@ -2,11 +2,11 @@
 
 Every page (the assistant, the match on one device, the match played by links,
 Learning) asks this module, and so does the store where it binds a link to a person
-(:meth:`notepad.store.GameStore.join`). A decision depends on four things only:
+(:meth:`store.GameStore.join`). A decision depends on four things only:
 
 - the game's **kind** (:class:`Kind`): the assistant's notes, a match on one device,
   a match played by links;
-- what the person is in it (:class:`notepad.access.Role`, from her membership, which
+- what the person is in it (:class:`store.access.Role`, from her membership, which
   the store keeps by her principal: her browser or her account; ``None``: nothing);
 - whether it is **finished** (won, escaped, resigned, claimed, called off);
 - whether she **made** it (only the maker of a match by links shows its invitation
@@ -15,7 +15,7 @@ Learning) asks this module, and so does the store where it binds a link to a per
 A URL is never a person: a link's secret can at most *make* a person a member
 (:func:`link_grants`: a free seat, a watcher), and only what she is then counts.
 
-``docs/app.md`` prints the same table (``tests/notepad/test_policy.py`` holds the
+``docs/app.md`` prints the same table (``tests/store/test_policy.py`` holds the
 two equal, and the function equal to a table written out by hand).
 """
 from __future__ import annotations

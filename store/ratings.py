@@ -8,7 +8,7 @@ The arithmetic is OpenSkill's (``openskill``, the Weng-Lin Plackett-Luce model w
 defaults: mu 25, sigma 25/3; two teams of one), never ours: this module only says which
 two ratings a result moves and in which order, so that a replay of the stored results
 through the library gives every stored rating exactly
-(``tests/notepad/test_lobby.py``). A rating is **provisional** while its deviation
+(``tests/store/test_lobby.py``). A rating is **provisional** while its deviation
 (sigma) is wider than :data:`PROVISIONAL_SIGMA`. The number shown is the library's
 ``ordinal`` (mu - 3 sigma: what she is worth at the least, very likely) scaled to a
 familiar range (:func:`shown`).

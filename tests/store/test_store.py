@@ -15,9 +15,9 @@ from sqlalchemy import text
 
 from engine.record import Place, Record
 from notepad import Notepad
-from notepad.store import SCHEMA_VERSION, GameStore, StoreError, default_location, default_path
+from store import SCHEMA_VERSION, GameStore, StoreError, configured_location
 
-from .records import EXAMPLE, FULL, mdraw
+from tests.notepad.records import EXAMPLE, FULL, mdraw
 
 DATA = Path(__file__).parent / "data"
 
@@ -33,15 +33,15 @@ def test_sqlite_creates_its_folder_and_runs_in_wal_mode(tmp_path):
         assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
-def test_default_path_from_env(monkeypatch, tmp_path):
+def test_the_configured_database_is_read_from_the_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("FUGITIVE_DB", str(tmp_path / "x.db"))
-    assert default_path() == tmp_path / "x.db"
-    assert default_location() == str(tmp_path / "x.db")
+    assert configured_location() == str(tmp_path / "x.db")
+    with GameStore() as store:  # a store made without a database opens the configured one
+        assert store.path == tmp_path / "x.db"
     monkeypatch.setenv("FUGITIVE_DB", "postgresql://me@/games?host=/run/postgresql")
-    assert default_location() == "postgresql://me@/games?host=/run/postgresql"
+    assert configured_location() == "postgresql://me@/games?host=/run/postgresql"
     monkeypatch.delenv("FUGITIVE_DB")
-    assert default_path() == Path("data") / "fugitive.sqlite3"
-    assert default_location() == str(Path("data") / "fugitive.sqlite3")
+    assert configured_location() == str(Path("data") / "fugitive.sqlite3")
 
 
 def test_save_after_every_entry_and_reload(store):
@@ -261,7 +261,7 @@ def test_refuses_a_newer_schema(backend):
 
 
 def test_game_ids_never_look_like_options():
-    from notepad.store import new_game_id
+    from store import new_game_id
 
     ids = {new_game_id() for _ in range(3000)}
     assert len(ids) == 3000
@@ -318,7 +318,7 @@ def test_a_store_opened_to_read_never_makes_a_database(backend):
     ("postgresql+psycopg://me@db.example", "postgresql", "postgresql+psycopg://me@db.example"),
 ])
 def test_which_database_a_setting_names(value, dialect, where):
-    from notepad.database import Location, display_location
+    from store.database import Location, display_location
 
     location = Location.parse(value)
     assert (location.dialect, location.where, display_location(value)) == (dialect, where, where)
@@ -327,7 +327,7 @@ def test_which_database_a_setting_names(value, dialect, where):
 
 @pytest.mark.parametrize("value", ["mysql://me:pw@h/db", "http://example.com/x", "sqlite://", "redis://h"])
 def test_a_url_of_another_kind_is_refused_and_makes_no_file(value, tmp_path, monkeypatch):
-    from notepad.database import display_location
+    from store.database import display_location
 
     monkeypatch.chdir(tmp_path)
     with pytest.raises(StoreError) as info:

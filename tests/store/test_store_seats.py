@@ -13,14 +13,14 @@ import threading
 
 import pytest
 
-from notepad import access
-from notepad.access import Role, Seats, new_owner_key
-from notepad.store import GameStore, StoreError
+from store import access
+from store import GameStore, StoreError
+from store.access import Role, Seats, new_owner_key
 
-from notepad.schema import SCHEMA_VERSION
+from store.schema import SCHEMA_VERSION
 from tests.backends import raw_sql
 
-from .records import EXAMPLE
+from tests.notepad.records import EXAMPLE
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The one access policy (notepad.policy), tested as one table: every kind of game ×
+"""The one access policy (store.policy), tested as one table: every kind of game ×
 what the person is in it × finished or not × made it or not, against a table written
 out by hand here; and docs/app.md prints the same table."""
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import itertools
 import pathlib
 
-from notepad.access import Role
-from notepad.policy import Access, Action, Kind, View, actions_of, link_grants, view_of
+from store.access import Role
+from store.policy import Access, Action, Kind, View, actions_of, link_grants, view_of
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 

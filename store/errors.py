@@ -1,8 +1,8 @@
 """The store's refusals: one :class:`StoreError` class, one code per kind of refusal.
 
-A module of its own so that every part of the store (:mod:`notepad.database`,
-:mod:`notepad.schema`, :mod:`notepad.store`) raises the same coded errors without
-importing each other in a circle. :mod:`notepad.store` re-exports both names.
+A module of its own, at the bottom of the package, so that every part of the store
+(the database, the schema, the records, seats, owners and the lobby) raises the same
+coded errors; :mod:`store` hands out both names.
 """
 from __future__ import annotations
 
@@ -30,9 +30,9 @@ STORE_MESSAGES: dict[str, str] = {
     "long_title": "a title must be at most {limit} characters",
     "metadata_not_object": "metadata must be a JSON object",
     "metadata_not_json": "metadata must be plain JSON: {detail}",
-    # matches played by links (notepad.access)
+    # matches played by links (store.access)
     "bad_role": "the role must be one of {roles}, not {role!r}",
-    "bad_owner_key": "an owner key must be {low} to {high} URL-safe characters (notepad.access.new_owner_key makes one)",
+    "bad_owner_key": "an owner key must be {low} to {high} URL-safe characters (store.access.new_owner_key makes one)",
     "not_online": "game {game_id!r} is not a match played by links",
     "already_rematched": "game {game_id!r} already has a rematch: {rematch_id!r}",
     # a seat belongs to one browser (issue 30)

@@ -2,7 +2,7 @@
 
 The store keeps, for a match made to be played on two devices, the SHA-256 of each
 link's secret (never the secret), and for every game the browsers it belongs to by
-the SHA-256 of their owner keys. These tests hold the promises of notepad.access:
+the SHA-256 of their owner keys. These tests hold the promises of store.access:
 secrets of 128+ random bits unrelated to the id, only hashes stored, constant-time
 comparison, nothing for a wrong / truncated / other game's secret, lists that show a
 browser only its own games, one rematch per match with the seats swapped.
@@ -16,14 +16,14 @@ import re
 import pytest
 
 from engine.record import Record
-from notepad import access
-from notepad.access import LINK_ROLES, Role, new_owner_key
-from notepad.store import Invite, OwnedGame
-from notepad.store import GameStore, StoreError
+from store import access
+from store import Invite, OwnedGame
+from store import GameStore, StoreError
+from store.access import LINK_ROLES, Role, new_owner_key
 
 from tests.backends import raw_sql
 
-from .records import EXAMPLE, FULL
+from tests.notepad.records import EXAMPLE, FULL
 
 
 @pytest.fixture

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from .records import EXAMPLE
-from .test_cli import run
+from tests.notepad.records import EXAMPLE
+from tests.notepad.test_cli import run
 
 
 def test_games_commands_on_either_database(backend, tmp_path, capsys):

@@ -1,7 +1,8 @@
 """Which database the store uses, and one transaction at a time on it.
 
-``FUGITIVE_DB`` (or ``--db``) is a SQLite file path by default; a ``postgresql://``
-URL selects a PostgreSQL server. Both go through SQLAlchemy Core (the standard
+The setting is read in one place, :func:`configured_location`: ``FUGITIVE_DB`` (the
+command line's ``--db`` overrides it), a SQLite file path by default; a
+``postgresql://`` URL selects a PostgreSQL server. Both go through SQLAlchemy Core (the standard
 ``sqlite3`` driver, and psycopg 3), with the same SQL text for every request, so one
 store and one test suite serve both.
 
@@ -11,7 +12,7 @@ Why these choices:
   autocommit mode and the store says where a transaction starts): a crash or an
   exception mid-write rolls back, and taking the write lock up front avoids the
   deadlock of two readers both upgrading to writers. WAL mode (set by
-  :mod:`notepad.schema`) lets the app read while another process writes; a busy
+  :mod:`store.schema`) lets the app read while another process writes; a busy
   timeout makes a second writer wait instead of failing with "database is locked".
 - PostgreSQL: READ COMMITTED transactions; a request that reads a row and then
   writes it from what it read locks the row first (``SELECT ... FOR UPDATE``,
@@ -38,7 +39,7 @@ from sqlalchemy import Connection, create_engine, event
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import URL, make_url
 
-from .store_errors import StoreError
+from .errors import StoreError
 
 Dialect = Literal["sqlite", "postgresql"]
 DEFAULT_DB = Path("data") / "fugitive.sqlite3"
@@ -52,8 +53,11 @@ _BUGS = (sa_exc.ProgrammingError, sa_exc.IntegrityError, sa_exc.DataError, sa_ex
          sa_exc.InternalError, sa_exc.InterfaceError)
 
 
-def default_location() -> str:
-    """``$FUGITIVE_DB`` (a SQLite path or a ``postgresql://`` URL), or ``data/fugitive.sqlite3``."""
+def configured_location() -> str:
+    """The database of this installation: ``$FUGITIVE_DB`` (a SQLite path or a
+    ``postgresql://`` URL), or ``data/fugitive.sqlite3``. The one reader of the
+    setting: the app, the command line and a :class:`store.GameStore` made without a
+    database all ask here."""
     return os.environ.get("FUGITIVE_DB") or str(DEFAULT_DB)
 
 

@@ -11,10 +11,10 @@ import pytest
 
 from engine import new_game
 from engine.record import Ruleset
-from notepad.access import Principal, Role, new_owner_key
-from notepad.lobby import Outcome
-from notepad.ratings import initial, rate, replay
-from notepad.store import GameStore, StoreError
+from store import GameStore, StoreError
+from store.access import Principal, Role, new_owner_key
+from store.lobby_rules import Outcome
+from store.ratings import initial, rate, replay
 
 
 def account(name: str) -> Principal:
@@ -170,7 +170,7 @@ def test_the_load_harness_two_processes_every_rating_replayed_nothing_lost_or_do
 
 
 def test_quick_messages_a_fixed_set_from_the_seats_only_and_no_move_made_stale(store):
-    from notepad.lobby import MAX_MESSAGES
+    from store.lobby_rules import MAX_MESSAGES
 
     alice, bob, carol = account("alice"), account("bob"), account("carol")
     ch = store.post_challenge(alice, "marshal", Ruleset(), "live")

@@ -1,12 +1,13 @@
-"""The lobby (issue 38): open challenges, matches made from them, and what rates them.
+"""The lobby's rules (issue 38), and the values its pages read: open challenges,
+matches made from them, and what rates them.
 
 Signed-in players only (an account is who is rated: a browser could be anyone's).
 A challenge says the role its maker wants (Marshal, Fugitive or either), the rules
 (opening, pass-draw) and the pace; another account joins it with one tap, and in one
 store transaction the challenge becomes a match with both seats bound to the two
-accounts (:meth:`notepad.store.GameStore.accept_challenge`). The lobby's rules are
+accounts (:meth:`store.GameStore.accept_challenge`). The lobby's rules are
 written here once, and the lobby page says them before one joins
-(:data:`RATED_ENDINGS`).
+(:data:`RATED_ENDINGS`). The requests that keep them are :mod:`store.lobby`.
 """
 from __future__ import annotations
 
