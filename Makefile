@@ -4,13 +4,24 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-fast check bench venv clean
+.PHONY: run test test-fast check bench venv clean FORCE
 
 # the compiled counting core is built by the install (scikit-build-core, CMakeLists.txt);
 # where it cannot be built, the project installs without it and counts on the Python core
 CORE_SOURCES := CMakeLists.txt $(wildcard solver/compiled/*.hpp solver/compiled/*.cpp)
 
-$(STAMP): pyproject.toml $(CORE_SOURCES)
+# the editable install maps each module of the packages to its file when it is made, so
+# a module moved or removed (a module made a package) needs the install made again: the
+# list of modules is a prerequisite, rewritten only when a module comes or goes
+PACKAGES := engine notepad solver advisor app fugitive_cli
+MODULES  := $(VENV)/.modules
+
+$(MODULES): FORCE
+	@mkdir -p $(VENV)
+	@find $(PACKAGES) -name '*.py' | LC_ALL=C sort > $(MODULES).new
+	@if cmp -s $(MODULES).new $(MODULES); then rm $(MODULES).new; else mv $(MODULES).new $(MODULES); fi
+
+$(STAMP): pyproject.toml $(CORE_SOURCES) $(MODULES)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]' || { \

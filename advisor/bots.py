@@ -37,6 +37,7 @@ from engine.views import FugitiveView, MarshalView
 from .cache import solve_cached
 from .draws import advise_draw
 from .guesses import Suggestion, advise_guesses
+from .manhunt import plan_manhunt
 from .registry import BOTS, make_bot
 from .registry import bots as registered
 
@@ -170,8 +171,6 @@ class SolverMarshal:
             pick = self.rng.choice(best) if self.ties == "random" else best[0]
             return MakeGuess(frozenset(pick.numbers))
         if phase is Phase.MANHUNT:
-            from .manhunt import plan_manhunt
-
             plan = plan_manhunt(record, time_budget=self.manhunt_budget, all_first_guesses=False, validate=False)
             return HuntGuess(plan.best_guess)
         raise ValueError(f"not the Marshal's turn: {phase}")

@@ -77,6 +77,7 @@ from engine.views import fugitive_view
 from solver import Posterior
 
 from .cache import solve_cached
+from .search import SearchFugitive
 
 #: the coach averages over every hand she could hold up to this many; beyond, a sample
 EXACT_HANDS = 48
@@ -418,8 +419,6 @@ def grade(state: GameState, event: Event, seed: int, rounds: int = COACH_ROUNDS,
     """(his chance to win after ``event``, the clearly better move or None, forced) at
     ``state`` (the real game before his decision), by the search Fugitive's evaluation
     over ``rounds`` rounds (module docstring); forced moves are not valued."""
-    from .search import SearchFugitive
-
     prev, hand = state.previous, state.fugitive_hand
     if isinstance(event, Pass) and not rules.has_placement(prev, hand):
         return None, None, True

@@ -67,6 +67,7 @@ from engine.views import FugitiveView, marshal_view
 from solver.count import OutOfTime
 from solver.posterior import Posterior
 
+from .bots import HeuristicFugitive, SolverMarshalRandomTies
 from .cache import solve_cached
 from .marshal_hand import determinize, sample_marshal_hand
 
@@ -255,8 +256,6 @@ class SearchFugitive:
 
     def __init__(self, seed: int | None = None, samples: int | None = None, time_budget: float | None = None,
                  weights: tuple[float, ...] = WEIGHTS, marshal: Callable[[int], MarshalBot] | None = None):
-        from .bots import HeuristicFugitive, SolverMarshalRandomTies
-
         self.rng = random.Random(seed)
         if samples is not None:
             self.samples = samples

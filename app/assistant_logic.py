@@ -36,6 +36,7 @@ from engine.record import (
     Reveal,
     event_from_dict,
     event_from_json,
+    event_to_dict,
 )
 from notepad import CorrectionError, Notepad, RecordRuleError
 from solver import Posterior
@@ -102,8 +103,6 @@ class Tap:
 
 def fix_payload(fix: Fix) -> dict[str, Any]:
     """A fix as the pad sends it back with its tap."""
-    from engine.record import event_to_dict
-
     return {"i": fix.index, "e": event_to_dict(fix.event), "t": event_to_dict(fix.then) if fix.then else None,
             "x": fix.truncate, "d": fix.dropped}
 

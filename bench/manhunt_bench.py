@@ -81,6 +81,7 @@ def replan_hard(path: str, budget: float) -> None:
     counts it: no time spent on the other first guesses; no limit on solver calls but
     the time)."""
     from advisor import cache, manhunt
+    from advisor.manhunt import context
 
     with open(path, newline="") as fh:
         rows = [r for r in csv.DictReader(fh) if r["exact"] != "True"]
@@ -92,7 +93,7 @@ def replan_hard(path: str, budget: float) -> None:
                   "(the CSV is of other bots or rules): skipped")
             continue
         record, _ = got
-        manhunt._EXACT.clear()
+        context._EXACT.clear()
         cache.clear()
         called = time.perf_counter()
         plan = manhunt.plan_manhunt(record, time_budget=budget, max_solves=10**9, all_first_guesses=False)

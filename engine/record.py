@@ -21,7 +21,7 @@ import sys
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Literal, Union
 
-from .cards import ESCAPE
+from .cards import ESCAPE, deck_of
 from .errors import CodedError, CodedText
 
 FORMAT = "fugitive-record"
@@ -443,8 +443,6 @@ def event_from_dict(d: Any, index: int | None = None) -> Event:
         deck = _int(d["deck"], "deck", index, 1, 3)
         card = _int(d["card"], "card", index, 4, 41) if "card" in d else None
         if card is not None:
-            from .cards import deck_of
-
             if deck_of(card) != deck:
                 raise RecordFormatError.fault(index, "card_not_in_deck", card=card, deck=deck)
         return FugitiveDraw(deck, card)

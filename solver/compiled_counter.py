@@ -163,7 +163,7 @@ class CompiledCounter(TaggedQueries):
         """The Manhunt planner's valuation of guessing x first at this node (four to seven
         face-down hideouts, its children derived from its passes, and theirs while their
         joint of hideouts holds at most ``derive_limit`` tuples): ``solver/compiled/
-        planner.hpp``, whose reference is ``advisor.manhunt._value_guess``.
+        planner.hpp``, whose reference is ``advisor.manhunt.search._value_guess``.
         ``positions``: (position, sprint cards there, the largest number of the position
         before it, histories with x there, bit mask of its numbers) for each face-down
         position, flattened; ``known``: a bit mask of the cards whose place is public;
@@ -224,7 +224,7 @@ __all__ = ["CompiledCounter", "history_bound", "primes_for", "make"]
 
 def caught_by_tags(pool: list[int], x: int, inc: int, tables: list[dict[Any, Any]], gone: int, free: int) -> int | None:
     """The Manhunt planner's sum over the sprint sets of one class composition, compiled
-    (``solver/compiled/catches.hpp``; the reference is ``advisor.manhunt._caught_by_inc``,
+    (``solver/compiled/catches.hpp``; the reference is ``advisor.manhunt.tags._caught_by_inc``,
     which documents the arguments; ``gone`` and ``free`` here are bit masks over the
     numbers). None when a count is past 64 bits or a sum past 128: the caller then
     takes the Python reference."""

@@ -94,77 +94,33 @@ class Counter(PlannerQueries):
     core = "python"
 
     def __init__(self, facts: Facts):
+        """The row's fixed parts, read once from ``facts``; the passes are made when a
+        query first needs them. In the order the module docstring gives them: the free
+        cards of each class and the draw slots of each deck (the weight of a history),
+        the range each position's number can take, the flags of the multi-number
+        misses, the row as the steps it is crossed in; then the empty tables the
+        passes and the queries fill."""
         self.facts = facts
         self._deadline: float | None = None
         self.n = len(facts.positions)
-        known = facts.known_cards
-        marshal = facts.marshal_cards
-        excluded = known | marshal
-        self.pool = [len(members - excluded) for members in CLASS_SETS]
-        self.deck_free = {r: len(members - marshal) for r, members in DECK_SETS.items()}
-        self._excluded = excluded
+        self.pool, self.deck_free, self._excluded = _free_cards(facts)
         self._allowed_rows: dict[int, list[bool]] = {}
-        # deck usage of revealed positions, and slots per position
-        self.slots: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
-        self.revealed_use: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
-        s1, s2, s3 = facts.slots[1], facts.slots[2], facts.slots[3]
-        for p in facts.positions:
-            t = p.turn
-            self.slots.append((0, s1[t] if t < len(s1) else s1[-1], s2[t] if t < len(s2) else s2[-1],
-                               s3[t] if t < len(s3) else s3[-1]))
-            if p.hideout is None:
-                self.revealed_use.append((0, 0, 0, 0))
-                continue
-            use = [0, 0, 0, 0]
-            if p.hideout != ESCAPE:
-                use[DECK_OF[p.hideout]] += 1
-            for s in p.sprint_cards or ():
-                use[DECK_OF[s]] += 1
-            self.revealed_use.append((use[0], use[1], use[2], use[3]))
-        # cumulative revealed usage per deck before each position
-        self.revealed_before: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
-        acc = (0, 0, 0, 0)
-        for used in self.revealed_use[1:]:
-            if used != (0, 0, 0, 0):
-                acc = (acc[0] + used[0], acc[1] + used[1], acc[2] + used[2], acc[3] + used[3])
-            self.revealed_before.append(acc)
+        self.slots = _draw_slots(facts)
+        self.revealed_use, self.revealed_before = _revealed_usage(facts)
+        self.lo, self.hi = self._bounds()
+        self.missed_sets, self._flag_low, self._flag_clear = self._missed_flags()
+        self._all_flags = (1 << len(self.missed_sets)) - 1
+        self._steps = self._row_steps()
+        # the pieces of the half-steps, kept as they are made
         self._sprint_cache: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
         self._hideout_cache: dict[int, dict[int, tuple[list[Any], list[int]]]] = {}  # position -> usage -> entry
         self._candidate_cache: dict[int, Candidates] = {}
         self._closing_cache: dict[tuple[int, int], int] = {}
         self._end_cache: dict[int, list[int]] = {}  # usage -> _end_weights of the last position
         self._slots_cache: dict[int, int] = {}
-        self.lo, self.hi = self._bounds()
-        # multi-number misses: "not all of these were hideouts among the first k",
-        # tracked by one flag per set in H (see _flags_after)
-        self.missed_sets = [
-            (tuple(sorted(numbers)), k)
-            for numbers, k in facts.missed_sets
-            if len(numbers) > 1 and all(self._possible_within(y, k) for y in numbers)
-        ]
-        self._all_flags = (1 << len(self.missed_sets)) - 1
-        # flags change at position i only for a hideout from the lowest number of a set
-        # still open there, or at the position right after a set's row length
-        if self.missed_sets:
-            self._flag_low = [
-                min((nums[0] for nums, k in self.missed_sets if k >= i), default=99) for i in range(self.n + 1)
-            ]
-            self._flag_clear = [any(k == i - 1 for _, k in self.missed_sets) for i in range(self.n + 1)]
-        else:
-            self._flag_low = [99] * (self.n + 1)
-            self._flag_clear = [False] * (self.n + 1)
         self._flag_cache: dict[tuple[int, int, int, int], int] = {}
-        # the row as steps (first, last position, kind): a face-down position or the
-        # escape alone, a run of face-up positions together (see _run_moves)
-        self._steps: list[tuple[int, int, str]] = []
-        for i in range(1, self.n + 1):
-            kind = ("regular" if self._regular(i) else "last" if self._regular_last(i)
-                    else "face-up" if self._revealed(i) else "escape")
-            if kind == "face-up" and self._steps and self._steps[-1][2] == "face-up":
-                self._steps[-1] = (self._steps[-1][0], i, kind)
-            else:
-                self._steps.append((i, i, kind))
         self._runs: dict[int, tuple[Any, ...]] = {}
+        # the passes and what the queries make of them
         self._layers: list[dict[tuple[int, int, int], int]] | None = None
         self._inters: list[dict[Any, Any]] | None = None  # between the half-steps, for the backward pass
         self._last_betas: dict[Any, Any] = {}  # backward values of the layer before a face-down last position
@@ -176,9 +132,41 @@ class Counter(PlannerQueries):
         self._prefixes: dict[int, dict[Any, Any]] = {}  # see _prefix_layer
         self._tag_betas: dict[tuple[int, int, int], int] = {}  # see _suffix_beta
         # backward values are scaled by D = prod_c P_c! to stay integers (see marginals)
-        self._D = 1
-        for free in self.pool:
-            self._D *= factorial(free)
+        self._D = _scale(self.pool)
+
+    def _missed_flags(self) -> tuple[list[tuple[tuple[int, ...], int]], list[int], list[bool]]:
+        """(the multi-number misses that need a flag, the lowest number of a set still
+        open at each position, whether a set's row ends just before it): "not all of
+        these were hideouts among the first k", tracked by one flag per set in H (see
+        ``_flags_after``). A set with a number that cannot be a hideout within its
+        first k positions says nothing, and gets no flag (``_possible_within``). Flags
+        change at position i only for a hideout from the lowest number of a set still
+        open there, or at the position right after a set's row length: elsewhere a
+        crossing leaves them as they are."""
+        missed = [
+            (tuple(sorted(numbers)), k)
+            for numbers, k in self.facts.missed_sets
+            if len(numbers) > 1 and all(self._possible_within(y, k) for y in numbers)
+        ]
+        if not missed:
+            return missed, [99] * (self.n + 1), [False] * (self.n + 1)
+        flag_low = [min((nums[0] for nums, k in missed if k >= i), default=99) for i in range(self.n + 1)]
+        flag_clear = [any(k == i - 1 for _, k in missed) for i in range(self.n + 1)]
+        return missed, flag_low, flag_clear
+
+    def _row_steps(self) -> list[tuple[int, int, str]]:
+        """The row as the steps it is crossed in (first, last position, kind): a face-down
+        position ("regular", or "last" at the end of the row) or the escape alone, a run
+        of face-up positions together ("face-up", one step: see ``_run_moves``)."""
+        steps: list[tuple[int, int, str]] = []
+        for i in range(1, self.n + 1):
+            kind = ("regular" if self._regular(i) else "last" if self._regular_last(i)
+                    else "face-up" if self._revealed(i) else "escape")
+            if kind == "face-up" and steps and steps[-1][2] == "face-up":
+                steps[-1] = (steps[-1][0], i, kind)
+            else:
+                steps.append((i, i, kind))
+        return steps
 
     def allowed(self, i: int) -> list[bool]:
         """Which numbers a face-down hideout at position i may be (a row by number): not
@@ -1114,6 +1102,66 @@ class Counter(PlannerQueries):
         assert z % D == 0
         self._marginals = (z // D, out)
         return self._marginals
+
+
+def _free_cards(facts: Facts) -> tuple[list[int], dict[int, int], frozenset[int]]:
+    """(P_c: the free cards of each class, the cards of each deck the Marshal does not
+    hold, the cards no hidden part can be): the card counts of a history's weight
+    (module docstring). A known card (face up, or the Marshal's) is no hidden hideout
+    or sprint card; a deck's draw slots are filled from the cards she does not hold
+    (``_unused_slots``)."""
+    marshal = facts.marshal_cards
+    excluded = facts.known_cards | marshal
+    pool = [len(members - excluded) for members in CLASS_SETS]
+    deck_free = {r: len(members - marshal) for r, members in DECK_SETS.items()}
+    return pool, deck_free, excluded
+
+
+def _draw_slots(facts: Facts) -> list[tuple[int, int, int, int]]:
+    """The Fugitive's draws of decks 1-3 usable at each position's turn (``Facts.slots``;
+    deck 0, the starting hand, has none), by position (a placeholder at 0): A_r(i), the
+    slots a card of deck r used at position i must sit in (module docstring, "Weight of
+    a history")."""
+    slots: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
+    s1, s2, s3 = facts.slots[1], facts.slots[2], facts.slots[3]
+    for p in facts.positions:
+        t = p.turn
+        slots.append((0, s1[t] if t < len(s1) else s1[-1], s2[t] if t < len(s2) else s2[-1],
+                      s3[t] if t < len(s3) else s3[-1]))
+    return slots
+
+
+def _revealed_usage(facts: Facts) -> tuple[list[tuple[int, int, int, int]], list[tuple[int, int, int, int]]]:
+    """(the cards of each deck a revealed position uses, their running sums: at i, the
+    positions 1 to i), by position (a placeholder at 0): face-up cards take draw slots
+    too, so they count in U_r though the dynamic program never chooses them."""
+    revealed_use: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
+    for p in facts.positions:
+        if p.hideout is None:
+            revealed_use.append((0, 0, 0, 0))
+            continue
+        use = [0, 0, 0, 0]
+        if p.hideout != ESCAPE:
+            use[DECK_OF[p.hideout]] += 1
+        for s in p.sprint_cards or ():
+            use[DECK_OF[s]] += 1
+        revealed_use.append((use[0], use[1], use[2], use[3]))
+    revealed_before: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
+    acc = (0, 0, 0, 0)
+    for used in revealed_use[1:]:
+        if used != (0, 0, 0, 0):
+            acc = (acc[0] + used[0], acc[1] + used[1], acc[2] + used[2], acc[3] + used[3])
+        revealed_before.append(acc)
+    return revealed_use, revealed_before
+
+
+def _scale(pool: list[int]) -> int:
+    """D = prod_c P_c!, the factor the backward values are scaled by to stay integers
+    (see ``marginals``)."""
+    D = 1
+    for free in pool:
+        D *= factorial(free)
+    return D
 
 
 def _lowest_before(x: int, sprint_cards: Iterable[int] | None) -> int:

@@ -189,7 +189,7 @@ def new_counter(facts: Facts, core: str | None = None) -> HistoryCounter:
 def planner_sums() -> Callable[..., Any] | None:
     """The compiled Manhunt planner's sum over sprint sets (``caught_by_tags`` of
     :mod:`solver.compiled_counter`) when the compiled core is in use, else None (the
-    planner then takes its Python reference, ``advisor.manhunt._caught_by_inc``)."""
+    planner then takes its Python reference, ``advisor.manhunt.tags._caught_by_inc``)."""
     if _compiled_counter is None or core_in_use() != "compiled":
         return None
     sums: Callable[..., Any] = _compiled_counter.caught_by_tags

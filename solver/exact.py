@@ -4,7 +4,8 @@ from __future__ import annotations
 import os
 from typing import Any, Mapping, Sequence
 
-from engine.record import Event, Record, RecordFormatError, load_record, record_from_dict, record_from_json
+from engine.record import (Event, Record, RecordFormatError, event_to_dict, load_record, record_from_dict,
+                           record_from_json)
 from notepad.validator import RecordRuleError
 from .counting import HistoryCounter, new_counter
 from .facts import Facts, extract
@@ -68,8 +69,6 @@ def _first_inconsistent(record: Record) -> int:
 
 
 def _describe(event: Event) -> str:
-    from engine.record import event_to_dict
-
     d = event_to_dict(event)
     kind = d.pop("type")
     details = ", ".join(f"{k}={v}" for k, v in d.items())

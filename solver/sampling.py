@@ -47,6 +47,7 @@ from engine.cards import DECKS, ESCAPE, SETUP_DRAWS
 from engine.record import Event, FugitiveDraw, MarshalDraw, Place, Record
 from ._packing import (BITS, CLASS_MEMBERS, CLASS_OF, COUNTS, DECK_OF, FLAG_ONE, MASK, N_CLASSES, deck_used, falling)
 from .count import Counter
+from .exact import as_record
 from .facts import Facts, extract
 
 
@@ -410,8 +411,6 @@ def sample(record: Any, rng: random.Random) -> Record:
     docs/model.md gives it, as a full record whose Marshal's view is the input.
     Raises :class:`NoHistory` when no history fits. For many samples of one record,
     build a :class:`HistorySampler` once."""
-    from .exact import as_record
-
     return HistorySampler(as_record(record)).record(rng)
 
 
@@ -424,8 +423,6 @@ def sample_marshal_hand(record: Any, rng: random.Random) -> Record:
     setup, draws or row), the decks independent: his exact posterior under uniform
     shuffles. The result keeps every other field of ``record``.
     """
-    from .exact import as_record
-
     record = as_record(record)
     if not record.is_full:
         raise ValueError("sample_marshal_hand needs the Fugitive's full record (with fugitive_setup)")

@@ -1,4 +1,4 @@
-// The Manhunt planner's sum over sprint sets (advisor/manhunt.py, _caught_by_inc, the
+// The Manhunt planner's sum over sprint sets (advisor/manhunt/tags.py, _caught_by_inc, the
 // readable reference this ports line for line; tests hold the two equal).
 //
 // A guess x at a node with three face-down hideouts hits at a position p over a sprint
@@ -87,7 +87,7 @@ inline Needs needs_of(u64 inc) {
 }
 
 // how many sprint sets of composition inc the free cards (`pool`, per class) allow
-// besides the given hideouts (advisor/manhunt.py, _sets_of)
+// besides the given hideouts (advisor/manhunt/sprints.py, _sets_of)
 inline u64 sets_of(const int* pool, const Needs& nd, const int* hideouts, int n_hideouts) {
     u128 n = 1;
     for (int a = 0; a < nd.n_active; ++a) {
@@ -156,7 +156,7 @@ struct Ranked {
 
 // the sum over the sprint sets S of composition inc2 under x2 of the best next guess's
 // share: y is the best guess of exactly the sets that hold every better y and not y
-// (advisor/manhunt.py, _caught_over_sets); entries with y in `held` are left out
+// (advisor/manhunt/pairs.py, _caught_over_sets); entries with y in `held` are left out
 inline u128 caught_over_sets(const int* pool, const Ranked& r, const Ranked::Part& part, int x, u64 held) {
     const Needs& nd = part.nd;
     int got[NC] = {0, 0, 0, 0, 0, 0, 0, 0};
@@ -270,7 +270,7 @@ inline u128 caught_by_ranked(const int* child_pool, const Needs& nd, const Ranke
     }
     std::stable_sort(rows.begin(), rows.end(), [](const Kept& a, const Kept& b) { return a.full > b.full; });
 
-    // the sprint sets grouped by the numbers they hold (advisor/manhunt.py, _held_sets):
+    // the sprint sets grouped by the numbers they hold (advisor/manhunt/sprints.py, _held_sets):
     // per class, a choice of numbers and any choice of the other free cards
     struct Option {
         u64 held;
@@ -326,7 +326,7 @@ inline u128 caught_by_ranked(const int* child_pool, const Needs& nd, const Ranke
     return caught;
 }
 
-// advisor/manhunt.py, _caught_by_inc: the histories caught over every sprint set of
+// advisor/manhunt/tags.py, _caught_by_inc: the histories caught over every sprint set of
 // composition inc under x (at the position the tables are of). pool: the node's free
 // cards per class; gone: the numbers no longer possible (held by the sprint cards of
 // the hits before); free: the cards a sprint set under x can hold (bit masks over 1..41).

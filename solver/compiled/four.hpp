@@ -1,6 +1,6 @@
 // The Manhunt planner's valuation of one guess at a node with four to seven face-down
 // hideouts whose children are derived from its tagged passes: the port of
-// advisor/manhunt.py, _value_guess for such a node (with _merged_groups, _derive_child
+// advisor/manhunt/search.py, _value_guess for such a node (with _merged_groups, _derive_child
 // and, for each child, its search: three.hpp for three face-down hideouts left, `search`
 // below for four), and of _node for a node that is not the root (`search`). The Python
 // stays the readable reference; tests hold the two equal, guess by guess.
@@ -59,7 +59,7 @@ struct Choice {
     u64 mult;
 };
 
-// advisor/manhunt.py, _merged_groups: for each class composition the joint has
+// advisor/manhunt/sprints.py, _merged_groups: for each class composition the joint has
 // histories of (and the gap rule allows), a choice per class of the joint's numbers the
 // set holds, filled up with the class's other free cards; in the reference's order
 template <int M, class Check>
@@ -144,7 +144,7 @@ struct Bounds {
 
 using three::Partial;
 
-// advisor/manhunt.py, _value_guess at a deriving node with M + 1 face-down hideouts:
+// advisor/manhunt/search.py, _value_guess at a deriving node with M + 1 face-down hideouts:
 // bounds on the histories guessing x first catches (equal unless `has_beat` and the
 // guess cannot beat `beat`, the histories the best guess found catches). pool: the
 // node's free cards per class; known: the cards whose place is public; joint(q): the
@@ -290,7 +290,7 @@ std::vector<three::Guess> child_guesses(const std::vector<Position>& child_fd, c
     return guesses;
 }
 
-// advisor/manhunt.py, _node at a node that is not the root (no tree, its value only):
+// advisor/manhunt/search.py, _node at a node that is not the root (no tree, its value only):
 // the histories its best play catches. The guesses most likely first, certain numbers
 // first (the fewest outcomes first); a guess is valued by value(x, positions with x's
 // histories, has_beat, beat); the search stops at the first guess no more likely than

@@ -192,7 +192,7 @@ public:
     // flattened; known: the cards whose place is public; beat: None or the histories
     // the best guess found catches; passes: the solver calls it may make (new fixed
     // joints; past them, out of time); derive_limit:
-    // advisor/manhunt.py's DERIVE_LIMIT. (lower, upper) bounds on the histories x
+    // advisor/manhunt/settings.py's DERIVE_LIMIT. (lower, upper) bounds on the histories x
     // catches, each as (high, low) 64-bit halves, the solver calls it made and whether
     // it stopped at the deadline (the bounds so far), after a status: 0 served, 1 the
     // Python reference must do it, 2 stopped before it had bounds.

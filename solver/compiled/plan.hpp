@@ -101,7 +101,8 @@ struct FactsIn {
     std::vector<long long> missed_sets;    // (mask of numbers, row length) pairs
 };
 
-// Counter.__init__ and Counter._bounds. False when the record needs more missed-guess
+// Counter.__init__ (_free_cards, _draw_slots, _revealed_usage, _missed_flags, _row_steps)
+// and Counter._bounds. False when the record needs more missed-guess
 // flags than a state key holds (MAX_FLAGS): the Python counter counts it.
 inline bool prepare(const FactsIn& f, Plan& P) {
     const int n = f.n;

@@ -22,7 +22,7 @@
 
 namespace fugitive {
 
-// the planner's budget of solver calls: a new fixed joint is one (as advisor/manhunt.py's
+// the planner's budget of solver calls: a new fixed joint is one (as advisor/manhunt/context.py's
 // _Ctx.charge; a child is a view of passes, not counted itself); past it, as past the
 // deadline, OutOfTime
 struct PassBudget {
@@ -123,7 +123,7 @@ public:
 
     // The bounds on the histories guessing x first catches at this node (four.hpp):
     // fd its face-down positions (four to seven), known the cards whose place is public,
-    // derive_limit advisor/manhunt.py's DERIVE_LIMIT (a child with a larger joint is
+    // derive_limit advisor/manhunt/settings.py's DERIVE_LIMIT (a child with a larger joint is
     // not of the shape: the Python reference values the guess).
     four::Bounds value_guess(int x, const std::vector<four::Position>& fd, u64 known, bool has_beat, u128 beat,
                              PassBudget& budget, long long derive_limit) {
@@ -193,7 +193,7 @@ private:
                     for (const auto& v : valued) caught = std::max(caught, v.caught);
                     return caught;
                 } else {
-                    long long size = 1;  // advisor/manhunt.py, _derives
+                    long long size = 1;  // advisor/manhunt/derive.py, _derives
                     for (const auto& p : child_fd) size *= __builtin_popcountll(p.numbers);
                     if (size > derive_limit) throw three::NotOfShape();
                     View node(base, *this, Hit{P.q, x, o.S, o.inc});
@@ -642,7 +642,7 @@ private:
 
     // The exact values found below this node, by the hits that lead there from it (a
     // node reached by the same hits in another order is the same node, as
-    // advisor/manhunt.py's memo): the histories its best play catches. Only looked up
+    // advisor/manhunt/context.py's memo): the histories its best play catches. Only looked up
     // when a child is to be searched, so the bounds are those of a search without it;
     // kept while this counter lives.
     std::unordered_map<std::vector<u64>, u128, KeyHash> memo;

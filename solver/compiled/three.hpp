@@ -1,6 +1,6 @@
 // The Manhunt planner's search at a node with three face-down hideouts whose guesses
 // are valued from its parent's tagged passes (a "derived" node): the port of
-// advisor/manhunt.py, _node for such a node with _value_by_tags for each guess, which
+// advisor/manhunt/search.py, _node for such a node with _value_by_tags for each guess, which
 // stays the readable reference (tests hold the two equal, node by node).
 //
 // The node's guesses are tried most likely first (certain numbers first, those with
@@ -51,7 +51,7 @@ struct Guess {
     int sprint_sum = 0;
 };
 
-// advisor/manhunt.py, _node's order of a node's guesses (N histories): the most likely
+// advisor/manhunt/search.py, _node's order of a node's guesses (N histories): the most likely
 // first; the certain numbers before all, those with the fewest outcomes (positions, then
 // sprint cards under them) first
 struct Rank {
@@ -76,7 +76,7 @@ inline bool tried_before(const Rank& a, const Rank& b, u128 N) {
 struct NotOfShape {};  // the parent's passes do not serve this node: the Python reference does
 
 // a node's search stopped at the deadline (or the budget of solver calls), with the
-// bounds it had, in histories caught (advisor/manhunt.py's _Partial)
+// bounds it had, in histories caught (advisor/manhunt/context.py's _Partial)
 struct Partial {
     u128 lo, hi;
 };

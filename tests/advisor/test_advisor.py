@@ -19,8 +19,7 @@ from advisor.bots import (
 )
 from advisor.draws import advise_draw
 from advisor.guesses import advise_guesses, single_information
-from advisor import manhunt
-from advisor.manhunt import plan_manhunt, sprint_groups
+from advisor.manhunt import context, derive, plan_manhunt, settings, sprint_groups
 from advisor.tournament import run_tournament, table, wilson, write_csv
 
 HERE = Path(__file__).parent
@@ -158,13 +157,13 @@ def test_manhunt_planner_matches_brute_force(monkeypatch, name, face_down, pairs
     # pairs: a node with two face-down hideouts is valued from its own count, and a guess
     # at a node with three from the node's tagged count (without a tree; a tree is
     # searched); else every node is searched
-    monkeypatch.setattr(manhunt, "PAIR_VALUES", pairs)
-    manhunt._EXACT.clear()
+    monkeypatch.setattr(settings, "PAIR_VALUES", pairs)
+    context._EXACT.clear()
     r = Record.from_json((HERE / f"{name}.json").read_text())
     assert solve(r).face_down_count == face_down
     brute = _brute_value(r)
     assert plan_manhunt(r).value == brute
-    manhunt._EXACT.clear()
+    context._EXACT.clear()
     plan = plan_manhunt(r, tree=True)
     assert plan.exact
     assert plan.value == brute
@@ -217,8 +216,8 @@ def test_pair_values_equal_the_search_on_game_nodes(monkeypatch):
     for node in _game_nodes(range(6), random.Random(7), 2, 3):
         plans = []
         for pairs in (True, False):
-            monkeypatch.setattr(manhunt, "PAIR_VALUES", pairs)
-            manhunt._EXACT.clear()
+            monkeypatch.setattr(settings, "PAIR_VALUES", pairs)
+            context._EXACT.clear()
             plans.append(plan_manhunt(node, time_budget=60))
         a, b = plans
         assert a.exact and b.exact
@@ -229,8 +228,8 @@ def test_pair_values_equal_the_search_on_game_nodes(monkeypatch):
     r = Record.from_json((HERE / "manhunt_four.json").read_text())
     plans = []
     for pairs in (True, False):
-        monkeypatch.setattr(manhunt, "PAIR_VALUES", pairs)
-        manhunt._EXACT.clear()
+        monkeypatch.setattr(settings, "PAIR_VALUES", pairs)
+        context._EXACT.clear()
         plans.append(plan_manhunt(r, time_budget=60))
     assert plans[0].exact and plans[1].exact
     assert plans[0].value == plans[1].value and plans[0].first_guesses == plans[1].first_guesses
@@ -299,16 +298,16 @@ def test_children_derived_from_the_parents_passes_match_their_own_counts():
     checked = 0
     larger = 0  # children with four or five face-down hideouts
     for node in _game_nodes(range(8), rng, 4, 6):
-        ctx = manhunt._Ctx(deadline=time.perf_counter() + 600, max_solves=10**9)
+        ctx = context._Ctx(deadline=time.perf_counter() + 600, max_solves=10**9)
         facts = extract(node.marshal_view())
         post = ctx.posterior((), facts)
         q = rng.choice([q for q in post.positions if not q.revealed])
         x = rng.choice(sorted(q.counts))
         groups = sprint_groups(post, node, x, q.position)
         for S, _ in rng.sample(groups, min(len(groups), 8)):
-            child = manhunt._add_hit((), x, q.position, S)
+            child = context._add_hit((), x, q.position, S)
             child_facts = facts.with_reveal(q.position, x, S)
-            manhunt._derive_child(ctx, (), facts, x, q.position, S, child, child_facts)
+            derive._derive_child(ctx, (), facts, x, q.position, S, child, child_facts)
             got = ctx.posteriors[child]
             hit = _hit(node, x, q.position, S)
             assert got.consistent == (count_histories(hit) > 0)
@@ -358,14 +357,14 @@ def _hit_guess(r, x, p, S):
 def test_manhunt_out_of_budget_gives_rigorous_bounds():
     r = Record.from_json((HERE / "manhunt_four.json").read_text())
     assert solve(r).face_down_count == 4
-    manhunt._EXACT.clear()
+    context._EXACT.clear()
     value = plan_manhunt(r).value
-    manhunt._EXACT.clear()
+    context._EXACT.clear()
     plan = plan_manhunt(r, max_solves=3)
     assert not plan.exact and plan.lower <= value <= plan.upper
     assert not plan.exact_within(60.0)
     # the floor of a fixed guess set: a real strategy's value, so between 0 and the optimum
-    from advisor.manhunt import _fixed_set_floor
+    from advisor.manhunt.plan import _fixed_set_floor
 
     floor, fixed = _fixed_set_floor(solve(r))
     assert 0 < floor <= value and plan.lower >= floor

@@ -1,5 +1,5 @@
 """The Manhunt planner's last levels in the compiled core (``solver/compiled/planner.hpp``,
-``four.hpp`` and ``three.hpp``) against the Python search they port (``advisor.manhunt._value_guess``
+``four.hpp`` and ``three.hpp``) against the Python search they port (``advisor.manhunt.search._value_guess``
 with ``_merged_groups``, ``_derive_child`` and ``_node`` with ``_value_by_tags``): guess
 by guess on the nodes real plans ask about, and plan by plan."""
 from __future__ import annotations
@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from advisor import manhunt
-from advisor.manhunt import plan_manhunt
+from advisor.manhunt import compiled, context, plan_manhunt, search, settings
 from engine.record import Record
 from solver import counting
+from solver.facts import extract
 
 HERE = Path(__file__).parent
 
@@ -33,28 +33,28 @@ def _checked(monkeypatch, calls: list):
     """Every guess the core values, valued again by the Python reference on a context of
     its own (no node known beforehand, so both search the same tree): the same bounds,
     as integers of histories caught."""
-    core = manhunt._guess_by_core
+    core = compiled._guess_by_core
     fresh = count(-1, -1)  # a prefix of its own for each reference search: no node known
 
     def run(hits, facts, post, known, x, beat, ctx):
         got = core(hits, facts, post, known, x, beat, ctx)
         if got is None:
             return None
-        ref_ctx = manhunt._Ctx(deadline=time.perf_counter() + 3600, max_solves=10**9, prefix_key=next(fresh))
-        levels = manhunt.COMPILED_LEVELS
-        monkeypatch.setattr(manhunt, "COMPILED_LEVELS", ())
+        ref_ctx = context._Ctx(deadline=time.perf_counter() + 3600, max_solves=10**9, prefix_key=next(fresh))
+        levels = settings.COMPILED_LEVELS
+        monkeypatch.setattr(settings, "COMPILED_LEVELS", ())
         try:
-            lo, hi, _, out_of_budget = manhunt._value_guess(hits, facts, post, known, x, post.probability(x),
+            lo, hi, _, out_of_budget = search._value_guess(hits, facts, post, known, x, post.probability(x),
                                                             ref_ctx, beat)
         finally:
-            monkeypatch.setattr(manhunt, "COMPILED_LEVELS", levels)
+            monkeypatch.setattr(settings, "COMPILED_LEVELS", levels)
         assert not out_of_budget and not got[2]
         n = post.histories
         assert (lo * n, hi * n) == got[:2], (hits, x, beat)
         calls.append((post.face_down_count, beat is not None, lo == hi))
         return got
 
-    monkeypatch.setattr(manhunt, "_guess_by_core", run)
+    monkeypatch.setattr(compiled, "_guess_by_core", run)
 
 
 @pytest.mark.parametrize("name, levels, least", [
@@ -67,9 +67,9 @@ def test_the_core_values_each_guess_as_the_python_search_does(monkeypatch, name,
     five (six, seven) too, whose children with four (five, six) it then searches
     itself."""
     calls: list = []
-    monkeypatch.setattr(manhunt, "COMPILED_LEVELS", levels)
+    monkeypatch.setattr(settings, "COMPILED_LEVELS", levels)
     _checked(monkeypatch, calls)
-    manhunt._EXACT.clear()
+    context._EXACT.clear()
     plan = plan_manhunt(_record(name), time_budget=120, all_first_guesses=False)
     assert plan.exact
     assert len(calls) >= least, "too few guesses went to the core"
@@ -86,9 +86,9 @@ def test_tables_let_go_and_made_again_value_each_guess_the_same(monkeypatch, nam
     again when asked: every guess still equals the Python reference's."""
     monkeypatch.setenv("FUGITIVE_PLANNER_KEEP_ROWS", "800")
     calls: list = []
-    monkeypatch.setattr(manhunt, "COMPILED_LEVELS", levels)
+    monkeypatch.setattr(settings, "COMPILED_LEVELS", levels)
     _checked(monkeypatch, calls)
-    manhunt._EXACT.clear()
+    context._EXACT.clear()
     plan = plan_manhunt(_record(name), time_budget=120, all_first_guesses=False)
     assert plan.exact and max(levels) in {m for m, *_ in calls}
 
@@ -99,8 +99,8 @@ def test_plans_are_the_same_with_the_core_and_without(monkeypatch, name):
     record = _record(name)
     plans = []
     for levels in ((4, 5, 6, 7), ()):
-        monkeypatch.setattr(manhunt, "COMPILED_LEVELS", levels)
-        manhunt._EXACT.clear()
+        monkeypatch.setattr(settings, "COMPILED_LEVELS", levels)
+        context._EXACT.clear()
         plans.append(plan_manhunt(record, time_budget=120))
     fast, ref = plans
     assert fast.exact and ref.exact
@@ -113,7 +113,7 @@ def test_the_python_core_plans_without_the_compiled_search():
     was = counting.core_in_use()
     counting.use_core("python")
     try:
-        facts = manhunt.extract(_record("manhunt_four.json"))
+        facts = extract(_record("manhunt_four.json"))
         assert counting.compiled_search(counting.new_counter(facts)) is None
     finally:
         counting.use_core(was)
@@ -131,11 +131,11 @@ def test_a_search_stopped_in_the_core_keeps_the_bounds_it_has(name):
     from solver.exact import solve
 
     record = _record(name)
-    manhunt._EXACT.clear()
+    context._EXACT.clear()
     value = plan_manhunt(record, time_budget=120).value
     top = Fraction(max(solve(record).number_counts.values()), solve(record).histories)
     for solves in (10, 20, 40, 80, 160, 320):
-        manhunt._EXACT.clear()
+        context._EXACT.clear()
         plan = plan_manhunt(record, time_budget=120, max_solves=solves)
         assert plan.lower <= value <= plan.upper, solves
         assert plan.exact or plan.upper < top, solves
@@ -149,9 +149,9 @@ def test_the_core_stops_at_the_deadline_with_the_bounds_it_has(monkeypatch, late
     out-of-budget stop); every call begun past the deadline stops, with the bounds it
     has or before any; the plan keeps rigorous bounds around the exact value."""
     record = _record("manhunt_seven.json")
-    manhunt._EXACT.clear()
+    context._EXACT.clear()
     value = plan_manhunt(record, time_budget=120, all_first_guesses=False).value
-    core, seen = manhunt._guess_by_core, []
+    core, seen = compiled._guess_by_core, []
 
     def run(hits, facts, post, known, x, beat, ctx):
         if not seen:
@@ -160,14 +160,14 @@ def test_the_core_stops_at_the_deadline_with_the_bounds_it_has(monkeypatch, late
         past = time.perf_counter() > ctx.deadline
         try:
             got = core(hits, facts, post, known, x, beat, ctx)
-        except manhunt._OutOfBudget:
+        except context._OutOfBudget:
             seen.append((past, "stopped before any bound"))
             raise
         seen.append((past, "stopped with bounds" if got is not None and got[2] else "valued"))
         return got
 
-    monkeypatch.setattr(manhunt, "_guess_by_core", run)
-    manhunt._EXACT.clear()
+    monkeypatch.setattr(compiled, "_guess_by_core", run)
+    context._EXACT.clear()
     plan = plan_manhunt(record, time_budget=120, all_first_guesses=False)
     if late == 0:
         assert seen == [(True, "stopped before any bound")]

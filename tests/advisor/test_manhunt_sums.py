@@ -1,6 +1,6 @@
 """The Manhunt planner's sum over sprint sets: the compiled ``caught_by_tags``
 (solver/compiled/catches.hpp) against its readable reference
-(``advisor.manhunt._caught_by_inc``), call by call on real planner nodes."""
+(``advisor.manhunt.tags._caught_by_inc``), call by call on real planner nodes."""
 from __future__ import annotations
 
 import random
@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from advisor import manhunt
-from advisor.manhunt import plan_manhunt
+from advisor.manhunt import context, plan_manhunt, settings, sprints, tags
 from engine.record import Record
 from solver import counting
 
@@ -25,8 +24,8 @@ def _both(calls: list):
     def run(pool, x, inc, tables, gone_mask, free_mask):
         got = caught_by_tags(pool, x, inc, tables, gone_mask, free_mask)
         gone = frozenset(c for c in range(43) if gone_mask >> c & 1)
-        free = [[c for c in manhunt.CLASS_MEMBERS[k] if free_mask >> c & 1] for k in range(manhunt.N_CLASSES)]
-        ref = manhunt._caught_by_inc(pool, x, inc, tables, gone, free)
+        free = [[c for c in counting.CLASS_MEMBERS[k] if free_mask >> c & 1] for k in range(counting.N_CLASSES)]
+        ref = tags._caught_by_inc(pool, x, inc, tables, gone, free)
         assert got == ref, (pool, x, inc, gone_mask, free_mask)
         calls.append((pool, x, inc, tables, gone_mask, free_mask, ref))
         return got
@@ -39,19 +38,19 @@ def test_compiled_sums_equal_the_reference_on_planner_nodes(monkeypatch):
     children are derived, so the sums run with numbers gone), compiled and in Python;
     the Python search asks for them (the compiled one, ``_guess_by_core``, sums in the
     core: tests/advisor/test_manhunt_core.py)."""
-    monkeypatch.setattr(manhunt, "COMPILED_LEVELS", ())
+    monkeypatch.setattr(settings, "COMPILED_LEVELS", ())
     calls: list = []
-    monkeypatch.setattr(manhunt, "planner_sums", lambda: _both(calls))
+    monkeypatch.setattr(tags, "planner_sums", lambda: _both(calls))
     r = Record.from_json((HERE / "manhunt_four.json").read_text())
-    manhunt._EXACT.clear()
+    context._EXACT.clear()
     plan = plan_manhunt(r, time_budget=60)
     assert plan.exact
     assert len(calls) > 100
     assert any(c[4] for c in calls), "no sum with numbers gone"
     assert any(c[6] for c in calls) and any(len(c[3]) == 2 for c in calls)
     # the plan's value is the same with the Python reference alone
-    monkeypatch.setattr(manhunt, "planner_sums", lambda: None)
-    manhunt._EXACT.clear()
+    monkeypatch.setattr(tags, "planner_sums", lambda: None)
+    context._EXACT.clear()
     ref = plan_manhunt(r, time_budget=60)
     assert ref.value == plan.value and ref.first_guesses == plan.first_guesses
 
@@ -71,8 +70,8 @@ def test_compiled_sums_hand_back_counts_past_64_bits():
 
     table = {(5, 0): {7: 1 << 70}}
     assert caught_by_tags([3, 2, 5, 5, 7, 7, 7, 6], 9, 0, [table], 0, (1 << 42) - 2) is None
-    free = [[c for c in manhunt.CLASS_MEMBERS[k] if c != 9] for k in range(manhunt.N_CLASSES)]
-    assert manhunt._caught_by_inc([3, 2, 5, 5, 7, 7, 7, 6], 9, 0, [table], frozenset(), free) == 1 << 70
+    free = [[c for c in counting.CLASS_MEMBERS[k] if c != 9] for k in range(counting.N_CLASSES)]
+    assert tags._caught_by_inc([3, 2, 5, 5, 7, 7, 7, 6], 9, 0, [table], frozenset(), free) == 1 << 70
 
 
 def test_the_python_core_plans_with_the_python_sums():
@@ -115,9 +114,9 @@ def test_merged_groups_are_the_merged_sprint_groups():
                     out[key] = mult
                 return out
 
-            direct = keyed(manhunt._merged_groups(post, x, q.position, known, joint, fits, None))
-            merged = keyed(manhunt._merge_siblings(
-                manhunt.sprint_groups(post, None, x, q.position, known=known, fits=fits), joint))
+            direct = keyed(sprints._merged_groups(post, x, q.position, known, joint, fits, None))
+            merged = keyed(sprints._merge_siblings(
+                sprints.sprint_groups(post, None, x, q.position, known=known, fits=fits), joint))
             assert direct == merged, (x, q.position)
             checked += len(direct)
     assert checked >= 20
