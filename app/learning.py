@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import html
 import threading
-from collections import OrderedDict
 from typing import Callable
 
 import streamlit as st
+from cachetools import LRUCache
 
 from advisor.coach_fugitive import CoachTurn, coach_fugitive, hindsight, truth_at
 from advisor.coach_marshal import MarshalCall, coach_marshal
@@ -36,25 +36,22 @@ from .services import pct
 class _Kept:
     """The last results of a heavy computation, by the record they were made from
     (the coach makes hundreds of solves, the chart one per move): computed once, with
-    a progress bar, then shown at once. Shared by the sessions of the server."""
+    a progress bar, then shown at once. Shared by the sessions of the server (a
+    ``cachetools.LRUCache`` under a lock). Not the records' analysis cache
+    (:mod:`advisor.cache`): these are reports of a whole game, and the Fugitive's
+    are kept by his full record, hidden fields and all."""
 
     def __init__(self, size: int):
-        self.size = size
-        self.items: OrderedDict[str, object] = OrderedDict()
+        self.items: LRUCache[str, object] = LRUCache(maxsize=size)
         self.lock = threading.Lock()
 
     def get(self, key: str):
         with self.lock:
-            got = self.items.get(key)
-            if got is not None:
-                self.items.move_to_end(key)
-            return got
+            return self.items.get(key)
 
     def put(self, key: str, value) -> None:
         with self.lock:
             self.items[key] = value
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
 
 
 _coached = _Kept(32)

@@ -3,27 +3,27 @@
 Typed objects cross this boundary: a page hands in a :class:`engine.Record` and gets
 back a :class:`solver.Posterior`, the advisor's suggestions as :class:`Advice`, a
 :class:`advisor.DrawAdvice`, a :class:`ManhuntTip`. The Marshal's view of a record is
-taken here, once (``Record.marshal_view`` keeps it on the record), and every answer
-is cached by ``Record.key`` (its ruleset and public events), so the heat map, the
-suggestions and the Manhunt planner of one entry share one solve.
+taken here, once (``Record.marshal_view`` keeps it on the record). Every answer about
+a record is kept in the record's one analysis (:class:`advisor.cache.Analysis`, by
+``Record.key``: its ruleset and public events), so the heat map, its solve time, the
+joints, the suggestions and the Manhunt planner of one entry share one solve, and
+the whole of it goes out of the cache together; nothing about a record is cached
+here.
 
 Nothing here knows a rule: solves come from :mod:`solver` (through
-:mod:`advisor.cache`, which also serves the advisor's joints), storage from
-:mod:`store`, advice from :mod:`advisor`.
+:mod:`advisor.cache`), storage from :mod:`store`, advice from :mod:`advisor`
+(kept by :mod:`advisor.answers`).
 """
 from __future__ import annotations
 
-import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 import streamlit as st
 
-import advisor
-from advisor import cache as solve_cache
+from advisor import answers
+from advisor.cache import analysis, find
 from engine.record import Record
 from solver import InvalidRecord, Posterior
 from store import GameStore, configured_location
@@ -51,41 +51,27 @@ def now() -> float:
 
 
 # --------------------------------------------------------------------------- solve
-#: how long each record's solve took when it was made (by Record.key), so a cached
-#: answer still shows the time of its solve
-_solve_ms: "OrderedDict[tuple, int]" = OrderedDict()
-_solve_ms_lock = threading.Lock()
-_SOLVE_MS_MAX = 4000
-
-
 def solve(record: Record) -> Posterior:
     """The exact posterior at the end of a record (its Marshal's view), rule-checked
     and cached. A record that breaks a rule gives an inconsistent posterior whose
     ``reason`` names the rule (the pages show it like a contradiction)."""
-    start = time.perf_counter()
     try:
-        post = solve_cache.solve_cached(record, validate=True)
+        return analysis(record).posterior(validate=True)
     except InvalidRecord as exc:
         return Posterior(consistent=False, reason=str(exc))
-    key = record.key
-    with _solve_ms_lock:
-        if key not in _solve_ms:
-            _solve_ms[key] = int((time.perf_counter() - start) * 1000)
-            if len(_solve_ms) > _SOLVE_MS_MAX:
-                _solve_ms.popitem(last=False)
-    return post
 
 
 def solved(record: Record) -> bool:
-    """Whether this record's answer is already at hand (solved here and kept): the page
-    then draws it without a spinner, which costs a message to the browser on every tap."""
-    with _solve_ms_lock:
-        return record.key in _solve_ms
+    """Whether this record's answer is already at hand (solved and kept): the page then
+    draws it without a spinner, which costs a message to the browser on every tap."""
+    got = find(record)
+    return got is not None and got.solved is not None
 
 
 def solve_ms(record: Record) -> int:
-    """Milliseconds the solve of this record took (0 when it was not solved here)."""
-    return _solve_ms.get(record.key, 0)
+    """Milliseconds the solve of this record took (0 when it is not solved)."""
+    got = find(record)
+    return got.solve_ms if got is not None else 0
 
 
 def joint(record: Record, numbers: tuple[int, ...]) -> float:
@@ -93,7 +79,7 @@ def joint(record: Record, numbers: tuple[int, ...]) -> float:
     post = solve(record)
     if not post.consistent:
         return 0.0
-    return float(solve_cache.joint(post, numbers))
+    return float(analysis(record).joint(numbers))
 
 
 # --------------------------------------------------------------------------- advice
@@ -126,17 +112,11 @@ class Advice:
 
 def advice(record: Record, limit: int = 5) -> tuple[Advice, ...]:
     """The advisor's suggested guesses for her normal turn (her hand is in her record)."""
-    return _advice(record.key, limit)
-
-
-@lru_cache(maxsize=500)
-def _advice(key: tuple, limit: int) -> tuple[Advice, ...]:
-    record = _record_of(key)
     if not solve(record).consistent:
         return ()
     # with the coach's search of a guess of any size: the panel's first guess is the
     # coach's best (issue 39)
-    got = advisor.advise_guesses(record, top=limit, any_size=True)
+    got = answers.guess_advice(record, top=limit, any_size=True)
     return tuple(
         Advice(tuple(sorted(s.numbers)), float(s.p_hit), s.reason, s.reason_key, tuple(sorted(s.reason_args.items())))
         for s in got
@@ -147,11 +127,9 @@ def draw_advice(record: Record) -> tuple[int, str] | None:
     """(deck, reason in the page's language), or None before her first entry."""
     from .i18n import STRINGS, get_lang, t
 
-    if not record.events:
+    if not record.events or not solve(record).consistent:
         return None
-    got = _draw_advice(record.key)
-    if got is None:
-        return None
+    got = answers.draw_advice(record)
     args = dict(got.reason_args)
     if not got.reason_key or f"adv_draw_{got.reason_key}" not in STRINGS.get(get_lang(), {}):
         return got.deck, got.reason
@@ -159,14 +137,6 @@ def draw_advice(record: Record) -> tuple[int, str] | None:
     if "decks" in args:  # an empty deck
         text += t("adv_draw_exhausted", **args)
     return got.deck, text
-
-
-@lru_cache(maxsize=500)
-def _draw_advice(key: tuple) -> advisor.DrawAdvice | None:
-    record = _record_of(key)
-    if not solve(record).consistent:
-        return None
-    return advisor.advise_draw(record)
 
 
 @dataclass(frozen=True)
@@ -182,25 +152,13 @@ class ManhuntTip:
 def manhunt_plan(record: Record) -> ManhuntTip | None:
     """The next guess of the Manhunt and the chance of catching him (None when the
     record is inconsistent)."""
-    return _manhunt(record.key)
-
-
-@lru_cache(maxsize=200)
-def _manhunt(key: tuple) -> ManhuntTip | None:
-    record = _record_of(key)
     post = solve(record)
     if not post.consistent:
         return None
     # the page shows the best guess and the chance of catching him, not the other
     # first guesses' values: the planner returns as soon as the value is known
-    plan = advisor.plan_manhunt(record, time_budget=1.0, all_first_guesses=False)
+    plan = answers.manhunt_plan(record, time_budget=1.0, all_first_guesses=False)
     return ManhuntTip(plan.best_guess, float(post.probability(plan.best_guess)), float(plan.lower), float(plan.upper))
-
-
-def _record_of(key: tuple) -> Record:
-    """The Marshal's record of a cache key (``Record.key``)."""
-    ruleset, events = key
-    return Record(events, ruleset)
 
 
 def pct(p: float) -> str:

@@ -1,6 +1,7 @@
 """The solver's answer for one Marshal's position, as a typed object."""
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from functools import cached_property
 from fractions import Fraction
@@ -59,6 +60,11 @@ class Posterior:
     #: the solver's counter, kept for joint probabilities (``Counter.through``); None
     #: for a posterior made without it
     _counter: Any = field(default=None, repr=False, compare=False)
+    #: the joint probabilities asked so far (each costs a pass of the counter; the
+    #: advisor asks the same sets many times), and the lock they are counted under:
+    #: a counter's marked passes are shared by the threads that ask its posterior
+    _joints: dict[frozenset[int], Fraction] = field(default_factory=dict, repr=False, compare=False)
+    _joints_lock: Any = field(default_factory=threading.Lock, repr=False, compare=False)
 
     # ---------------------------------------------------------------- numbers
     def probability(self, number: int) -> Fraction:
@@ -95,6 +101,8 @@ class Posterior:
         """Exact probability that every number of the set is a face-down hideout now.
 
         This is the chance that a multi-number guess of exactly these numbers hits.
+        Kept: a set asked again costs a look-up (the posterior's own, so a joint lives
+        and goes with its posterior, wherever that is cached).
         """
         want = frozenset(numbers)
         if not want:
@@ -105,13 +113,28 @@ class Posterior:
             raise ValueError("the record is inconsistent: no hidden history fits")
         if any(not self.number_counts.get(x) for x in want):
             return Fraction(0)
-        return Fraction(self._counter.through(want), self.histories)
+        got = self._joints.get(want)
+        if got is None:
+            with self._joints_lock:
+                got = self._joints.get(want)
+                if got is None:
+                    got = self._joints[want] = Fraction(self._counter.through(want), self.histories)
+        return got
+
+    @property
+    def joints_kept(self) -> int:
+        """How many joint probabilities of two numbers or more it keeps: the states it
+        holds (:meth:`held_states`) change only when this does."""
+        return len(self._joints)
 
     def held_states(self) -> int:
         """How many states the kept counter holds (forward and backward values, marked
         passes of joints asked so far): what a cache of posteriors should weigh this one
         by. 1 without a counter."""
-        return max(1, self._counter.stored_states()) if self._counter is not None else 1
+        if self._counter is None:
+            return 1
+        with self._joints_lock:  # not while a joint adds a marked pass
+            return max(1, int(self._counter.stored_states()))
 
     # ---------------------------------------------------------------- output
     def to_dict(self) -> dict[str, Any]:
