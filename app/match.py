@@ -3,10 +3,10 @@
 step by step. The engine plays the rules (``engine.apply``); the match is saved to
 the store after every move (kind ``match``) and can be opened in Learning.
 
-Every move is saved, also the two that write no event into the record (the
-Fugitive ending his first turn with one hideout, declining the extra draw): those are
-noted in the match's metadata (``MatchMeta.ended_turn``), so a reload or a second
-window never gives a turn back. A window whose copy is out of date (the store's
+Every move is saved, also the two that change nothing on the table (the Fugitive
+ending his first turn with one hideout, declining the extra draw): since record
+version 2 each writes its event (``end_opening``, ``decline_draw``), so a reload or a
+second window never gives a turn back. A window whose copy is out of date (the store's
 ``version`` token moved on) shows the stored match at its next run.
 
 The phone layout follows the thumb rule: the page of a turn is, top to bottom, the

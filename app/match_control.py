@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 from typing import Any, Literal
 
 from engine import IllegalMove, apply, new_game
+from engine.errors import ReplayError
 from engine.moves import Move
 from engine.record import Record, Ruleset, event_player
 from engine.state import GameState
@@ -170,13 +171,12 @@ class Matches:
             stored = self.store.open(gid)
         except StoreError as exc:
             return Missing("broken", exc)
-        # the match goes on from its seed: the moves of the stored record again, which must
-        # give that record back, and the silent move noted after its last event
+        # the match goes on from its seed: the moves of the stored record again, each of
+        # which must give its event back (and, in a match saved before record version 2,
+        # the turn end noted after its last event)
         try:
-            state = ml.rebuild(meta.seed, stored.record.ruleset, stored.record, meta.ended_turn)
-        except IllegalMove:
-            return Missing("broken")
-        if state.record() != stored.record:
+            state = ml.rebuild(meta.seed, stored.record, meta.ended_turn)
+        except ReplayError:
             return Missing("broken")
         m = session(gid, meta, state, version)
         m.role, m.key, m.updated, m.rematch = role.value, self.who, stored.info.updated, stored.info.rematch
@@ -345,10 +345,6 @@ def resigning_side(m: MatchSession) -> str | None:
 
 
 def apply_move(m: MatchSession, move: Move) -> None:
-    """Apply a move (IllegalMove leaves the match as it was); a move that writes no
-    event is noted in the metadata the next save writes."""
-    before = m.state
-    after = apply(before, move)
-    silent = ml.silent_move_name(before, after, move)
-    m.meta = m.meta.after_silent_move(len(after.events), silent)
-    m.state = after
+    """Apply a move (IllegalMove leaves the match as it was); every move writes its
+    event in the record the next save writes."""
+    m.state = apply(m.state, move)

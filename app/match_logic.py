@@ -1,10 +1,11 @@
 """The match's logic without Streamlit: bots by name, rebuilding a saved match.
 
 A saved match is its full record plus metadata (the shuffle seed, the players).
-Replaying the record's moves on ``new_game(seed)`` gives back the exact state,
-including the hidden order of the cards still in the decks (``engine.replay`` would
-put undrawn cards in ascending order, which is right for a finished game but would
-make the next draws of an unfinished one predictable).
+Replaying the record's moves on ``new_game(seed)`` (``engine.replay(record,
+seed=seed)``, the engine's one replay) gives back the exact state, including the
+hidden order of the cards still in the decks (without the seed, undrawn cards would
+come in ascending order, right for a finished game but making the next draws of an
+unfinished one predictable).
 """
 from __future__ import annotations
 
@@ -13,13 +14,11 @@ from typing import Any, Callable
 
 from advisor import registry
 from advisor.search import Budget
-from engine import apply, new_game
-from engine.moves import DeclineDraw, PassTurn
-from engine.record import Record, Ruleset
-from engine.replaying import moves_for
+from engine.record import DrawDeclined, EndOpening, Record
+from engine.replaying import replay
 from engine.state import GameState
 
-from .match_meta import MODES, ONLINE, EndedTurn, SilentMove
+from .match_meta import MODES, ONLINE, EndedTurn
 
 __all__ = ["MODES", "ONLINE"]  # the modes are the metadata's (app.match_meta), named here for the pages
 
@@ -99,35 +98,17 @@ def marshal_bots() -> dict[str, BotSpec]:
     return out
 
 
-#: The moves that end a turn and write no event (docs/record.md): the Fugitive stopping his
-#: first turn at one hideout, and declining the extra draw after a pass. Inside a record
-#: the next event says they were made; after its last event only the match's metadata
-#: can (``MatchMeta.ended_turn``), so a reload or a second window does not give the turn back.
-SILENT_MOVES: dict[SilentMove, type] = {"end_opening": PassTurn, "decline_draw": DeclineDraw}
+def rebuild(seed: int, record: Record, ended_turn: EndedTurn | None = None) -> GameState:
+    """The state of a saved match: its record replayed on ``new_game(seed)``.
 
-
-def silent_move_name(before: GameState, after: GameState, move: Any) -> SilentMove | None:
-    """The SILENT_MOVES name of ``move`` when it wrote no event (else None)."""
-    if len(after.events) != len(before.events):
-        return None
-    for name, kind in SILENT_MOVES.items():
-        if isinstance(move, kind):
-            return name
-    raise ValueError(f"{move!r} wrote no event but is not a known silent move")
-
-
-def rebuild(seed: int, ruleset: Ruleset, record: Record, ended_turn: EndedTurn | None = None) -> GameState:
-    """The state of a saved match: ``new_game(seed)`` and the record's moves again,
-    then the silent move of ``ended_turn`` (``MatchMeta.ended_turn``) when it was made
-    after the last event. A move the game does not allow there raises (IllegalMove):
-    the match cannot go on."""
-    state = new_game(seed, ruleset)
-    for event in record.events:
-        for move in moves_for(state, event):  # with the steps that write no event, as engine.replay takes them
-            state = apply(state, move)
+    ``ended_turn`` is the metadata of a match saved before record version 2
+    (``MatchMeta.ended_turn``): a turn end made after the record's last event, which
+    that record could not hold; it is read as the event it stands for, so the match
+    opens where it was. ReplayError when the record does not replay on that deal: the
+    match cannot go on."""
     if ended_turn is not None and ended_turn.applies_to(len(record.events)):
-        state = apply(state, SILENT_MOVES[ended_turn.move]())
-    return state
+        record = record.append(EndOpening() if ended_turn.move == "end_opening" else DrawDeclined())
+    return replay(record, seed=seed)
 
 
 def human_roles(mode: str) -> tuple[str, ...]:

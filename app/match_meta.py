@@ -11,7 +11,10 @@ writes, so that no page reads them by string keys:
   people only has none);
 - ``claim_after``: a match by links: the seconds without a move after which the
   player waiting may claim the win;
-- ``ended_turn``: a move that ended a turn and wrote no event (``EndedTurn``);
+- ``ended_turn``: only in a match saved before record version 2 (``EndedTurn``): a
+  turn end made after the record's last event, which that record could not hold
+  (since version 2 it is an event of the record, docs/record.md); read, so that such
+  a match opens where it was, and kept as read, never written anew;
 - ``ended``: a match that ended off the board (``Ended``: a resignation, a claim, or
   a call-off by its maker; on one device, a resignation or its owner abandoning it;
   the rules' record has no such event);
@@ -32,8 +35,9 @@ ENDED_HOW: tuple[EndHow, ...] = ("resigned", "claimed", "called_off", "abandoned
 #: the endings with no winner: a call-off by the maker of an invitation, a match on one
 #: device its owner abandoned
 NO_WINNER: tuple[EndHow, ...] = ("called_off", "abandoned")
-#: The moves that end a turn and write no event (docs/record.md): the Fugitive stopping
-#: his first turn at one hideout, and declining the extra draw after a pass.
+#: The turn ends a match saved before record version 2 notes in ``ended_turn``: the
+#: Fugitive stopping his first turn at one hideout, and declining the extra draw after a
+#: pass (the record's ``end_opening`` and ``decline_draw`` since version 2).
 SilentMove = Literal["end_opening", "decline_draw"]
 SILENT_MOVE_NAMES: tuple[SilentMove, ...] = ("end_opening", "decline_draw")
 #: "online": two people on two devices, each by a private link (app.online)
@@ -47,8 +51,9 @@ class MetaError(ValueError):
 
 @dataclass(frozen=True)
 class EndedTurn:
-    """A silent move (``move``) made after the record's first ``events`` events; stale,
-    and ignored, once more events follow."""
+    """A turn end (``move``) made after the first ``events`` events of a record saved
+    before version 2; stale, and ignored, once more events follow (the record holds
+    it then: the first save after the match is opened again writes it as an event)."""
 
     events: int
     move: SilentMove
@@ -91,12 +96,6 @@ class MatchMeta:
     def winner_off_the_board(self) -> Side | None:
         """The winner of a match that ended by a resignation or a claim, else None."""
         return self.ended.winner if self.ended is not None else None
-
-    def after_silent_move(self, events: int, move: SilentMove | None) -> MatchMeta:
-        """The metadata after a move: the silent move ``move`` noted against the
-        record's length ``events``, or (an ordinary move, None) the old note left to go
-        stale."""
-        return self if move is None else replace(self, ended_turn=EndedTurn(events, move))
 
     def ending(self, how: str, winner: str | None, events: int) -> MatchMeta:
         """The metadata of a match that ends off the board (``how``: resigned, claimed,

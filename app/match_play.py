@@ -4,10 +4,10 @@
 assistant panel, the footer). The match page (app.match) and the page of a match
 played by links (app.online) are both made of these; this module imports neither.
 
-Every move is saved, also the two that write no event into the record (the
-Fugitive ending his first turn with one hideout, declining the extra draw): those are
-noted in the match's metadata (``MatchMeta.ended_turn``), so a reload or a second
-window never gives a turn back.
+Every move is saved, also the two that change nothing on the table (the Fugitive
+ending his first turn with one hideout, declining the extra draw): since record
+version 2 each writes its event (``end_opening``, ``decline_draw``), so a reload or a
+second window never gives a turn back.
 """
 from __future__ import annotations
 
@@ -223,9 +223,6 @@ def recent(m: MatchSession, viewer: str) -> None:
     events = _events(state, viewer)
     title, shown = recent_events(state, viewer)
     items = [f"{i + 1}. {html.escape(ui.describe(events[i]))}" for i in shown]
-    ended = m.meta.ended_turn
-    if viewer in ("public", "all", "watcher") and ended is not None and ended.applies_to(len(state.events)):
-        items.append(html.escape(t(f"ev_{ended.move}")))  # the last move wrote no event: said here
     if items:
         items[-1] = f'<span class="now">{items[-1]}</span>'
     body = " · ".join(items) if items else "&nbsp;"

@@ -12,7 +12,8 @@ from typing import Iterable
 
 import streamlit as st
 
-from engine.record import Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record
+from engine.record import (DrawDeclined, EndOpening, Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place,
+                           Record)
 from solver import Posterior
 from store import StoreError, configured_location, display_location
 
@@ -121,6 +122,8 @@ def describe(e: Event) -> str:
         return t("ev_escape", s=e.sprints) if e.is_escape else t("ev_place", s=e.sprints)
     if isinstance(e, Pass):
         return t("ev_pass")
+    if isinstance(e, (EndOpening, DrawDeclined)):
+        return t(f"ev_{e.type}")
     if isinstance(e, FugitiveDraw):
         return t("ev_fugitive_draw", d=e.deck)
     if isinstance(e, MarshalDraw):

@@ -71,7 +71,7 @@ def _matches(store, key: str):
             view = fugitive_view(before) if who == "fugitive" else marshal_view(before)
             move = bots[who].choose(view)
             after = apply(before, move)
-            meta = box["meta"].after_silent_move(len(after.events), ml.silent_move_name(before, after, move))
+            meta = box["meta"]
             member = (fkey, Role.FUGITIVE) if who == "fugitive" else (key, Role.MARSHAL)
             store.save(gid, after.record(), metadata=meta.to_json(), expected_version=store.version(gid), member=member)
             box["state"], box["meta"] = after, meta

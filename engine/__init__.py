@@ -9,7 +9,7 @@ Typical use::
 from .errors import IllegalMove, ReplayError
 from .moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
 from .record import (
-    FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record, Reveal, Ruleset,
+    DrawDeclined, EndOpening, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record, Reveal, Ruleset,
     load_record, record_from_dict, record_from_json,
 )
 from .state import GameState, Hideout, MarshalDrewFrom, Phase, PublicHideout
@@ -30,7 +30,7 @@ __all__ = [
     "IllegalMove", "ReplayError",
     "Draw", "PlaceHideout", "PassTurn", "DeclineDraw", "MakeGuess", "HuntGuess", "Move",
     "Record", "Ruleset", "load_record", "record_from_dict", "record_from_json",
-    "Place", "Pass", "FugitiveDraw", "MarshalDraw", "Guess", "ManhuntGuess", "Reveal",
+    "Place", "Pass", "FugitiveDraw", "MarshalDraw", "Guess", "ManhuntGuess", "Reveal", "EndOpening", "DrawDeclined",
     "GameState", "Hideout", "PublicHideout", "MarshalDrewFrom", "Phase",
     "new_game", "apply", "legal_moves", "legal_placements", "legal_hideouts", "can_place",
     "guessable_numbers", "nonempty_decks",

@@ -66,7 +66,8 @@ from .cards import DECKS, ESCAPE, SETUP_DRAWS, STARTING_HAND, deck_of
 from .errors import IllegalMove
 from .game import _needs_second, apply as engine_apply, guessable_numbers, initial_state
 from .moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
-from .record import Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record, Ruleset, OPENINGS
+from .record import (OPENINGS, TURN_ENDS, DrawDeclined, EndOpening, Event, FugitiveDraw, Guess, ManhuntGuess,
+                     MarshalDraw, Pass, Place, Record, Ruleset)
 from .state import FUGITIVE_PHASES, GameState, Hideout, Phase, PublicHideout
 from .views import fugitive_view, marshal_view
 
@@ -310,7 +311,9 @@ def _moved(node: Node, after: GameState, **changes: Any) -> Node:
     """``node`` with the engine state ``after``, the public event it added (if any)
     written into the observers' fields."""
     before = node.dealt_game
-    if len(after.public_events) == len(before.public_events):
+    if len(after.public_events) == len(before.public_events) or after.public_events[-1].type in TURN_ENDS:
+        # a draw's first half, or a turn end (end_opening, decline_draw): the next public
+        # event says as much, and the observers' fields stay those of record version 1
         return node._replace(game=after, **changes)
     e = after.public_events[-1]
     base = node.guesses * ROUND_FIELDS  # the round: guesses made before this event
@@ -338,7 +341,8 @@ def _moved(node: Node, after: GameState, **changes: Any) -> Node:
         marks = tuple(base + 13 + n for n in numbers) + ((base + 13 + CARDS,) if e.hit else ())
         text = f"M guess {' '.join(map(str, numbers))} {'hit' if e.hit else 'miss'}"
         last_guess = (numbers, e.hit)
-    else:  # ManhuntGuess
+    else:
+        assert isinstance(e, ManhuntGuess)  # the turn ends wrote nothing (above)
         marks = ()
         text = f"M manhunt {e.number} {'hit' if e.hit else 'miss'}"
         last_guess = ((e.number,), e.hit)
@@ -517,8 +521,8 @@ def _why_not(node: Node, action: int) -> str:
 # --------------------------------------------------------------------------- records
 def actions_for_record(record: Record) -> list[int]:
     """Every action id (chance outcomes included) that plays a full record from the
-    root: the setup deal, then each event's actions, with the steps a record does
-    not write (ending a one-hideout opening, declining a bonus draw) where they fell.
+    root: the setup deal, then each event's actions, with the turn ends a version 1
+    record does not write (ending a one-hideout opening, declining a bonus draw) where they fell.
 
     With the node's canonical deck order, this is how a state is rebuilt from a full
     record (what resampling a player's hidden state will need).
@@ -547,11 +551,17 @@ def _walk_record(record: Record, node: Node) -> tuple[Node, list[int]]:
     for i, event in enumerate(record.events):
         g = node.dealt_game
         try:
-            if g.phase is Phase.FUGITIVE_OPENING and g.opening_placed == 1 and not isinstance(event, Place):
+            # a version 1 record's unwritten turn ends, where they fell
+            if (g.phase is Phase.FUGITIVE_OPENING and g.opening_placed == 1
+                    and not isinstance(event, (Place, EndOpening))):
                 play([PASS])
-            elif g.phase is Phase.FUGITIVE_BONUS_DRAW and not isinstance(event, FugitiveDraw):
+            elif g.phase is Phase.FUGITIVE_BONUS_DRAW and not isinstance(event, (FugitiveDraw, DrawDeclined)):
                 play([DECLINE])
-            if isinstance(event, Place):
+            if isinstance(event, EndOpening):
+                play([PASS])
+            elif isinstance(event, DrawDeclined):
+                play([DECLINE])
+            elif isinstance(event, Place):
                 if event.hideout is None or event.sprint_cards is None:
                     raise ValueError(f"event {i}: place without its hideout and sprint_cards: not a full record")
                 play(actions_for_move(PlaceHideout(event.hideout, frozenset(event.sprint_cards))))

@@ -13,7 +13,8 @@ from . import rules
 from .cards import DECKS, ESCAPE, SETUP_DRAWS, STARTING_HAND
 from .errors import IllegalMove, move_text
 from .moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
-from .record import Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Reveal, Ruleset
+from .record import (DrawDeclined, EndOpening, Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place,
+                     Reveal, Ruleset)
 from .state import _FIELDS, GameState, Hideout, MarshalDrewFrom, Phase, PublicHideout, face_up_sprint_cards
 
 _tnew = tuple.__new__
@@ -29,6 +30,8 @@ _MARSHAL_DREW_FROM = {d: MarshalDrewFrom(d) for d in (1, 2, 3)}
 _PUBLIC_PLACE = {n: Place(n, None, None) for n in range(42)}
 _SINGLE_MISS = {n: Guess((n,), False) for n in range(1, 42)}
 _PASS = Pass()
+_END_OPENING = EndOpening()
+_DRAW_DECLINED = DrawDeclined()
 _PUBLIC_CARD0 = PublicHideout(0, 0, ())
 _NONE_SHOWN: frozenset[int] = frozenset()
 
@@ -288,8 +291,9 @@ def _pass(state: GameState, move: PassTurn) -> GameState:
             raise IllegalMove.because("opening_pass_two" if state.ruleset.opening == "two" else "opening_pass")
         if state.ruleset.opening == "two":
             raise IllegalMove.because("opening_needs_second")
-        # Stopping after one opening hideout writes no event (docs/record.md).
-        return state._evolve(phase=_marshal_phase(state.decks), draws_left=2)
+        # Stopping after one opening hideout writes end_opening (record version 2): a
+        # public event, in every player's record (docs/record.md).
+        return _turn_end(state, 2, _END_OPENING)
     if phase is Phase.FUGITIVE_DRAW:
         raise IllegalMove.because("fugitive_draw_first")
     if phase is not Phase.FUGITIVE_PLACE:
@@ -310,7 +314,17 @@ def _pass(state: GameState, move: PassTurn) -> GameState:
 def _decline(state: GameState, move: DeclineDraw) -> GameState:
     if state.phase is not Phase.FUGITIVE_BONUS_DRAW:
         raise _wrong_time(state, "act_decline")
-    return state._evolve(phase=_marshal_phase(state.decks), draws_left=1)
+    return _turn_end(state, 1, _DRAW_DECLINED)
+
+
+def _turn_end(state: GameState, draws: int, ev: Event) -> GameState:
+    """The Fugitive's turn ended by a move that changes nothing on the table (ending the
+    opening at one hideout, declining the extra draw): the Marshal's turn, with
+    ``draws`` draws, and the move's public event in every record."""
+    return state._evolve(
+        phase=_marshal_phase(state.decks), draws_left=draws, events=state.events + (ev,),
+        public_events=state.public_events + (ev,), fugitive_events=state.fugitive_events + (ev,),
+    )
 
 
 def _check_number(n: object, up: frozenset[int], shown: frozenset[int]) -> None:

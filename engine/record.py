@@ -25,7 +25,11 @@ from .cards import ESCAPE, deck_of
 from .errors import CodedError, CodedText
 
 FORMAT = "fugitive-record"
-VERSION = 1
+#: the version written; every version in VERSIONS is read (version 1 has no
+#: ``end_opening`` / ``decline_draw`` events: those moves are understood where the next
+#: event shows them, as every version also allows)
+VERSION = 2
+VERSIONS = (1, 2)
 #: the ruleset's openings (docs/rules.md, "Ruleset options")
 Opening = Literal["one-or-two", "two"]
 OPENINGS: tuple[Opening, ...] = ("one-or-two", "two")
@@ -69,7 +73,8 @@ FORMAT_MESSAGES: dict[str, str] = {
     # the record around the events
     "record_not_object": "a record must be a JSON object",
     "wrong_format": '"format" must be "{expected}", not {value}',
-    "unsupported_version": "unsupported version {version}: this program reads version {known}",
+    "unsupported_version": "unsupported version {version}: this program reads versions {known}",
+    "event_of_later_version": "{type} is an event of version 2, not of version {version}",
     "ruleset_not_object": "ruleset must be a JSON object",
     "bad_opening": 'ruleset.opening must be "one-or-two" or "two", not {value}',
     "setup_size": "fugitive_setup must list 5 cards, not {count}",
@@ -213,19 +218,42 @@ class ManhuntGuess:
     type: Literal["manhunt_guess"] = field(default="manhunt_guess", init=False)
 
 
-Event = Union[Place, Pass, FugitiveDraw, MarshalDraw, Guess, ManhuntGuess]
+@dataclass(frozen=True)
+class EndOpening:
+    """The Fugitive ended his first turn after one hideout (ruleset ``one-or-two``).
+
+    Public, like every event without a hidden field: the Marshal sees the turn end. It
+    tells her nothing the next event would not (her draw says the turn ended), so the
+    solver's figures are the same with it or without it (docs/record.md)."""
+
+    type: Literal["end_opening"] = field(default="end_opening", init=False)
+
+
+@dataclass(frozen=True)
+class DrawDeclined:
+    """The Fugitive declined the extra draw after a pass (ruleset ``pass_draw``). Public,
+    and as silent for the solver as :class:`EndOpening`."""
+
+    type: Literal["decline_draw"] = field(default="decline_draw", init=False)
+
+
+Event = Union[Place, Pass, FugitiveDraw, MarshalDraw, Guess, ManhuntGuess, EndOpening, DrawDeclined]
+#: the events of the moves that end the Fugitive's turn and change nothing on the table
+#: (record version 2; version 1 left them out)
+TURN_ENDS = ("end_opening", "decline_draw")
 
 
 def event_player(event: Event) -> Literal["fugitive", "marshal"]:
     """The player whose move wrote ``event`` (the setup draws are never written)."""
-    return "fugitive" if isinstance(event, (Place, Pass, FugitiveDraw)) else "marshal"
-EVENT_TYPES = ("place", "pass", "fugitive_draw", "marshal_draw", "guess", "manhunt_guess")
+    return "fugitive" if isinstance(event, (Place, Pass, FugitiveDraw, EndOpening, DrawDeclined)) else "marshal"
+EVENT_TYPES = ("place", "pass", "fugitive_draw", "marshal_draw", "guess", "manhunt_guess", *TURN_ENDS)
 
 
 # --------------------------------------------------------------------------- record
 @dataclass(frozen=True)
 class Record:
-    """One game as far as it has gone (docs/record.md, version 1)."""
+    """One game as far as it has gone (docs/record.md, version 2; a version 1 document
+    reads as the same events)."""
 
     events: tuple[Event, ...] = ()
     ruleset: Ruleset = Ruleset()
@@ -237,7 +265,8 @@ class Record:
         return self.fugitive_setup is not None
 
     def marshal_view(self, known_public: int = 0) -> "Record":
-        """The Marshal's record: the same events with every hidden field dropped.
+        """The Marshal's record: the same events with every hidden field dropped
+        (``end_opening`` and ``decline_draw`` have none: she sees the turn end).
 
         A record that holds no hidden field is its own Marshal's record (the same
         object), and the answer is kept on the record: solvers and planners ask for it
@@ -312,8 +341,8 @@ def event_to_dict(e: Event) -> dict[str, Any]:
         if e.sprint_cards is not None:
             d["sprint_cards"] = list(e.sprint_cards)
         return d
-    if isinstance(e, Pass):
-        return {"type": "pass"}
+    if isinstance(e, (Pass, EndOpening, DrawDeclined)):
+        return {"type": e.type}
     if isinstance(e, FugitiveDraw):
         d = {"type": "fugitive_draw", "deck": e.deck}
         if e.card is not None:
@@ -438,6 +467,12 @@ def event_from_dict(d: Any, index: int | None = None) -> Event:
     if kind == "pass":
         _check_keys(d, ("type",), (), index, "pass")
         return Pass()
+    if kind == "end_opening":
+        _check_keys(d, ("type",), (), index, "end_opening")
+        return EndOpening()
+    if kind == "decline_draw":
+        _check_keys(d, ("type",), (), index, "decline_draw")
+        return DrawDeclined()
     if kind == "fugitive_draw":
         _check_keys(d, ("type", "deck", "card"), ("deck",), index, "fugitive_draw")
         deck = _int(d["deck"], "deck", index, 1, 3)
@@ -509,8 +544,10 @@ def record_from_dict(data: Any) -> Record:
     if data.get("format") != FORMAT:
         raise RecordFormatError.fault(None, "wrong_format", expected=FORMAT, value=_shown(data.get("format")))
     version = data.get("version")
-    if version != VERSION or not isinstance(version, int) or isinstance(version, bool):  # not true, not 1.0
-        raise RecordFormatError.fault(None, "unsupported_version", version=_shown(version), known=VERSION)
+    if version not in VERSIONS or not isinstance(version, int) or isinstance(version, bool):  # not true, not 1.0
+        raise RecordFormatError.fault(
+            None, "unsupported_version", version=_shown(version), known=", ".join(map(str, VERSIONS))
+        )
     _check_keys(
         data, ("format", "version", "ruleset", "events", "fugitive_setup"), ("events",), None,
         format_text("the_record"),
@@ -532,6 +569,10 @@ def record_from_dict(data: Any) -> Record:
     if not isinstance(events, list):
         raise RecordFormatError.fault(None, "events_not_list")
     parsed = tuple(event_from_dict(e, i) for i, e in enumerate(events))
+    if version == 1:
+        for i, e in enumerate(parsed):
+            if e.type in TURN_ENDS:
+                raise RecordFormatError.fault(i, "event_of_later_version", type=e.type, version=version)
     return Record(parsed, Ruleset(opening, pass_draw), setup)
 
 

@@ -1,12 +1,21 @@
-"""Rebuilding a game from a full record.
+"""Rebuilding a game from a full record: the one replay of the engine, the app and the
+harness.
 
-The record names every card that left a deck (setup draws, the Fugitive's draws as a
-hidden field, the Marshal's draws), so the decks are arranged to deal exactly those
-cards in that order; the cards never drawn follow in ascending order, or shuffled by
-a given random generator, since their order was never observed (GameState equality
-ignores it). The events are then
-played as moves through :func:`engine.game.apply`, so a replayed record obeys every
-rule, and each produced event is compared with the recorded one.
+A saved match replays its record on ``new_game(seed)`` (``replay(record, seed=...)``):
+the same shuffle, so the cards still in the decks come in the same hidden order. A
+record alone names every card that left a deck (setup draws, the Fugitive's draws as
+a hidden field, the Marshal's draws), so without a seed the decks are arranged to deal
+exactly those cards in that order; the cards never drawn follow in ascending order,
+or shuffled by a given random generator, since their order was never observed
+(GameState equality ignores it). Either way the events are played as moves through
+:func:`engine.game.apply`, so a replayed record obeys every rule, and each produced
+event is compared with the recorded one.
+
+Every move writes one event since record version 2, the two that change nothing on
+the table too (``end_opening``, ``decline_draw``). A version 1 record leaves those
+out; the replay makes them where the next event shows they were made
+(:func:`moves_for`), and the state it gives writes them: its ``record()`` is the
+version 2 record of the same game.
 """
 from __future__ import annotations
 
@@ -15,9 +24,10 @@ from typing import Iterable
 
 from .cards import DECKS, SETUP_DRAWS, deck_of
 from .errors import IllegalMove, ReplayError
-from .game import apply, initial_state
+from .game import apply, initial_state, new_game
 from .moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
-from .record import Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record
+from .record import (DrawDeclined, EndOpening, Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place,
+                     Record)
 from .state import GameState, Phase
 
 
@@ -62,8 +72,10 @@ def move_for_event(event: Event, index: int | None = None) -> Move:
         if event.hideout is None or event.sprint_cards is None:
             raise ReplayError("place without its hideout and sprint_cards: a full record is needed to replay", index)
         return PlaceHideout(event.hideout, frozenset(event.sprint_cards))
-    if isinstance(event, Pass):
+    if isinstance(event, (Pass, EndOpening)):  # the engine's PassTurn ends the opening too
         return PassTurn()
+    if isinstance(event, DrawDeclined):
+        return DeclineDraw()
     if isinstance(event, FugitiveDraw):
         return Draw(event.deck)
     if isinstance(event, MarshalDraw):
@@ -97,30 +109,39 @@ def _same(produced: Event, recorded: Event) -> bool:
 
 
 def moves_for(state: GameState, event: Event, index: int | None = None) -> tuple[Move, ...]:
-    """The moves that make ``event`` happen next in ``state``: first a step the record
-    writes no event for, where it fell (ending a one-hideout opening before anything
-    but a second placement, declining a bonus draw before anything but his draw), then
-    the event's own move."""
+    """The moves that make ``event`` happen next in ``state``: first a turn end a
+    version 1 record writes no event for, where it fell (ending a one-hideout opening
+    before anything but a second placement, declining a bonus draw before anything but
+    his draw), then the event's own move."""
     move = move_for_event(event, index)
-    if state.phase is Phase.FUGITIVE_OPENING and state.opening_placed == 1 and not isinstance(event, Place):
+    if (state.phase is Phase.FUGITIVE_OPENING and state.opening_placed == 1
+            and not isinstance(event, (Place, EndOpening))):
         return (PassTurn(), move)
-    if state.phase is Phase.FUGITIVE_BONUS_DRAW and not isinstance(event, FugitiveDraw):
+    if state.phase is Phase.FUGITIVE_BONUS_DRAW and not isinstance(event, (FugitiveDraw, DrawDeclined)):
         return (DeclineDraw(), move)
     return (move,)
 
 
-def replay(record: Record, rng: random.Random | None = None) -> GameState:
+def replay(record: Record, rng: random.Random | None = None, *, seed: int | None = None) -> GameState:
     """The state at the end of a full record; ReplayError (with the event index) when
     the record is not a full record or breaks a rule.
 
-    The record says nothing of the order of the cards nobody has drawn: they follow in
-    deck order, or in a uniformly random order drawn from ``rng`` (a determinization:
-    the searches play on from such states)."""
+    ``seed``: the record is a match dealt by ``new_game(seed)`` and goes on from there:
+    its decks are that shuffle (ReplayError when its setup is not that deal's). Without
+    a seed the record says nothing of the order of the cards nobody has drawn: they
+    follow in deck order, or in a uniformly random order drawn from ``rng`` (a
+    determinization: the searches play on from such states)."""
     if record.fugitive_setup is None:
         raise ReplayError("not a full record: fugitive_setup is missing (a Marshal's record cannot be replayed)")
-    state = initial_state(record.ruleset, _arranged_decks(record, rng))
+    if seed is not None:
+        state = new_game(seed, record.ruleset)
+        if state.fugitive_setup != tuple(sorted(record.fugitive_setup)):
+            raise ReplayError(f"fugitive_setup is {list(record.fugitive_setup)}, but seed {seed} deals "
+                              f"{list(state.fugitive_setup)}")
+    else:
+        state = initial_state(record.ruleset, _arranged_decks(record, rng))
     for i, event in enumerate(record.events):
-        for move in moves_for(state, event, i):  # with the steps that write no event
+        for move in moves_for(state, event, i):  # with a version 1 record's unwritten turn ends
             state = _step(state, move, i)
         produced = state.events[-1]
         if not _same(produced, event):
@@ -135,7 +156,7 @@ def _step(state: GameState, move: Move, index: int) -> GameState:
         raise ReplayError(f"{move}: {exc.reason}", index) from None
 
 
-_FUGITIVE_EVENTS = ("place", "pass", "fugitive_draw")
+_FUGITIVE_EVENTS = ("place", "pass", "fugitive_draw", "end_opening", "decline_draw")
 
 
 def turns(events: Iterable[Event]) -> list[tuple[str, int, int]]:

@@ -23,10 +23,11 @@ stored record equals the reference, passes the validator, and the match's versio
 is one more than its number of moves (each move saved exactly once: none lost,
 none doubled).
 
-A move that ends a turn without an event (the Fugitive's pass after his first
-opening hideout, a declined bonus draw) leaves the record as it was, so it is
-saved in the match's metadata (``implicit``: the event counts at which one was
-made) — "a decision that ends a turn is saved like a move".
+Every move writes one event (record version 2: the Fugitive's pass after his first
+opening hideout and a declined bonus draw too, as ``end_opening`` and
+``decline_draw``), so a match's state is its record replayed on its seed
+(``engine.replay(record, seed=...)``, the app's replay) and its number of moves is
+its number of events — "a decision that ends a turn is saved like a move".
 """
 from __future__ import annotations
 
@@ -39,10 +40,10 @@ from dataclasses import dataclass, field
 
 from engine import apply, fugitive_view, marshal_view, new_game
 from engine.bots import RandomFugitive, RandomMarshal
-from engine.moves import DeclineDraw, Move, PassTurn
+from engine.moves import Move
 from engine.record import Record, Ruleset
-from engine.replaying import move_for_event
-from engine.state import GameState, Phase
+from engine.replaying import replay
+from engine.state import GameState
 from notepad import validate
 from store import GameStore, StoreError
 
@@ -63,42 +64,25 @@ def next_move(state: GameState, seed: int, step: int) -> Move:
     return RandomMarshal(s).choose(marshal_view(state))
 
 
-def rebuild(seed: int, record: Record, implicit: list[int]) -> tuple[GameState, int]:
-    """The state of a stored match and the number of moves made: ``new_game(seed)``,
-    the record's moves again, and the implicit moves where ``implicit`` says."""
-    state = new_game(seed, record.ruleset)
-    pending = sorted(implicit)
-    moves = 0
-    for n in range(len(record.events) + 1):
-        while pending and pending[0] == n:
-            pending.pop(0)
-            state = apply(state, DeclineDraw() if state.phase is Phase.FUGITIVE_BONUS_DRAW else PassTurn())
-            moves += 1
-        if n < len(record.events):
-            state = apply(state, move_for_event(record.events[n], n))
-            moves += 1
-    return state, moves
+def rebuild(seed: int, record: Record) -> tuple[GameState, int]:
+    """The state of a stored match and the number of moves made (one event each)."""
+    return replay(record, seed=seed), len(record.events)
 
 
 @dataclass(frozen=True)
 class Played:
     record: Record
-    implicit: tuple[int, ...]
     moves: int
 
 
 def reference(seed: int) -> Played:
     """Match ``seed`` played alone, in memory."""
     state = new_game(seed, ruleset_of(seed))
-    implicit: list[int] = []
     moves = 0
     while not state.is_over:
-        after = apply(state, next_move(state, seed, moves))
-        if len(after.events) == len(state.events):
-            implicit.append(len(state.events))
-        state = after
+        state = apply(state, next_move(state, seed, moves))
         moves += 1
-    return Played(state.record(), tuple(implicit), moves)
+    return Played(state.record(), moves)
 
 
 @dataclass
@@ -118,7 +102,7 @@ def _worker(location: str, games: dict[str, int], mode: str, index: int, barrier
             seat = SEAT_OF_PROCESS[index] if mode == "seats" else None
             order = list(games)
             random.Random(index).shuffle(order)  # the processes go round in different orders
-            cache: dict[str, tuple[int, GameState, list[int], int]] = {}
+            cache: dict[str, tuple[int, GameState, int]] = {}
             barrier.wait()
             deadline = time.monotonic() + time_limit
             while order:
@@ -131,24 +115,22 @@ def _worker(location: str, games: dict[str, int], mode: str, index: int, barrier
                     seed = games[gid]
                     version = store.version(gid)
                     if gid in cache and cache[gid][0] == version:
-                        _, state, implicit, moves = cache[gid]
+                        _, state, moves = cache[gid]
                     else:
                         stored = store.open(gid)
                         report.reads += 1
                         version = stored.info.version
-                        implicit = list(stored.metadata.get("implicit", []))
-                        state, moves = rebuild(seed, stored.record, implicit)
-                        cache[gid] = (version, state, implicit, moves)
+                        state, moves = rebuild(seed, stored.record)
+                        cache[gid] = (version, state, moves)
                     if state.is_over:
                         order.remove(gid)
                         continue
                     if seat is not None and state.current_player != seat:
                         continue
                     after = apply(state, next_move(state, seed, moves))
-                    now = list(implicit) + ([len(state.events)] if len(after.events) == len(state.events) else [])
                     t0 = time.perf_counter()
                     try:
-                        store.save(gid, after.record(), {"seed": seed, "implicit": now}, expected_version=version)
+                        store.save(gid, after.record(), {"seed": seed}, expected_version=version)
                     except StoreError as exc:
                         if exc.code != "changed_elsewhere":
                             raise
@@ -156,7 +138,7 @@ def _worker(location: str, games: dict[str, int], mode: str, index: int, barrier
                         continue
                     report.save_ms.append((time.perf_counter() - t0) * 1000)
                     report.saves += 1
-                    cache[gid] = (version + 1, after, now, moves + 1)
+                    cache[gid] = (version + 1, after, moves + 1)
                     progressed = True
                 if not progressed:
                     time.sleep(0.002)  # the other process's turn everywhere: wait a moment
@@ -205,7 +187,7 @@ def run(location: str, *, matches: int = 50, mode: str = "seats", processes: int
     with GameStore(location) as store:
         dialect = store.dialect
         games = {store.create(new_game(s, ruleset_of(s)).record(), title=f"load {s}", kind="match",
-                              metadata={"seed": s, "implicit": []}).id: s for s in seeds}
+                              metadata={"seed": s}).id: s for s in seeds}
         ctx = mp.get_context("spawn")
         barrier, stop, out = ctx.Barrier(processes + 1), ctx.Event(), ctx.Queue()
         procs = [ctx.Process(target=_worker, args=(location, games, mode, i, barrier, stop, out, time_limit))
@@ -231,7 +213,7 @@ def run(location: str, *, matches: int = 50, mode: str = "seats", processes: int
             expected_moves += want.moves
             got = store.open(gid)
             validate(got.record)  # RecordRuleError if a rule is broken
-            if got.record != want.record or tuple(got.metadata.get("implicit", ())) != want.implicit:
+            if got.record != want.record:
                 raise LoadFailure(f"match {seed} ({gid}) does not end as it was played alone")
             if got.info.version != 1 + want.moves:
                 raise LoadFailure(f"match {seed} ({gid}): version {got.info.version} after {want.moves} moves: "

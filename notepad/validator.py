@@ -35,6 +35,8 @@ from engine import rules
 from engine.cards import DECKS, ESCAPE, SETUP_DRAWS, STARTING_HAND, deck_of
 from engine.errors import CodedError, CodedText
 from engine.record import (
+    DrawDeclined,
+    EndOpening,
     Event,
     FugitiveDraw,
     Guess,
@@ -42,6 +44,7 @@ from engine.record import (
     MarshalDraw,
     Pass,
     Place,
+    TURN_ENDS,
     Record,
     Ruleset,
 )
@@ -138,6 +141,8 @@ PHRASES: dict[str, str] = {
     "kind_marshal_draw": "marshal_draw",
     "kind_guess": "guess",
     "kind_manhunt_guess": "manhunt_guess",
+    "kind_end_opening": "turn end (end_opening)",
+    "kind_decline_draw": "turn end (decline_draw)",
     # what a revealed card was
     "role_hideout": "hideout",
     "role_sprint_card": "sprint card",
@@ -359,7 +364,9 @@ class Validator:
         return self.phase
 
     def allowed_next(self) -> tuple[AllowedEntry, ...]:
-        """The kinds of event the rules allow now, each with its constraints."""
+        """The kinds of event the rules allow now, each with its constraints (the entries
+        a person is offered: a turn end, ``end_opening`` or ``decline_draw``, is accepted
+        where it may be but not offered, her next entry, offered then, saying the same)."""
         out: list[AllowedEntry] = []
         ph = self.phase
         nonempty = self._nonempty()
@@ -480,7 +487,11 @@ class Validator:
             return self._plan_guess(event, i)
         if isinstance(event, ManhuntGuess) and ph is Phase.MANHUNT:
             return self._plan_manhunt(event, i)
-        if kind not in ("place", "pass", "fugitive_draw", "marshal_draw", "guess", "manhunt_guess"):
+        if isinstance(event, EndOpening) and ph is Phase.FUGITIVE_OPENING and self._opening_places >= max(1, self._opening_min):
+            return self._plan_turn_end(2)
+        if isinstance(event, DrawDeclined) and ph is Phase.FUGITIVE_BONUS_DRAW:
+            return self._plan_turn_end(1)
+        if kind not in ("place", "pass", "fugitive_draw", "marshal_draw", "guess", "manhunt_guess", *TURN_ENDS):
             raise RecordRuleError.rule(i, "not_an_event", value=repr(event))
         if kind == "manhunt_guess":
             raise RecordRuleError.rule(i, "manhunt_guess_without_escape")
@@ -616,6 +627,14 @@ class Validator:
         if c in self._fugitive_cards:
             return RecordRuleError.rule(i, "fugitive_lacks_played_card", card=c, how=self._fugitive_cards[c])
         return RecordRuleError.rule(i, "fugitive_lacks_card", card=c)
+
+    def _plan_turn_end(self, draws: int) -> _Plan:
+        """An ``end_opening`` or ``decline_draw`` (record version 2): the Marshal's turn
+        begins with ``draws`` draws, exactly as when her draw comes next without it."""
+        def apply() -> None:
+            self.phase, self._draws_left = Phase.MARSHAL_DRAW, draws
+
+        return _Plan(apply)
 
     def _plan_pass(self, i: int) -> _Plan:
         def apply() -> None:

@@ -172,6 +172,11 @@ class FactsReader:
                     else:
                         positions.append([turn, event.sprints, None, None])
                     built.append(None)
+            elif event.type == "end_opening" or event.type == "decline_draw":
+                # his turn ends (record version 2): what her next event says, read here
+                # the same way, so the facts are those of the record without it
+                fugitive_turn_open = False
+                after_pass = False
             else:
                 fugitive_turn_open = False
                 after_pass = False

@@ -27,7 +27,7 @@ def test_the_record_example_is_a_valid_record_and_the_solve_output_has_its_field
     text = (DOCS / "record.md").read_text()
     record_block, solve_block = _json_blocks(text)[:2]
     record = record_from_json(record_block)
-    assert validate(record).state.events == len(record.events) == 9
+    assert validate(record).state.events == len(record.events) == 10
     shown = json.loads(solve_block)
     made = solve(record).to_dict()
     assert set(shown) == set(made)

@@ -453,10 +453,10 @@ def test_a_stored_game_that_cannot_be_read_is_a_message_on_its_page(make_app, db
     gid = GameStore(db).create(Record(), owner_key=OWNER).id
     with sqlite3.connect(db) as con:
         con.execute("UPDATE games SET record = ? WHERE id = ?",
-                    ('{"format": "fugitive-record", "version": 2, "events": []}', gid))
+                    ('{"format": "fugitive-record", "version": 3, "events": []}', gid))
     at = make_app(game=gid)
     no_exception(at)
-    assert "cannot be read" in at.error[0].value and "unsupported version 2" in at.error[0].value
+    assert "cannot be read" in at.error[0].value and "unsupported version 3" in at.error[0].value
     learning = make_app(page="learning", game=gid)
     no_exception(learning)
     assert "cannot be read" in texts(learning)

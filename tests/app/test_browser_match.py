@@ -281,7 +281,7 @@ def test_two_players_and_ai_vs_ai_need_no_scroll(server, page):
     for n in range(1, 6):
         before = box.inner_text()
         browser.wait_idle(page)
-        button(page, "Next move").click()  # a move, or the end of his first turn (no event: said in the box)
+        button(page, "Next move").click()  # a move (the end of his first turn too: its event is said in the box)
         page.wait_for_function("t => document.querySelector('[data-testid=\"fg-last\"]').innerText !== t", arg=before)
         browser.wait_idle(page)
         assert abs(y(page, 'button:has-text("Next move")') - where) <= 2, n

@@ -157,7 +157,7 @@ def fugitive_hand_line(store: GameStore, gid: str) -> bytes | None:
     from app.match_meta import MatchMeta
 
     meta = MatchMeta.read(stored.metadata)
-    state = ml.rebuild(meta.seed, stored.record.ruleset, stored.record, meta.ended_turn)
+    state = ml.rebuild(meta.seed, stored.record, meta.ended_turn)
     if not state.fugitive_hand:
         return None
     body = _hand_html("x", sorted(state.fugitive_hand), True)
@@ -188,7 +188,7 @@ def state_of(store: GameStore, gid: str):
 
     stored = store.open(gid)
     meta = MatchMeta.read(stored.metadata)
-    return ml.rebuild(meta.seed, stored.record.ruleset, stored.record, meta.ended_turn), stored
+    return ml.rebuild(meta.seed, stored.record, meta.ended_turn), stored
 
 
 def test_a_wrong_truncated_or_other_matchs_secret_sees_nothing(server):

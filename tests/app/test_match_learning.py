@@ -1,9 +1,11 @@
 """Match, Learning and the tutorial through AppTest; the match logic directly."""
 from __future__ import annotations
 
+import pytest
+
 from engine import apply, new_game
 from engine.bots import RandomFugitive, RandomMarshal, play_game
-from engine.record import Ruleset
+from engine.record import EndOpening, Ruleset
 from store import GameStore
 from store.access import new_owner_key
 
@@ -46,7 +48,7 @@ def test_rebuild_gives_back_the_exact_state_with_the_deck_order():
             while len(state.events) < cut and not state.is_over:
                 bot = fb.choose(fugitive_view(state)) if state.current_player == "fugitive" else mb.choose(marshal_view(state))
                 state = apply(state, bot)
-            again = ml.rebuild(seed, Ruleset(), state.record())
+            again = ml.rebuild(seed, state.record())
             assert again == state and again.decks == state.decks
 
 
@@ -418,7 +420,8 @@ def test_ending_the_first_turn_with_one_hideout_survives_a_reload_and_a_second_t
     # the second tab, at its next tap, shows the stored match: the Marshal's turn
     _click(other, "m_ready")
     assert "Marshal" in status(other) and not [w for w in other.pills if w.key.startswith("mc_h_")]
-    assert len(GameStore(db).open(gid).record.events) == 1
+    events = GameStore(db).open(gid).record.events
+    assert len(events) == 2 and events[1] == EndOpening()  # the decision is an event of the record
 
 
 def test_declining_the_extra_draw_survives_a_reload(make_app, db):
@@ -441,6 +444,51 @@ def test_declining_the_extra_draw_survives_a_reload(make_app, db):
     assert "Hand the device to the Marshal" in status(again), status(again)
     _click(again, "m_ready")
     assert [k for k in keys(again.segmented_control) if k.startswith("mc_draw")]  # her draw, not his extra one
+
+
+def _old_stored_match(db, moves, ruleset: Ruleset = Ruleset(), seed: int = 11):
+    """A match stored as before record version 2: its record without the turn end its
+    last move wrote (a version 1 document), that move noted in ``ended_turn``; returns
+    (id, the state the moves give)."""
+    import json
+
+    from engine.record import TURN_ENDS, record_from_json
+
+    gid, state = _stored_match(db, "hotseat", moves, seed=seed, ruleset=ruleset)
+    *events, last = state.record().to_dict()["events"]
+    assert last["type"] in TURN_ENDS
+    events = [e for e in events if e["type"] not in TURN_ENDS]  # those before: understood from the next event
+    old = dict(state.record().to_dict(), version=1, events=events)
+    store = GameStore(db)
+    store.save(gid, record_from_json(json.dumps(old)),
+               metadata=dict(store.open(gid).metadata, ended_turn={"events": len(events), "move": last["type"]}))
+    return gid, state
+
+
+@pytest.mark.parametrize("pass_draw", [False, True])
+def test_a_match_saved_before_record_version_2_opens_where_it_was(make_app, db, pass_draw):
+    from engine.moves import DeclineDraw, Draw, MakeGuess, PassTurn
+
+    from app.match_meta import MatchMeta
+    from engine.record import TURN_ENDS
+
+    def miss(state):  # a number in her own hand never hits
+        return MakeGuess(frozenset({min(state.marshal_hand)}))
+
+    moves = ([_lowest_hideout, PassTurn(), Draw(1), Draw(1), miss, Draw(2), PassTurn(), DeclineDraw()] if pass_draw
+             else [_lowest_hideout, PassTurn()])
+    gid, state = _old_stored_match(db, moves, Ruleset("one-or-two", pass_draw))
+    stored = GameStore(db).open(gid)
+    assert stored.record.events == tuple(e for e in state.record().events if e.type not in TURN_ENDS)
+    # the old record, and its note in the metadata:
+    meta = MatchMeta.read(stored.metadata)
+    assert ml.rebuild(meta.seed, stored.record, meta.ended_turn) == state  # the same state as then
+    assert ml.rebuild(meta.seed, stored.record).current_player == "fugitive"  # which the note alone says
+    at = make_app(page="match", game=gid, owner=KEY)
+    no_exception(at)
+    assert "Hand the device to the Marshal" in status(at), status(at)
+    _click(at, "m_ready")
+    assert [k for k in keys(at.segmented_control) if k.startswith("mc_draw")]  # her draw: his turn stays over
 
 
 def test_a_stale_decision_in_the_metadata_is_a_message_not_a_move(make_app, db):

@@ -32,13 +32,13 @@ def test_the_fields_say_what_the_keys_said():
     assert not local.online and local.winner_off_the_board is None and local.claim_after is None
 
 
-def test_a_silent_move_and_an_ending_are_noted_without_touching_the_rest():
-    meta = MatchMeta(4, "online", claim_after=3600)
-    assert meta.after_silent_move(3, None) is meta  # an ordinary move leaves the old note to go stale
-    noted = meta.after_silent_move(3, "end_opening")
-    assert noted.ended_turn == EndedTurn(3, "end_opening") and noted.claim_after == 3600
-    ended = noted.ending("resigned", "marshal", 5)
-    assert ended.ended == Ended("resigned", "marshal", 5) and ended.ended_turn == noted.ended_turn
+def test_an_ending_is_noted_without_touching_the_rest():
+    # a match saved before record version 2 keeps its turn-end note as it was read
+    meta = MatchMeta.read({"seed": 4, "mode": "online", "claim_after": 3600,
+                           "ended_turn": {"events": 3, "move": "end_opening"}})
+    ended = meta.ending("resigned", "marshal", 5)
+    assert ended.ended == Ended("resigned", "marshal", 5) and ended.ended_turn == EndedTurn(3, "end_opening")
+    assert ended.claim_after == 3600
     with pytest.raises(MetaError):
         meta.ending("gave up", "marshal", 5)
     with pytest.raises(MetaError):

@@ -59,7 +59,7 @@ def test_full_record_matches_record_md_exactly():
     assert s.winner == "marshal"
     assert s.record().to_dict() == {
         "format": "fugitive-record",
-        "version": 1,
+        "version": 2,
         "ruleset": {"opening": "one-or-two", "pass_draw": False},
         "fugitive_setup": [4, 5, 6, 15, 16],
         "events": EXPECTED_EVENTS,

@@ -20,7 +20,7 @@ from tests.coded import assert_coded, nested_codes, placeholders
 from engine.record import RecordFormatError, event_from_json, load_record, record_from_json
 
 SOURCE = pathlib.Path(R.__file__)
-TYPES = "place, pass, fugitive_draw, marshal_draw, guess, manhunt_guess"
+TYPES = "place, pass, fugitive_draw, marshal_draw, guess, manhunt_guess, end_opening, decline_draw"
 
 
 def doc(*events, **top) -> str:
@@ -104,10 +104,13 @@ CASES = [
     # the record around the events
     ("[]", None, "record_not_object", "a record must be a JSON object"),
     (doc(format="x"), None, "wrong_format", '"format" must be "fugitive-record", not "x"'),
-    (doc(version=2), None, "unsupported_version", "unsupported version 2: this program reads version 1"),
-    (doc(version=None), None, "unsupported_version", "unsupported version null: this program reads version 1"),
-    (doc(version=True), None, "unsupported_version", "unsupported version true: this program reads version 1"),
-    (doc(version=1.0), None, "unsupported_version", "unsupported version 1.0: this program reads version 1"),
+    (doc(version=3), None, "unsupported_version", "unsupported version 3: this program reads versions 1, 2"),
+    (doc(version=None), None, "unsupported_version", "unsupported version null: this program reads versions 1, 2"),
+    (doc(version=True), None, "unsupported_version", "unsupported version true: this program reads versions 1, 2"),
+    (doc(version=1.0), None, "unsupported_version", "unsupported version 1.0: this program reads versions 1, 2"),
+    (doc(version=2.0), None, "unsupported_version", "unsupported version 2.0: this program reads versions 1, 2"),
+    (doc({"type": "end_opening"}), 0, "event_of_later_version", "end_opening is an event of version 2, not of version 1"),
+    (doc({"type": "decline_draw", "x": 1}, version=2), 0, "unknown_field", "decline_draw has an unknown field 'x'"),
     (doc({"type": "marshal_draw", "card": 10**60}), 0, "out_of_range",
      "card must be from 4 to 41, not 1000000000000000000000000000000000000000…"),
     (doc(ruleset=[]), None, "ruleset_not_object", "ruleset must be a JSON object"),

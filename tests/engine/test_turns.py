@@ -16,7 +16,7 @@ from engine import (
     legal_moves,
     new_game,
 )
-from engine.record import Ruleset
+from engine.record import DrawDeclined, EndOpening, Ruleset
 
 from .helpers import cards_accounted, play, position, start
 
@@ -50,12 +50,12 @@ def test_first_turn_cannot_pass():
         apply(s, PassTurn())
 
 
-def test_one_or_two_opening_may_stop_after_one_without_an_event():
+def test_one_or_two_opening_may_stop_after_one_with_end_opening():
     s = play(start(), PlaceHideout(3))
     assert s.phase == Phase.FUGITIVE_OPENING and PassTurn() in legal_moves(s)
     s = apply(s, PassTurn())
     assert s.phase == Phase.MARSHAL_DRAW and s.draws_left == 2
-    assert [e.type for e in s.events] == ["place"]
+    assert [e.type for e in s.events] == ["place", "end_opening"] and s.events[-1] == EndOpening()
 
 
 def test_one_or_two_opening_ends_after_two():
@@ -162,10 +162,11 @@ def test_pass_draw_bonus_only_from_the_lowest_nonempty_deck():
     assert legal_moves(s2) == [Draw(2), DeclineDraw()]
 
 
-def test_pass_draw_can_be_declined_and_writes_nothing():
+def test_pass_draw_can_be_declined_and_writes_decline_draw():
     s = _passed(PASS_DRAW)
     t = apply(s, DeclineDraw())
-    assert t.phase == Phase.MARSHAL_DRAW and t.events == s.events
+    assert t.phase == Phase.MARSHAL_DRAW and t.events == s.events + (DrawDeclined(),)
+    assert t.public_events == s.public_events + (DrawDeclined(),)  # public: she sees the turn end
 
 
 def test_no_bonus_draw_in_the_first_edition_or_after_placing():

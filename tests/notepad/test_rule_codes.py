@@ -13,7 +13,7 @@ import pickle
 
 import pytest
 
-from engine.record import Guess, ManhuntGuess, Reveal, Ruleset
+from engine.record import DrawDeclined, EndOpening, Guess, ManhuntGuess, Reveal, Ruleset
 from notepad import CorrectionError, Notepad, RecordRuleError, Validator, validate
 from notepad import validator as V
 from tests.coded import assert_coded, check_coded_call, nested_codes
@@ -73,6 +73,14 @@ CASES = [
      "a fugitive_draw is not allowed now: after his draw the Fugitive places a hideout or passes"),
     (rec(*OPENING, fdraw(3), PASS, PASS, pass_draw=True), 7, "not_allowed_now",
      "a pass is not allowed now: after a pass come the extra fugitive_draw or the Marshal's marshal_draw"),
+    (rec(EndOpening()), 0, "not_allowed_now",
+     "a turn end (end_opening) is not allowed now: the Fugitive's first turn starts with a place (no draw)"),
+    (rec(place(), place(), EndOpening()), 2, "not_allowed_now",
+     "a turn end (end_opening) is not allowed now: the Marshal's first turn is 2 marshal_draws, then a guess"),
+    (rec(place(), EndOpening(), opening="two"), 1, "not_allowed_now",
+     "a turn end (end_opening) is not allowed now: the opening needs exactly 2 places (ruleset opening 'two')"),
+    (rec(*OPENING, fdraw(3), PASS, DrawDeclined()), 7, "not_allowed_now",
+     "a turn end (decline_draw) is not allowed now: the Marshal's turn starts with a marshal_draw while a deck has cards"),
     (rec(place(), place(), place()), 2, "not_allowed_now",
      "a place is not allowed now: the Marshal's first turn is 2 marshal_draws, then a guess"),
     (rec(place(), mdraw(4), miss(1)), 2, "not_allowed_now",

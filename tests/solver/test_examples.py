@@ -104,7 +104,7 @@ def test_invalid_record_is_an_error_not_inconsistent():
     with pytest.raises(InvalidRecord, match="event 2"):
         solve(record(place(0), mdraw(17), mdraw(17)))
     with pytest.raises(InvalidRecord):
-        solve({"format": "fugitive-record", "version": 2, "events": []})
+        solve({"format": "fugitive-record", "version": 3, "events": []})
 
 
 @pytest.mark.usefixtures("core")

@@ -117,7 +117,7 @@ def test_export_import_round_trip(store):
         ("{", "not valid JSON"),
         ("[]", "must be a JSON object"),
         ('{"format": "x", "version": 1, "events": []}', '"format" must be'),
-        ('{"format": "fugitive-record", "version": 2, "events": []}', "unsupported version 2"),
+        ('{"format": "fugitive-record", "version": 3, "events": []}', "unsupported version 3"),
         ('{"format": "fugitive-record", "version": 1, "events": [{"type": "jump"}]}', "unknown event type"),
         ('{"format": "fugitive-record", "version": 1, "events": [{"type": "place", "sprints": "2"}]}',
          "must be a whole number"),

@@ -127,7 +127,7 @@ CASES = [
      "metadata must be plain JSON: Object of type set is not JSON serializable"),
     (lambda s, _: changed_elsewhere(s), "changed_elsewhere", None),  # the id varies: checked below
     (lambda _, b: foreign_database(b), "foreign_database", None),  # the path varies: checked below
-    (lambda s, _: s.open(damaged_row(s, '{"format": "fugitive-record", "version": 2, "events": []}')),
+    (lambda s, _: s.open(damaged_row(s, '{"format": "fugitive-record", "version": 3, "events": []}')),
      "unreadable_game", None),
     # since the store runs on PostgreSQL too
     (lambda _, b: GameStore(b.location(), create=False), "no_database", None),  # the path varies
@@ -344,7 +344,7 @@ def test_a_stale_copy_saves_nothing_and_the_newer_entries_stay(store):
         store.save("nope", EXAMPLE, expected=EXAMPLE)
 
 
-@pytest.mark.parametrize("text", ['{"format": "fugitive-record", "version": 2, "events": []}', "garbage", "[]",
+@pytest.mark.parametrize("text", ['{"format": "fugitive-record", "version": 3, "events": []}', "garbage", "[]",
                                   "[" * 100_000])
 def test_a_row_that_cannot_be_read_is_an_error_on_that_game_alone(store, text):
     good = store.create(EXAMPLE, title="good").id
