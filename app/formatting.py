@@ -9,12 +9,14 @@ digits: 1,000). Every function takes the page's language unless given one.
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from functools import lru_cache
 from decimal import Decimal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel.dates import format_datetime
 from babel.lists import format_list
-from babel.numbers import format_decimal, format_percent
+from babel import Locale
+from babel.numbers import NumberPattern, format_percent, parse_pattern
 from babel.units import format_unit
 
 from .i18n import get_lang, say
@@ -24,10 +26,20 @@ def _lang(lang: str | None) -> str:
     return lang or get_lang()
 
 
-def _exact(x: float) -> Decimal:
-    """``x`` as the exact value of its float: rounded as Python rounds it (0.545 is a
-    little over, 55%), not as its shortest decimal (0.545, half to even: 54%)."""
-    return Decimal(float(x))
+@lru_cache(maxsize=None)
+def _locale(lang: str) -> Locale:
+    return Locale.parse(lang)
+
+
+@lru_cache(maxsize=None)
+def _pattern(pattern: str) -> NumberPattern:
+    return parse_pattern(pattern)
+
+
+@lru_cache(maxsize=None)
+def _whole_percent(k: int, lang: str) -> str:
+    """``k`` percent as ``lang`` writes it (101 texts a language: a page shows hundreds)."""
+    return format_percent(Decimal(k).scaleb(-2), locale=lang)
 
 
 def percent(p: float, lang: str | None = None) -> str:
@@ -35,26 +47,26 @@ def percent(p: float, lang: str | None = None) -> str:
     100% for a chance that is neither: <1%, >99%."""
     lang = _lang(lang)
     if p <= 0:
-        return format_percent(0, locale=lang)
+        return _whole_percent(0, lang)
     if p >= 1:
-        return format_percent(1, locale=lang)
-    # the percent rounded as 100 * p is (half to even: 0.125 is 12%, 0.135 is 14%)
-    said = format_percent(Decimal(p * 100).scaleb(-2), locale=lang)
-    if said == format_percent(0, locale=lang):
-        return "<" + format_percent(0.01, locale=lang)
-    if said == format_percent(1, locale=lang):
-        return ">" + format_percent(0.99, locale=lang)
-    return said
+        return _whole_percent(100, lang)
+    k = round(p * 100)  # the percent rounded as 100 * p is (half to even: 0.125 is 12%, 0.135 is 14%)
+    if k == 0:
+        return "<" + _whole_percent(1, lang)
+    if k == 100:
+        return ">" + _whole_percent(99, lang)
+    return _whole_percent(k, lang)
 
 
 def decimal(x: float, places: int, lang: str | None = None) -> str:
-    """``x`` with exactly ``places`` decimals (0.50, 1.3), the language's separators."""
-    return format_decimal(_exact(x), format="#,##0." + "0" * places if places else "#,##0", locale=_lang(lang))
+    """``x`` with exactly ``places`` decimals (0.50, 1.3), the language's separators,
+    rounded as Python rounds the float (its exact value: 0.125 is 0.12, 0.135 0.14)."""
+    return _pattern("#,##0." + "0" * places if places else "#,##0").apply(Decimal(float(x)), _locale(_lang(lang)))
 
 
 def number(n: float, lang: str | None = None) -> str:
     """A count or a figure as the language writes it: 1,234."""
-    return format_decimal(n, locale=_lang(lang))
+    return _pattern("#,##0.###").apply(Decimal(n) if isinstance(n, int) else Decimal(str(n)), _locale(_lang(lang)))
 
 
 _UNITS = ((86400, "duration-day"), (3600, "duration-hour"), (60, "duration-minute"))
