@@ -29,7 +29,7 @@ from .cache import solve_cached
 
 
 #: The reasons in English; ``DrawAdvice.reason_key`` and ``reason_args`` let a page say
-#: the same in another language (the app's i18n has these keys prefixed "adv_draw_"),
+#: the same in another language (the app's catalogues have these keys prefixed "adv_draw_"),
 #: and "exhausted" follows any of them when a deck is empty.
 DRAW_REASONS = {
     "blocking": "blocking: his row can already reach {top}; to reach 42 he must pass through deck-3 numbers, "

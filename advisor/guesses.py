@@ -205,14 +205,22 @@ def single_information(post: Posterior, x: int) -> float:
     return _entropy([(n - hit) / n] + [c / n for c in parts])
 
 
-#: The reasons in English; ``Suggestion.reason_key`` and ``reason_args`` let a page say
-#: the same in another language (the app's i18n has these keys prefixed with "adv_").
+#: The reasons in English, the one English of each; ``Suggestion.reason_key`` and
+#: ``reason_args`` let a page say the same in another language (the app's catalogues have
+#: these keys prefixed with "adv_", and say the parts of :data:`REASON_PHRASES` the same way).
 REASONS = {
     "certain": "{nums} {verb} certain: reveals {words} hideout{s} for sure{win}",
-    "certain_plus": "{cert} {verb} certain; adding {unc} ({p}) reveals {words} hideouts with probability {pf}{win}",
+    "certain_plus": "{cert} {verb} certain; adding {unc} ({p}) reveals {words} hideouts if it hits{win}",
     "single": "{x} is the most likely hideout left ({p}{spot}){win}",
     "cannot": "{x} cannot hit",
-    "multi": "{nums} are all hideouts with probability {pf}: {words} reveals if it hits{win}",
+    "multi": "{nums}: all hideouts with probability {p}; {words} reveals if it hits{win}",
+}
+
+#: Parts of the reasons: ``win`` when the guess would win the game, ``spot`` where a single
+#: number most likely lies.
+REASON_PHRASES = {
+    "win": " and wins the game",
+    "spot": ", most likely at position {pos}",
 }
 
 
@@ -224,7 +232,7 @@ def _reason_parts(numbers: Iterable[int], certain: Container[int], p: Fraction,
     unc = [x for x in nums if x not in certain]
     k = len(nums)
     args = {"k": k, "words": _WORDS.get(k, str(k)), "win": k == post.face_down_count, "p": _pct(p),
-            "pf": f"{float(p):.2f}", "nums": _join(nums), "s": "s" if k > 1 else "",
+            "nums": _join(nums), "s": "s" if k > 1 else "",
             "numbers": tuple(nums), "certain": tuple(cert), "uncertain": tuple(unc)}  # to join in other languages
     if not unc:
         return "certain", dict(args, verb="is" if len(cert) == 1 else "are")
@@ -246,8 +254,8 @@ def _reason(numbers: Iterable[int], certain: Container[int], p: Fraction,
     key, args = _reason_parts(numbers, certain, p, post)
     english = dict(
         args,
-        win=" and wins the game" if args["win"] else "",
-        spot=f", most likely at position {args['pos']}" if args.get("pos") else "",
+        win=REASON_PHRASES["win"] if args["win"] else "",
+        spot=REASON_PHRASES["spot"].format(pos=args["pos"]) if args.get("pos") else "",
     )
     return REASONS[key].format(**english), key, args
 

@@ -29,7 +29,7 @@ from . import match_play as mp
 from . import review, services, ui
 from .i18n import error_text, md, rule_text, t
 from .match_meta import read_or_none
-from .services import pct
+from .formatting import percent
 
 
 # --------------------------------------------------------------------------- kept results
@@ -314,8 +314,8 @@ def _hindsight(full: Record, prefix: Record, step: int, state) -> None:
                                                            len(prefix.events)) + "</div>")
     if spots:
         st.html('<div data-testid="fg-hindsight">' + "".join(
-            '<div class="fg-cands">' + html.escape(t("hindsight_spot", p=x.position, x=x.number, ph=pct(x.p_here),
-                                                       pn=pct(x.p_number), b=x.her_best, bp=pct(x.her_best_p)))
+            '<div class="fg-cands">' + html.escape(t("hindsight_spot", p=x.position, x=x.number, ph=percent(x.p_here),
+                                                       pn=percent(x.p_number), b=x.her_best, bp=percent(x.her_best_p)))
             + "</div>" for x in spots) + "</div>")
         st.caption(t("hindsight_legend"))
     elif prefix.events:

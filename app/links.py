@@ -34,9 +34,9 @@ def bound_params() -> None:
         if value is None:
             continue
         if name in ID_PARAMS and not plausible_id(value):
-            st.error(t("bad_game_id", n=f"{len(value):,}", limit=GAME_ID_MAX))
+            st.error(t("bad_game_id", n=len(value), limit=GAME_ID_MAX))
         elif name in SECRET_PARAMS and not plausible(value):
-            st.error(t("bad_link_secret", n=f"{len(value):,}", low=SECRET_MIN, high=SECRET_MAX))
+            st.error(t("bad_link_secret", n=len(value), low=SECRET_MIN, high=SECRET_MAX))
         else:
             continue
         del st.query_params[name]

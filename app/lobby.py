@@ -25,7 +25,7 @@ from store import StoreError
 from store.lobby_rules import PACES, WANTS, Challenge, LobbyMatch
 from store.ratings import Rating
 
-from . import identity, services
+from . import formatting, identity, services
 from .i18n import error_text, t
 from .match_control import MatchSession, Matches
 
@@ -264,7 +264,7 @@ def _about_my_strength(mine: dict[str, Rating]) -> None:
                 continue
             ai, chance = got
             label = t("ladder_pick", role=t(side), ai=t(f"bot_level_{ai.side}_{ai.level}"), rating=ai.rating.shown,
-                      chance=round(100 * chance))
+                      chance=formatting.percent(chance))
             st.button(label, key=f"lb_ai_{side}", use_container_width=True, on_click=_play_ai, args=(side, ai.level))
 
 

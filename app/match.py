@@ -22,8 +22,6 @@ import secrets
 import time
 from dataclasses import dataclass
 from typing import Literal
-from datetime import datetime, timezone
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import streamlit as st
 
@@ -37,7 +35,7 @@ from store.policy import Action
 from . import identity
 from . import match_logic as ml
 from . import match_play as mp
-from . import online, services, ui
+from . import formatting, online, services, ui
 from .match_control import Closed, Missing, resigning_side, session
 from .i18n import error_text, t
 from .match_meta import MatchMeta, read_or_none
@@ -149,7 +147,7 @@ def setup() -> None:
         elif start:
             seed = _seed(seed_text)
             if seed is None:
-                st.error(t("bad_seed", limit=f"{SEED_MAX:,}", text=ui.shown_id(seed_text)))
+                st.error(t("bad_seed", limit=formatting.number(SEED_MAX), text=ui.shown_id(seed_text)))
                 return
             ruleset = Ruleset(opening, bool(pass_draw))
             state = new_game(seed, ruleset)
@@ -238,7 +236,7 @@ def list_label(g: GameInfo, role: str | None = None) -> str:
     """One saved match: who played whom, how it stands, when, how many moves
     (``role``: this browser's part in it, for a match played by links)."""
     s = summary(g.id, g.updated)
-    when = _when(g.updated)
+    when = formatting.when(g.updated, st.context.timezone)
     if s is None:
         return f"{g.title} · {when}"
     humans = ml.human_roles(s.mode)
@@ -271,24 +269,7 @@ def list_label(g: GameInfo, role: str | None = None) -> str:
         result = t("list_your_turn") if s.turn in humans else t("list_in_play")
     else:
         result = t("list_in_play")
-    return " · ".join((who, result, when, t("moves_one") if s.moves == 1 else t("moves_n", n=s.moves)))
-
-
-def _when(iso: str) -> str:
-    """A stored time (UTC, ISO) in the browser's time zone: 23 Nov 21:04."""
-    try:
-        moment = datetime.fromisoformat(iso)
-    except ValueError:
-        return iso
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    zone = st.context.timezone
-    if zone:
-        try:
-            moment = moment.astimezone(ZoneInfo(zone))
-        except (ZoneInfoNotFoundError, ValueError):
-            pass
-    return moment.strftime("%Y-%m-%d %H:%M")
+    return " · ".join((who, result, when, t("moves", n=s.moves)))
 
 
 # --------------------------------------------------------------------------- page

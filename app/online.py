@@ -59,7 +59,7 @@ from store.policy import Action
 from . import identity, links
 from . import match_logic as ml
 from . import match_play as mp
-from . import services, ui
+from . import formatting, services, ui
 from .i18n import error_text, t
 from .match_control import Closed, invited_moved
 from .phone import on_this_machine
@@ -110,7 +110,7 @@ def setup_options() -> InviteOptions:
     button): a link for watchers, and the idle time after which a match may be claimed."""
     watchers = st.toggle(t("invite_watchers"), value=True, key="m_watchers")
     claim = st.selectbox(t("claim_after"), CLAIM_CHOICES, index=CLAIM_CHOICES.index(CLAIM_DEFAULT),
-                         format_func=_duration, key="m_claim")
+                         format_func=formatting.duration, key="m_claim")
     return InviteOptions(bool(watchers), int(claim))
 
 
@@ -310,9 +310,10 @@ def _idle_line(m, mine: bool) -> None:
         return
     other = other_seat(Role(m.role)).value
     left_ms = int((when - now) * 1000)
-    left = (f'<span class="fg-left" data-left="{left_ms}" data-h="{html.escape(t("left_hours"))}" '
-            f'data-m="{html.escape(t("left_minutes"))}" data-s="{html.escape(t("left_seconds"))}">'
-            f"{html.escape(_left(left_ms / 1000))}</span>")
+    says = formatting.time_left_templates()
+    left = (f'<span class="fg-left" data-left="{left_ms}" data-h="{html.escape(says["h"])}" '
+            f'data-m="{html.escape(says["m"])}" data-s="{html.escape(says["s"])}">'
+            f"{html.escape(formatting.time_left(left_ms / 1000))}</span>")
     text = (t("idle_yours", other=t(other), left="{left}") if mine
             else t("idle_theirs", who=t(m.state.current_player), left="{left}"))
     st.html(f'<div class="fg-slot-line" data-testid="fg-idle">{html.escape(text).replace("{left}", left)}</div>'
@@ -325,14 +326,6 @@ def _idle_line(m, mine: bool) -> None:
             " : m ? e.dataset.m.replace('{m}', m) : e.dataset.s; } };"
             " tick(); if (!window.__fgLeft) window.__fgLeft = setInterval(tick, 1000); })();</script>",
             unsafe_allow_javascript=True)
-
-
-def _left(seconds: float) -> str:
-    """A time left as the idle line says it (the browser's script says it the same way)."""
-    h, m = int(seconds // 3600), int(seconds % 3600 // 60)
-    if h:
-        return t("left_hours").replace("{h}", str(h)).replace("{m}", str(m))
-    return t("left_minutes").replace("{m}", str(m)) if m else t("left_seconds")
 
 
 def _turn_signal(gid: str, role: str, mine: bool) -> None:
@@ -463,7 +456,7 @@ def _claim(m) -> float | None:
         return None
     if services.now() < when:
         return when
-    st.caption(t("claim_info", idle=_duration(m.meta.claim_after or 0)))
+    st.caption(t("claim_info", idle=formatting.duration(m.meta.claim_after or 0)))
     # the tap is judged against the match as this page showed it (the callback's m),
     # before the page runs again and reads the store: a stale claim is refused, and said so
     st.button(t("claim_button"), key=f"m_claim_{m.version}", type="primary", use_container_width=True,
@@ -540,16 +533,3 @@ def _live(gid: str, version: int, deadline: float | None, said: int = 0) -> None
         st.rerun(scope="app")
     if deadline is not None and services.now() >= deadline:
         st.rerun(scope="app")
-
-
-# --------------------------------------------------------------------------- helpers
-def _duration(seconds: int) -> str:
-    if seconds % 86400 == 0:
-        n = seconds // 86400
-        return t("days_one") if n == 1 else t("days_n", n=n)
-    if seconds % 3600 == 0:
-        n = seconds // 3600
-        return t("hours_one") if n == 1 else t("hours_n", n=n)
-    return t("minutes_n", n=max(1, seconds // 60))
-
-

@@ -47,7 +47,7 @@ from .assistant_fixes import Fix
 from .assistant_logic import Draft, GameRef, HitDraft, Message, OpenGame, Say, active_number, complete, fix_payload, \
     possible_positions, seen_cards
 from .i18n import error_text, format_text, rule_text, t
-from .services import pct
+from .formatting import percent
 
 #: Her guess and the sprint cards of a reveal: 7 numbers a line; his sprint count: 8.
 GRID = 7
@@ -444,7 +444,7 @@ def _chance(pad: Notepad, draft: Draft, post: Posterior | None, manhunt: bool) -
     if post is not None and post.consistent:
         p = float(post.joint(numbers))
         key = "chance_one" if len(numbers) == 1 else "chance_all"
-        parts.append(t(key, x=", ".join(map(str, numbers)), p=pct(p)))
+        parts.append(t(key, x=", ".join(map(str, numbers)), p=percent(p)))
     mine = [x for x in numbers if x in s.marshal_hand]
     if mine:
         parts.append(t("hand_cannot_hit", x=", ".join(map(str, mine))))

@@ -20,7 +20,7 @@ from advisor.coach_marshal import MAX_SETS, MANHUNT_SECONDS, DrawCall, GuessCall
 from engine.record import Pass, Place
 
 from .i18n import t
-from .services import pct
+from .formatting import decimal, number, percent
 
 SIDES = ("marshal", "fugitive")
 
@@ -49,26 +49,17 @@ def _tw(key: str, you: bool, /, **kw) -> str:
     return t(f"{key}_you" if you else key, **kw)
 
 
-def _n(key: str, n: int) -> str:
-    """``key``, or its singular ``key_1`` when ``n`` is 1 (the "_you" suffix after it)."""
-    if n != 1:
-        return key
-    if key.endswith("_you"):
-        return key[:-4] + "_1_you"
-    return key + "_1"
-
-
 def _nums(numbers) -> str:
     return "+".join(map(str, numbers))
 
 
 def _two(x: float) -> str:
-    return f"{x:.2f}"
+    return decimal(x, 2)
 
 
 def _span(lo: float, hi: float) -> str:
     """A chance known exactly, or within bounds (as shown)."""
-    return pct(lo) if pct(lo) == pct(hi) else t("coach_between", lo=pct(lo), hi=pct(hi))
+    return percent(lo) if percent(lo) == percent(hi) else t("coach_between", lo=percent(lo), hi=percent(hi))
 
 
 # --------------------------------------------------------------------------- the Marshal
@@ -101,34 +92,34 @@ def _draw_lines(c: DrawCall, you: bool) -> list[str]:
 
 
 def _one(x: float) -> str:
-    return f"{x:.1f}"
+    return decimal(x, 1)
 
 
 def _guess_lines(c: GuessCall, you: bool) -> list[str]:
     k = len(c.numbers)
-    args = dict(g=_nums(c.numbers), p=pct(c.p), k=k, e=_two(c.reveals))
+    args = dict(g=_nums(c.numbers), p=percent(c.p), k=k, e=_two(c.reveals))
     lines = [f"{c.index + 1}. " + _tw("mc_guessed" if k == 1 else "mc_guessed_set", you, **args)]
     b = c.best
-    bargs = dict(b=_nums(b.numbers), bp=pct(b.p), bk=len(b.numbers), be=_two(b.reveals))
+    bargs = dict(b=_nums(b.numbers), bp=percent(b.p), bk=len(b.numbers), be=_two(b.reveals))
     searched = "" if b.exact else " " + t("mc_searched", n=MAX_SETS)
-    if c.is_best or (_two(c.reveals) == _two(b.reveals) and pct(c.p) == pct(b.p)) or not b.numbers:
+    if c.is_best or (_two(c.reveals) == _two(b.reveals) and percent(c.p) == percent(b.p)) or not b.numbers:
         lines.append(t("mc_guess_best") + searched)
-    elif b.p < c.p < 1 and pct(c.p) != pct(b.p) and not c.own_cards:
+    elif b.p < c.p < 1 and percent(c.p) != percent(b.p) and not c.own_cards:
         # hers was the likelier: a miss of it would have ruled out more of the histories
         # left, so more revealed on average does not decide it alone
         lines.append(t("mc_guess_better", **bargs) + " " + _guess_why(c, you, args, bargs) + searched)
-        lines.append(t("mc_miss_teaches_mine", g=_nums(c.numbers), mp=pct(c.p), b=_nums(b.numbers), bmp=pct(b.p)))
+        lines.append(t("mc_miss_teaches_mine", g=_nums(c.numbers), mp=percent(c.p), b=_nums(b.numbers), bmp=percent(b.p)))
     else:
         lines.append(t("mc_guess_better", **bargs) + " " + _guess_why(c, you, args, bargs) + searched)
-        if c.p < b.p < 1 and pct(c.p) != pct(b.p) and c.p > 0:
-            lines.append(t("mc_miss_teaches", g=_nums(c.numbers), mp=pct(c.p), b=_nums(b.numbers), bmp=pct(b.p)))
+        if c.p < b.p < 1 and percent(c.p) != percent(b.p) and c.p > 0:
+            lines.append(t("mc_miss_teaches", g=_nums(c.numbers), mp=percent(c.p), b=_nums(b.numbers), bmp=percent(b.p)))
     if c.hit:
-        lines.append(t(_n("gain_won", c.revealed), n=c.revealed) if c.won
-                     else t(_n("gain_hit", c.revealed), n=c.revealed))
+        lines.append(t("gain_won", n=c.revealed) if c.won
+                     else t("gain_hit", n=c.revealed))
     elif c.own_cards:
         lines.append(_tw("mc_own_cards", you, n=", ".join(map(str, c.own_cards))))
     elif c.p > 0:
-        lines.append(t("gain_miss", p=pct(c.p)))
+        lines.append(t("gain_miss", p=percent(c.p)))
     else:
         lines.append(t("gain_miss_zero"))
     return lines
@@ -142,7 +133,7 @@ def _guess_why(c: GuessCall, you: bool, args: dict, bargs: dict) -> str:
     if c.p == 0:
         return t("mc_why_impossible", **args)
     if b.p >= 1:
-        return t(_n("mc_why_certain", len(b.numbers)), **bargs)
+        return t("mc_why_certain", **bargs)
     if len(b.numbers) < len(c.numbers):
         return t("mc_why_smaller", **args, **bargs)
     if len(b.numbers) > len(c.numbers):
@@ -151,17 +142,17 @@ def _guess_why(c: GuessCall, you: bool, args: dict, bargs: dict) -> str:
 
 
 def _manhunt_lines(c: ManhuntCall, you: bool) -> list[str]:
-    lines = [f"{c.index + 1}. " + _tw("mc_manhunt", you, x=c.number, p=pct(c.p), v=_span(*c.value))]
+    lines = [f"{c.index + 1}. " + _tw("mc_manhunt", you, x=c.number, p=percent(c.p), v=_span(*c.value))]
     verdict = c.is_best
     shown_equal = _span(*c.value) == _span(*c.best_value)
     if verdict or (verdict is False and shown_equal) or c.number == c.best:
         lines.append(t("mc_guess_best"))
     elif verdict is False:
-        lines.append(t("mc_manhunt_better", b=c.best, bp=pct(c.best_p), bv=_span(*c.best_value)))
+        lines.append(t("mc_manhunt_better", b=c.best, bp=percent(c.best_p), bv=_span(*c.best_value)))
     else:
         lines.append(t("mc_manhunt_unknown", s=f"{MANHUNT_SECONDS:g}", b=c.best, bv=_span(*c.best_value)))
     if c.hit:
-        lines.append(t("gain_won_1") if c.won else t("gain_hit_1"))
+        lines.append(t("gain_won", n=1) if c.won else t("gain_hit", n=1))
     else:
         lines.append(t("mc_manhunt_missed"))
     return lines
@@ -174,7 +165,7 @@ def marshal_flagged(call: MarshalCall) -> bool:
         return not (call.is_best or _two(call.score(call.deck).score) == _two(call.score(call.best).score))
     if isinstance(call, GuessCall):
         b = call.best
-        return not (call.is_best or (_two(call.reveals) == _two(b.reveals) and pct(call.p) == pct(b.p))
+        return not (call.is_best or (_two(call.reveals) == _two(b.reveals) and percent(call.p) == percent(b.p))
                     or not b.numbers)
     shown_equal = _span(*call.value) == _span(*call.best_value)
     return call.is_best is False and not shown_equal and call.number != call.best
@@ -184,9 +175,9 @@ def marshal_flagged(call: MarshalCall) -> bool:
 def _move_text(e, you: bool) -> str:
     if isinstance(e, Place):
         if e.is_escape:
-            return _tw(_n("coach_move_escape", e.sprints), you, s=e.sprints)
+            return _tw("coach_move_escape", you, s=e.sprints)
         if e.sprints:
-            return _tw(_n("coach_move_place", e.sprints), you, h=e.hideout, s=e.sprints)
+            return _tw("coach_move_place", you, h=e.hideout, s=e.sprints)
         return _tw("coach_move_place_none", you, h=e.hideout)
     return _tw("coach_move_pass", you)
 
@@ -194,7 +185,7 @@ def _move_text(e, you: bool) -> str:
 def _option_text(o: Option) -> str:
     if o.hideout is None:
         return t("coach_option_pass")
-    return t(_n("coach_option", o.sprints), h=o.hideout, s=o.sprints)
+    return t("coach_option", h=o.hideout, s=o.sprints)
 
 
 def _chance_text(c: Chance) -> str:
@@ -203,7 +194,7 @@ def _chance_text(c: Chance) -> str:
         return t("coach_option_pass")
     if not c.sprint_cards:
         return t("fc_option_none", h=c.hideout)
-    return t("fc_option_cards" if c.sprints > 1 else "fc_option_card", h=c.hideout,
+    return t("fc_option", n=c.sprints, h=c.hideout,
              cards=", ".join(map(str, c.sprint_cards)))
 
 
@@ -213,8 +204,8 @@ def _difference(o: Option, turn: CoachTurn) -> str | None:
     said; None when every figure reads the same."""
     pairs = (("coach_diff_found", o.found, turn.found), ("coach_diff_worst", o.worst, turn.worst))
     for key, a, b in pairs:
-        if pct(a) != pct(b):
-            return t(key, a=pct(a), b=pct(b))
+        if percent(a) != percent(b):
+            return t(key, a=percent(a), b=percent(b))
     placed = isinstance(turn.event, Place)
     if (o.hideout is not None) == placed and _two(o.total) != _two(turn.total):
         return t("coach_diff_total", a=_two(o.total), b=_two(turn.total))
@@ -235,9 +226,9 @@ def _grade_line(turn: CoachTurn, you: bool) -> str:
     if turn.win is None:
         return _tw("fc_no_grade", you)
     if b is None:
-        return _tw("fc_good", you, w=pct(turn.win))
+        return _tw("fc_good", you, w=percent(turn.win))
     if b.hideout == 42 and turn.better_option is not None and turn.better_option.wins:
-        return t(_n("coach_best_escape", b.sprints), s=b.sprints)
+        return t("coach_best_escape", s=b.sprints)
     why = []
     mine = _spent(turn.event)
     if b.sprints < mine:
@@ -250,7 +241,7 @@ def _grade_line(turn: CoachTurn, you: bool) -> str:
         diff = _difference(turn.better_option, turn)
         if diff is not None:
             why.append(diff)
-    text = t("fc_better", o=_chance_text(b), a=pct(b.win), b=pct(turn.win))
+    text = t("fc_better", o=_chance_text(b), a=percent(b.win), b=percent(turn.win))
     return text + (" " + t("fc_because", why="; ".join(why)) if why else "")
 
 
@@ -260,22 +251,26 @@ def fugitive_lines(turn: CoachTurn, reader: Reader) -> list[str]:
     averaged, then the grade (his chance to win against the better move's, or forced)."""
     you = reader.own("fugitive")
     lines = [f"{turn.index + 1}. {_move_text(turn.event, you)} — "
-             + _tw("fc_found", you, f=pct(turn.found), w=pct(turn.worst))]
-    spots = " · ".join(t("coach_spot", x=x.number, p=x.position, q=pct(x.p)) for x in turn.exposures)
+             + _tw("fc_found", you, f=percent(turn.found), w=percent(turn.worst))]
+    spots = " · ".join(t("coach_spot", x=x.number, p=x.position, q=percent(x.p)) for x in turn.exposures)
     lines.append(spots or t("coach_nothing_hidden"))
     if turn.hands == 1:
         lines.append(_tw("coach_hands_one", you))
     elif turn.exact:
-        lines.append(t("coach_hands_exact", n=f"{turn.hands:,}"))
+        lines.append(t("coach_hands_exact", n=number(turn.hands)))
     else:
         se = max((x.se for x in turn.exposures), default=0.0)
-        lines.append(t("coach_hands_sampled", k=turn.averaged, n=f"{turn.hands:,}",
-                       se=f"{max(math.ceil(se * 1000), 1) / 10:.1f}"))
+        lines.append(t("coach_hands_sampled", k=turn.averaged, n=number(turn.hands),
+                       se=decimal(max(math.ceil(se * 1000), 1) / 10, 1)))
     lines.append(_grade_line(turn, you))
     if turn.bluff is not None:
         f = turn.bluff
-        key = "coach_bluff_worked" if f.worked and pct(f.p) != pct(f.p_fewest) else "coach_bluff_failed"
-        lines.append(t(_n(key, f.sprints), h=f.hideout, s=f.sprints, p=pct(f.p), f=f.fewest, pf=pct(f.p_fewest)))
+        worked = f.worked and percent(f.p) != percent(f.p_fewest)
+        if f.fewest:
+            key = "coach_bluff_worked" if worked else "coach_bluff_failed"
+        else:  # enough to reach it was no sprint card at all
+            key = "coach_bluff_worked_none" if worked else "coach_bluff_failed_none"
+        lines.append(t(key, h=f.hideout, s=f.sprints, p=percent(f.p), f=f.fewest, pf=percent(f.p_fewest)))
     return lines
 
 

@@ -95,16 +95,18 @@ class Advice:
     reason_args: tuple[tuple[str, Any], ...] = ()
 
     def text(self) -> str:
-        """The reason in the page's language."""
+        """The reason in the page's language: ``adv_<key>`` of its catalogue, in English
+        the advisor's own template (``advisor.guesses.REASONS``, the one English)."""
         from .i18n import STRINGS, get_lang, t
 
-        if not self.reason_key or f"adv_{self.reason_key}" not in STRINGS.get(get_lang(), {}):
+        if not self.reason_key:
             return self.reason
         args = dict(self.reason_args)
-        # the numbers joined the page's way (the English "5, 7 and 12" is the advisor's)
-        for name, numbers in (("nums", "numbers"), ("cert", "certain"), ("unc", "uncertain")):
-            if args.get(numbers):
-                args[name] = ", ".join(map(str, args[numbers]))
+        if f"adv_{self.reason_key}" in STRINGS.get(get_lang(), {}):
+            # a translation: the numbers joined the page's way (the English "5, 7 and 12" is the advisor's)
+            for name, numbers in (("nums", "numbers"), ("cert", "certain"), ("unc", "uncertain")):
+                if args.get(numbers):
+                    args[name] = ", ".join(map(str, args[numbers]))
         args["win"] = t("adv_win") if args.get("win") else ""
         args["spot"] = t("adv_spot", pos=args["pos"]) if args.get("pos") else ""
         return t(f"adv_{self.reason_key}", **args)
@@ -124,14 +126,16 @@ def advice(record: Record, limit: int = 5) -> tuple[Advice, ...]:
 
 
 def draw_advice(record: Record) -> tuple[int, str] | None:
-    """(deck, reason in the page's language), or None before her first entry."""
-    from .i18n import STRINGS, get_lang, t
+    """(deck, reason in the page's language), or None before her first entry. The
+    reason is ``adv_draw_<key>`` of the page's catalogue, in English the advisor's own
+    (``advisor.draws.DRAW_REASONS``)."""
+    from .i18n import t
 
     if not record.events or not solve(record).consistent:
         return None
     got = answers.draw_advice(record)
     args = dict(got.reason_args)
-    if not got.reason_key or f"adv_draw_{got.reason_key}" not in STRINGS.get(get_lang(), {}):
+    if not got.reason_key:
         return got.deck, got.reason
     text = t(f"adv_draw_{got.reason_key}", **args)
     if "decks" in args:  # an empty deck
@@ -161,14 +165,3 @@ def manhunt_plan(record: Record) -> ManhuntTip | None:
     return ManhuntTip(plan.best_guess, float(post.probability(plan.best_guess)), float(plan.lower), float(plan.upper))
 
 
-def pct(p: float) -> str:
-    """A probability for people: 71%, <1%, 100%."""
-    if p <= 0:
-        return "0%"
-    if p >= 1:
-        return "100%"
-    if p < 0.005:
-        return "<1%"
-    if p > 0.995:
-        return ">99%"
-    return f"{p * 100:.0f}%"

@@ -19,7 +19,7 @@ from store import StoreError, configured_location, display_location
 
 from . import services
 from .i18n import error_text, get_lang, t
-from .services import pct
+from .formatting import decimal, number, percent
 
 def shown_id(gid: object) -> str:
     """A game id from the URL, to show in a message: inline code (never markdown, so
@@ -190,7 +190,7 @@ def cell_look(x: int, p: float, face_up: set[int], hand: set[int], sprint_up: se
         return CellLook("out", "", "·")
     if p >= 0.9995:
         return CellLook("certain", "", "100%")
-    return CellLook("likely", _cell_style(p), pct(p))
+    return CellLook("likely", _cell_style(p), percent(p))
 
 
 _CELL_CLASS = {"up": "fg-cell fg-up", "sprint": "fg-cell fg-up fg-sprint", "mine": "fg-cell fg-mine",
@@ -243,7 +243,7 @@ def _sprint_stack(card: RowCard) -> str:
     "#3 (+2)"), never a sum of their values."""
     if not card.sprints:
         return '<div class="fg-stack empty">&nbsp;</div>'
-    title = html.escape(t("sprint_cards_n_1") if card.sprints == 1 else t("sprint_cards_n", n=card.sprints))
+    title = html.escape(t("sprint_cards_n", n=card.sprints))
     if card.sprint_cards is not None:
         mini = "".join(f'<span class="fg-mini up">{c}</span>' for c in card.sprint_cards)
         return (f'<div class="fg-stack" title="{title}" data-sprints="{card.sprints}">{mini}'
@@ -370,9 +370,9 @@ def suggestions_html(record: Record, post: Posterior | None, manhunt: bool, limi
         plan = services.manhunt_plan(record)
         if not plan:
             return ""
-        lines = [t("manhunt_next", x=f"<b>{plan.guess}</b>", p=pct(plan.hit))]
-        lines.append(t("manhunt_catch", p=pct(plan.lower)) if abs(plan.upper - plan.lower) < 1e-9
-                     else t("manhunt_catch_range", lo=pct(plan.lower), hi=pct(plan.upper)))
+        lines = [t("manhunt_next", x=f"<b>{plan.guess}</b>", p=percent(plan.hit))]
+        lines.append(t("manhunt_catch", p=percent(plan.lower)) if abs(plan.upper - plan.lower) < 1e-9
+                     else t("manhunt_catch_range", lo=percent(plan.lower), hi=percent(plan.upper)))
         return '<div class="fg-sugg" data-testid="fg-manhunt">' + "<br>".join(lines) + "</div>"
     tips = services.advice(record, limit)
     if not tips:
@@ -380,7 +380,7 @@ def suggestions_html(record: Record, post: Posterior | None, manhunt: bool, limi
     return (
         f'<div data-testid="fg-suggestions"><b>{html.escape(t("suggestions"))}</b>'
         + "".join(
-            f'<div class="fg-sugg"><b>{"+".join(map(str, a.numbers))}</b> · {pct(a.probability)}'
+            f'<div class="fg-sugg"><b>{"+".join(map(str, a.numbers))}</b> · {percent(a.probability)}'
             f' <span style="color:#666">— {html.escape(a.text())}</span></div>'
             for a in tips
         )
@@ -405,11 +405,11 @@ def positions_html(post: Posterior | None, rest_on_tap: bool = False) -> str:
     lines = []
     for p in downs:
         cands = sorted(p.candidates.items(), key=lambda kv: (-kv[1], kv[0]))
-        shown = ", ".join(f"{x} {pct(q)}" for x, q in cands[:6])
+        shown = ", ".join(f"{x} {percent(q)}" for x, q in cands[:6])
         # "(+4)" means sprint cards everywhere in the app; more candidates are said in words
         more = " " + html.escape(t("more_candidates", n=len(cands) - 6)) if len(cands) > 6 else ""
         if more and rest_on_tap:
-            rest = ", ".join(f"{x} {pct(q)}" for x, q in cands[6:])
+            rest = ", ".join(f"{x} {percent(q)}" for x, q in cands[6:])
             more = (f' <button type="button" class="fg-more" data-toggle="cands{p.position}">{more.strip()}</button>'
                     f'<span class="fg-hidden" id="fg-cands{p.position}">, {html.escape(rest)}</span>')
         lines.append(
@@ -424,9 +424,9 @@ _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 def _big(n: int) -> str:
     """A history count for people: 81,234,000 or 1.2 × 10²¹."""
     if n < 10**12:
-        return f"{n:,}"
+        return number(n)
     mantissa, exponent = f"{n:.1e}".split("e")
-    return f"{mantissa} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+    return f"{decimal(float(mantissa), 1)} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
 
 
 def db_unusable(exc: BaseException) -> None:

@@ -24,7 +24,10 @@ validator exactly as it was.
 
 Every refusal has a ``code`` (a key of :data:`MESSAGES`) and ``params``; its English
 reason is the template formatted with the arguments (a :class:`RuleText`), so the
-app can say it in another language from the same code and arguments.
+app can say it in another language from the same code and arguments. The templates
+here are the one English of each refusal, for the CLI and the app alike: plain words
+of the notepad's user, the Marshal ("you drew 17", "his hideout"), no event type or
+field name of the JSON (the app shows an event index as the entry number, from 1).
 """
 from __future__ import annotations
 
@@ -63,113 +66,110 @@ class RuleText(CodedText):
     its code (a key of :data:`MESSAGES`, :data:`PHRASES` or :data:`WARNINGS`)."""
 
 
-#: Every kind of rule break: code -> English template (placeholders: ``RecordRuleError.params``).
+#: Every kind of rule break: code -> English template (placeholders: ``RecordRuleError.params``),
+#: the one English of each (the app's catalogues say it in other languages as ``rule_<code>``).
 MESSAGES: dict[str, str] = {
     # the setup of a full record
-    "bad_setup": "fugitive_setup must hold 3 cards of deck 1 (4-14) and 2 of deck 2 (15-28), not {setup}",
+    "bad_setup": "the Fugitive's starting cards must be 3 of deck 1 (4-14) and 2 of deck 2 (15-28), not {setup}",
     # the order of events
-    "game_over": "no event may follow the end of the game ({winner} won)",
-    "not_an_event": "not an event: {value}",
-    "manhunt_guess_without_escape": "a manhunt_guess comes only after an escape (42) that starts a Manhunt",
-    "not_allowed_now": "a {kind} is not allowed now: {expected}",
+    "game_over": "the game is over ({winner} won): nothing can follow",
+    "not_an_event": "this is not an entry: {value}",
+    "manhunt_guess_without_escape": "a Manhunt guess comes only after he played 42 and a Manhunt began",
+    "not_allowed_now": "{kind} cannot come now: {expected}",
     # place
-    "opening_max_two": "the Fugitive places at most 2 hideouts on his first turn",
-    "hideout_sprints_exceed_hand":
-        "a hideout with {sprints} sprint cards needs {need} cards besides 42, but the Fugitive holds only {held}",
-    "escape_sprints_exceed_hand":
-        "the escape with {sprints} sprint cards needs {need} cards besides 42, but the Fugitive holds only {held}",
-    "escape_out_of_reach":
-        "42 is out of reach: from the previous hideout {previous}, {sprints} sprint cards reach at most {reach}",
-    "place_hidden_fields": "place.hideout and place.sprint_cards are hidden fields; a Marshal's record "
-                           "(no fugitive_setup) cannot carry them",
-    "place_needs_hideout": "a full record needs place.hideout for every place",
-    "place_needs_sprint_cards": "a full record needs place.sprint_cards for every place with sprints",
+    "opening_max_two": "on his first turn the Fugitive places at most 2 hideouts",
+    "hideout_sprints_exceed_hand": "a hideout with {sprints} sprint cards needs {need} cards besides 42, but by your "
+                                   "entries he holds only {held}",
+    "escape_sprints_exceed_hand": "42 with {sprints} sprint cards needs {need} cards besides 42, but by your entries "
+                                  "he holds only {held}",
+    "escape_out_of_reach": "42 is out of reach: from his last hideout {previous}, {sprints} sprint cards reach at "
+                           "most {reach}",
+    "place_hidden_fields": "your record cannot hold his hidden hideouts or sprint cards (only the full record of a "
+                           "match can)",
+    "place_needs_hideout": "the full record of a match needs the number of every hideout",
+    "place_needs_sprint_cards": "the full record of a match needs the sprint cards under every hideout that has some",
     "fugitive_lacks_card": "the Fugitive does not hold {card}",
     "fugitive_lacks_seen_card": "the Fugitive does not hold {card} ({card} was {how})",
-    "fugitive_lacks_played_card": "the Fugitive does not hold {card} (he already played it; it was {how})",
-    "hideout_not_higher": "hideout {hideout} must be higher than the previous hideout {prev}",
-    "hideout_out_of_reach":
-        "hideout {hideout} is out of reach: previous {prev} + 3 + sprint values {sprint_sum} = {reach}",
-    "opening_blocks_second": "with opening 'two' the first hideout must leave a legal second; after {hideout} "
-                             "the Fugitive cannot place from {cards}",
+    "fugitive_lacks_played_card": "the Fugitive does not hold {card} any more (he already played it; it was {how})",
+    "hideout_not_higher": "hideout {hideout} must be higher than his last hideout {prev}",
+    "hideout_out_of_reach": "hideout {hideout} is out of reach: {prev} + 3 + the sprint cards' {sprint_sum} = {reach}",
+    "opening_blocks_second": "with exactly 2 opening hideouts the first must leave room for a second; after "
+                             "{hideout} he cannot place any of {cards}",
     # fugitive_draw
-    "fugitive_draw_empty_deck": "fugitive_draw from deck {deck}, but deck {deck} is empty",
-    "extra_draw_not_lowest": "the extra draw after a pass must come from the lowest deck with cards, "
-                             "deck {lowest}, not deck {deck}",
-    "fugitive_draw_needs_card": "a full record needs fugitive_draw.card",
+    "fugitive_draw_empty_deck": "he drew from deck {deck}, but by your entries deck {deck} is empty",
+    "extra_draw_not_lowest": "his extra draw after a pass comes from the lowest deck with cards, deck {lowest}, not "
+                             "deck {deck}",
+    "fugitive_draw_needs_card": "the full record of a match needs the card of each of his draws",
     "card_not_in_deck": "card {card} is not in deck {deck}",
-    "fugitive_draw_card_seen": "fugitive_draw of {card}, but {card} was already {how}",
-    "fugitive_draw_hidden_card":
-        "fugitive_draw.card is a hidden field; a Marshal's record (no fugitive_setup) cannot carry it",
+    "fugitive_draw_card_seen": "he drew {card}, but {card} was already {how}",
+    "fugitive_draw_hidden_card": "your record cannot hold the cards he drew (only the full record of a match can)",
     # marshal_draw
-    "card_in_no_deck": "marshal_draw of {card}, but {card} is in no deck",
-    "marshal_draw_card_seen": "marshal_draw of {card}, but {card} was already {how}",
-    "marshal_draw_empty_deck": "marshal_draw of {card}, but deck {deck} is empty",
-    "marshal_draw_fugitive_card": "marshal_draw of {card}, but {card} is the Fugitive's ({how})",
+    "card_in_no_deck": "you drew {card}, but {card} is in no deck",
+    "marshal_draw_card_seen": "you drew {card}, but {card} was already {how}",
+    "marshal_draw_empty_deck": "you drew {card}, but by your entries deck {deck} is empty",
+    "marshal_draw_fugitive_card": "you drew {card}, but {card} is the Fugitive's ({how})",
     # guesses and reveals
-    "guess_face_up": "{number} is already face up (position {position}); a face-up number cannot be guessed",
-    "guess_face_up_sprint":
-        "{number} lies face up as a sprint card (position {position}); a face-up number cannot be guessed",
-    "hit_reveals_other_numbers": "a hit must reveal exactly the guessed numbers",
-    "manhunt_hit_needs_position": "a Manhunt hit needs the position of the revealed hideout",
-    "reveal_beyond_row": "reveal of {number} at position {position}, but the row has only {row} hideouts",
-    "reveal_face_up":
-        "reveal of {number} at position {position}, but position {position} is already face up ({face_up})",
-    "reveal_position_twice": "two reveals name position {position}",
-    "reveal_sprint_count":
-        "the hideout at position {position} has {sprints} sprint cards, but the reveal lists {listed}",
-    "revealed_card_seen": "revealed {role} {card}, but {card} was already {how}",
-    "revealed_card_twice": "revealed {role} {card}, but {card} is revealed twice",
+    "guess_face_up": "{number} is already face up (position {position}): a face-up number cannot be guessed",
+    "guess_face_up_sprint": "{number} lies face up as a sprint card (position {position}): a face-up number cannot "
+                            "be guessed",
+    "hit_reveals_other_numbers": "a hit turns up exactly the numbers you guessed",
+    "manhunt_hit_needs_position": "a Manhunt hit needs the position of the hideout it turned up",
+    "reveal_beyond_row": "{number} at position {position}, but the row has only {row} hideouts",
+    "reveal_face_up": "{number} at position {position}, but position {position} is already face up ({face_up})",
+    "reveal_position_twice": "two of the numbers are at position {position}",
+    "reveal_sprint_count": "the hideout at position {position} has {sprints} sprint cards, but you listed {listed}",
+    "revealed_card_seen": "the {role} {card} turned up, but {card} was already {how}",
+    "revealed_card_twice": "the {role} {card} is listed twice",
     "reveal_not_increasing": "{number} at position {position} must be higher than {prev} at position {prev_position}",
-    "reveal_no_room": "{number} at position {position} leaves no room for the {between} hideouts between it "
-                      "and {prev} at position {prev_position}",
-    "guess_hits": "every guessed number ({numbers}) is a face-down hideout, so the guess hits",
+    "reveal_no_room": "{number} at position {position} leaves no room for the {between} hideouts between it and "
+                      "{prev} at position {prev_position}",
+    "guess_hits": "every number you guessed ({numbers}) is a face-down hideout, so the guess hits",
     "guess_misses": "{numbers} is not a face-down hideout, so the guess misses",
     "reveal_wrong_position": "{number} lies at position {real}, not {position}",
-    "reveal_wrong_sprint_cards": "the sprint cards under {number} are [{real}], not [{listed}]",
+    "reveal_wrong_sprint_cards": "the sprint cards under {number} are {real}, not {listed}",
 }
 
 #: Parts of messages (arguments that are words, not numbers): code -> English template.
 PHRASES: dict[str, str] = {
     # who won
-    "player_fugitive": "fugitive",
-    "player_marshal": "marshal",
+    "player_fugitive": "the Fugitive",
+    "player_marshal": "you",
     # kinds of event
-    "kind_place": "place",
-    "kind_pass": "pass",
-    "kind_fugitive_draw": "fugitive_draw",
-    "kind_marshal_draw": "marshal_draw",
-    "kind_guess": "guess",
-    "kind_manhunt_guess": "manhunt_guess",
-    "kind_end_opening": "turn end (end_opening)",
-    "kind_decline_draw": "turn end (decline_draw)",
+    "kind_place": "his hideout",
+    "kind_pass": "his pass",
+    "kind_fugitive_draw": "his draw",
+    "kind_marshal_draw": "your draw",
+    "kind_guess": "your guess",
+    "kind_manhunt_guess": "a Manhunt guess",
+    "kind_end_opening": "the end of his first turn",
+    "kind_decline_draw": "declining his extra draw",
     # what a revealed card was
     "role_hideout": "hideout",
     "role_sprint_card": "sprint card",
     # how a card was seen (``event``: the 0-based event index)
-    "how_drawn": "drawn (event {event})",
-    "how_revealed": "revealed at position {position} (event {event})",
-    "how_revealed_sprint": "revealed as a sprint card at position {position} (event {event})",
-    "how_in_setup": "in the Fugitive's setup",
+    "how_drawn": "drawn by you (event {event})",
+    "how_revealed": "turned up at position {position} (event {event})",
+    "how_revealed_sprint": "turned up as a sprint card at position {position} (event {event})",
+    "how_in_setup": "among the Fugitive's starting cards",
     "how_drawn_by_fugitive": "drawn by the Fugitive (event {event})",
     # what the rules wanted instead of an event not allowed now
-    "expect_opening_place": "the Fugitive's first turn starts with a place (no draw)",
-    "expect_opening_two": "the opening needs exactly 2 places (ruleset opening 'two')",
-    "expect_opening_second": "the Fugitive may place a second opening hideout, else the Marshal draws 2 cards",
-    "expect_fugitive_draw": "the Fugitive's turn starts with a fugitive_draw while a deck has cards",
-    "expect_fugitive_action": "after his draw the Fugitive places a hideout or passes",
-    "expect_after_pass": "after a pass come the extra fugitive_draw or the Marshal's marshal_draw",
-    "expect_marshal_first_turn": "the Marshal's first turn is 2 marshal_draws, then a guess",
-    "expect_marshal_second_draw": "the Marshal's first turn needs a second marshal_draw before the guess",
-    "expect_marshal_draw": "the Marshal's turn starts with a marshal_draw while a deck has cards",
-    "expect_marshal_guess": "the Marshal must guess after her draw",
-    "expect_manhunt": "after the escape only manhunt_guess events follow",
+    "expect_opening_place": "his first turn starts with a hideout (no draw)",
+    "expect_opening_two": "in this game he opens with exactly 2 hideouts",
+    "expect_opening_second": "he may place a second opening hideout, else you draw 2 cards",
+    "expect_fugitive_draw": "his turn starts with his draw while a deck has cards",
+    "expect_fugitive_action": "after his draw he places a hideout or passes",
+    "expect_after_pass": "after his pass come his extra draw or your draw",
+    "expect_marshal_first_turn": "your first turn is 2 draws, then a guess",
+    "expect_marshal_second_draw": "your first turn needs a second draw before the guess",
+    "expect_marshal_draw": "your turn starts with a draw while a deck has cards",
+    "expect_marshal_guess": "after your draw comes your guess",
+    "expect_manhunt": "after his escape only Manhunt guesses follow",
     "expect_over": "the game is over",
 }
 
 #: Warnings of an accepted event: code -> English template.
 WARNINGS: dict[str, str] = {
-    "guess_in_marshal_hand": "{number} is in the Marshal's hand, so it cannot hit",
+    "guess_in_marshal_hand": "{number} is in your hand, so it cannot hit",
 }
 
 _TEMPLATES: dict[str, str] = {**MESSAGES, **PHRASES, **WARNINGS}

@@ -276,7 +276,8 @@ def test_import_refused_by_a_rule_in_korean(make_app, db):
 
 def test_every_validator_code_is_said_in_plain_words_in_both_languages():
     """Issue 29: the page says each refusal in words, in English as in Korean: no event
-    type names (marshal_draw), no field names (place.hideout), the same placeholders."""
+    type names (marshal_draw), no field names (place.hideout), the same placeholders.
+    Issue 37: its English is the validator's own, once (no English catalogue repeats it)."""
     import re
 
     from app import i18n
@@ -285,7 +286,9 @@ def test_every_validator_code_is_said_in_plain_words_in_both_languages():
 
     english = {**V.MESSAGES, **V.PHRASES, **V.WARNINGS}
     assert len(english) == len(V.MESSAGES) + len(V.PHRASES) + len(V.WARNINGS)
-    for table in (i18n.EN, i18n.KO):
+    assert not [k for k in i18n.EN if k.startswith("rule_")]
+    page_english = {k: v for k, v in i18n._english_coded().items() if k.startswith("rule_")}
+    for table in (page_english, i18n.KO):
         assert not [c for c in english if f"rule_{c}" not in table]
         assert {k for k in table if k.startswith("rule_")} == {f"rule_{c}" for c in english}
         for code, template in english.items():
@@ -908,7 +911,7 @@ def test_her_chosen_numbers_show_the_chance_that_all_are_hideouts_before_miss_or
     """Issue 29 point 8: before Miss/Hit, the chance that every chosen number is a
     hideout (the joint probability, not a product of the single chances), as the
     brute force counts it over the hidden histories."""
-    from app.services import pct
+    from app.formatting import percent as pct
     from tests.solver.brute import brute_distribution
 
     record = Record((Place(0), Place(1), MarshalDraw(20), MarshalDraw(21)))

@@ -13,7 +13,7 @@ from engine.bots import play_game
 
 from app import review
 from app.i18n import set_lang
-from app.services import pct
+from app.formatting import percent as pct
 
 HER = review.Reader("marshal", ("marshal",))
 

@@ -647,7 +647,7 @@ def test_a_set_is_graded_by_its_joint_chance_against_the_best_guess_of_any_size(
     from engine.record import Guess, MarshalDraw, Place, Record, Reveal
 
     from app import services
-    from app.services import pct
+    from app.formatting import percent as pct
 
     before = Record((Place(0), Place(0), MarshalDraw(20), MarshalDraw(21)))
     won = before.append(Guess((1, 3), True, (Reveal(1, 1, ()), Reveal(2, 3, ()))))
@@ -781,7 +781,7 @@ def test_learning_shows_where_he_really_was_once_a_match_is_over(make_app, db):
     from advisor.coach_fugitive import coach_fugitive, truth_at
 
     from app import services
-    from app.services import pct
+    from app.formatting import percent as pct
 
     store = GameStore(db)
     meta = {"seed": 0, "mode": "ai_ai", "fugitive_bot": "advisor:heuristic", "marshal_bot": "solver_strong"}
@@ -853,21 +853,6 @@ def test_the_tutorial_pass_question_is_decided_by_the_rules(make_app, db):
     name = next(s for s in learning.STEPS if s[0] == "tut_pass")
     check = name[3]
     assert check("tut_pass_a2") and not check("tut_pass_a1")
-
-
-def test_every_string_is_in_both_languages_with_the_same_placeholders():
-    import string
-
-    from app import i18n
-
-    def fields(text):
-        return {f[1] for f in string.Formatter().parse(text) if f[1]}
-
-    assert set(i18n.EN) <= set(i18n.KO), sorted(set(i18n.EN) - set(i18n.KO))
-    # the advisor's reasons are formatted from the advisor's own arguments, of which each
-    # language takes what its grammar needs (English "is"/"are", Korean a count)
-    same = [k for k in i18n.EN if not k.startswith("adv_")]
-    assert [k for k in same if fields(i18n.EN[k]) != fields(i18n.KO[k])] == []
 
 
 def test_the_advisors_reasons_read_in_both_languages():

@@ -40,7 +40,7 @@ def test_check_ok(tmp_path, capsys):
         ('{"format": "fugitive-record", "version": 7, "events": []}', "unsupported version 7"),
         ('{"format": "fugitive-record", "version": 1, "events": [{"type": "teleport"}]}', "event 0: unknown event type"),
         ('{"format": "fugitive-record", "version": 1, "events": [{"type": "place", "sprints": true}]}', "whole number"),
-        (EXAMPLE.append(mdraw(17)).to_json(), "event 9: a marshal_draw is not allowed now"),
+        (EXAMPLE.append(mdraw(17)).to_json(), "event 9: your draw cannot come now"),
         ("[" * 50000, "nested too deeply"),
     ],
 )

@@ -91,7 +91,7 @@ def test_marshal_draws_a_card_twice():
             continue
         (i0, first), (i1, _) = draws[0], draws[-1]
         bad = with_event(r, i1, MarshalDraw(first.card))
-        assert_caught(bad, i1, f"marshal_draw of {first.card}, but {first.card} was already drawn (event {i0})")
+        assert_caught(bad, i1, f"you drew {first.card}, but {first.card} was already drawn by you (event {i0})")
         n += 1
     assert n > 100
 
@@ -175,7 +175,7 @@ def test_events_after_the_end():
     for record in games(200):
         r = record.marshal_view()
         extra = replace(r, events=r.events + (FugitiveDraw(1),))
-        assert_caught(extra, len(r.events), "no event may follow the end of the game")
+        assert_caught(extra, len(r.events), "the game is over")
 
 
 def test_wrong_turn_order():
@@ -187,13 +187,13 @@ def test_wrong_turn_order():
         for i in range(len(events) - 1):
             if isinstance(events[i], FugitiveDraw) and events[i + 1].type in ("place", "pass"):
                 events[i], events[i + 1] = events[i + 1], events[i]
-                assert_caught(replace(r, events=tuple(events)), i, "not allowed now")
+                assert_caught(replace(r, events=tuple(events)), i, "cannot come now")
                 n += 1
                 break
         # drop the Marshal's first guess
         j = next(k for k, e in enumerate(r.events) if isinstance(e, Guess))
         if j + 1 < len(r.events):
-            assert_caught(replace(r, events=r.events[:j] + r.events[j + 1:]), j, "not allowed now")
+            assert_caught(replace(r, events=r.events[:j] + r.events[j + 1:]), j, "cannot come now")
     assert n > 200
 
 

@@ -18,16 +18,16 @@ def test_append_builds_the_record():
 def test_refused_entry_leaves_the_notepad_unchanged():
     pad = Notepad.from_record(EXAMPLE.truncated(7))
     before = (pad.record, pad.state)
-    with pytest.raises(RecordRuleError, match="event 7: marshal_draw of 17, but 17 was already drawn"):
+    with pytest.raises(RecordRuleError, match="event 7: you drew 17, but 17 was already drawn by you"):
         pad.append(mdraw(17))
-    with pytest.raises(RecordRuleError, match="event 7: a pass is not allowed"):
+    with pytest.raises(RecordRuleError, match="event 7: his pass cannot come now"):
         pad.append(PASS)
     assert (pad.record, pad.state) == before
 
 
 def test_append_returns_warnings():
     pad = Notepad.from_record(EXAMPLE.truncated(4))
-    assert pad.append(miss(17)) == ("17 is in the Marshal's hand, so it cannot hit",)
+    assert pad.append(miss(17)) == ("17 is in your hand, so it cannot hit",)
 
 
 def test_undo():
@@ -50,7 +50,7 @@ def test_correct_an_earlier_entry():
 
 def test_correct_that_is_itself_invalid_is_refused():
     pad = Notepad.from_record(EXAMPLE)
-    with pytest.raises(RecordRuleError, match="event 3: marshal_draw of 17"):
+    with pytest.raises(RecordRuleError, match="event 3: you drew 17"):
         pad.correct(3, mdraw(17))
     assert pad.record == EXAMPLE
 
@@ -62,7 +62,7 @@ def test_correct_that_breaks_a_later_entry():
         pad.correct(3, mdraw(30))
     err = info.value
     assert err.index == 7 and err.dropped == 2 and "truncate=True" in str(err)
-    assert "30 was already drawn (event 3)" in str(err)
+    assert "30 was already drawn by you (event 3)" in str(err)
     assert pad.record == EXAMPLE
     assert pad.correct(3, mdraw(30), truncate=True) == 2
     assert len(pad) == 7 and pad.record.events[3] == mdraw(30)
@@ -95,7 +95,7 @@ def test_full_notepad():
     pad = Notepad(FULL.ruleset, SETUP)
     pad.extend(FULL.events)
     assert pad.record == FULL and pad.state.over and pad.state.winner == "marshal"
-    with pytest.raises(RecordRuleError, match="no event may follow"):
+    with pytest.raises(RecordRuleError, match="the game is over"):
         pad.append(fdraw(1, 4))
     pad.undo()
     pad.append(hit((2, 5, (1,)), (3, 9, (3,))))

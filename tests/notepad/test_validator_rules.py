@@ -52,12 +52,12 @@ def test_empty_record_is_valid():
 
 # --------------------------------------------------------------------------- turn order
 def test_opening_cannot_pass_or_draw():
-    fails(rec(PASS), 0, "not allowed now", "first turn")
-    fails(rec(fdraw(1)), 0, "fugitive_draw is not allowed")
+    fails(rec(PASS), 0, "his pass cannot come now: his first turn starts with a hideout (no draw)")
+    fails(rec(fdraw(1)), 0, "his draw cannot come now: his first turn starts with a hideout (no draw)")
 
 
 def test_opening_at_most_two_places():
-    fails(rec(place(), place(), place()), 2, "place is not allowed now", "2 marshal_draws")
+    fails(rec(place(), place(), place()), 2, "his hideout cannot come now: your first turn is 2 draws, then a guess")
 
 
 def test_opening_one_place_then_marshal():
@@ -65,27 +65,32 @@ def test_opening_one_place_then_marshal():
 
 
 def test_opening_two_needs_two_places():
-    fails(rec(place(), mdraw(4), opening="two"), 1, "exactly 2 places")
+    fails(rec(place(), mdraw(4), opening="two"), 1, "your draw cannot come now: in this game he opens with exactly 2 "
+                                                    "hideouts")
     validate(rec(place(), place(), mdraw(4), mdraw(5), miss(1), opening="two"))
 
 
 def test_marshal_first_turn_needs_two_draws():
-    fails(rec(place(), mdraw(4), miss(1)), 2, "second marshal_draw")
-    fails(rec(place(), miss(1)), 1, "2 marshal_draws")
+    fails(rec(place(), mdraw(4), miss(1)), 2, "your guess cannot come now: your first turn needs a second draw "
+                                              "before the guess")
+    fails(rec(place(), miss(1)), 1, "your guess cannot come now: your first turn is 2 draws, then a guess")
 
 
 def test_marshal_later_turn_one_draw_then_guess():
-    fails(rec(*OPENING, fdraw(1), PASS, miss(2)), 7, "starts with a marshal_draw")
-    fails(rec(*OPENING, fdraw(1), PASS, mdraw(4), mdraw(5)), 8, "must guess")
+    fails(rec(*OPENING, fdraw(1), PASS, miss(2)), 7, "your guess cannot come now: your turn starts with a draw while "
+                                                     "a deck has cards")
+    fails(rec(*OPENING, fdraw(1), PASS, mdraw(4), mdraw(5)), 8, "your draw cannot come now: after your draw comes "
+                                                                "your guess")
 
 
 def test_fugitive_later_turn_draw_first():
-    fails(rec(*OPENING, PASS), 5, "starts with a fugitive_draw")
+    fails(rec(*OPENING, PASS), 5, "his pass cannot come now: his turn starts with his draw while a deck has cards")
     fails(rec(*OPENING, fdraw(1), fdraw(1)), 6, "places a hideout or passes")
 
 
 def test_marshal_cannot_place():
-    fails(rec(*OPENING, fdraw(1), place(), place()), 7, "place is not allowed")
+    fails(rec(*OPENING, fdraw(1), place(), place()), 7, "his hideout cannot come now: your turn starts with a draw "
+                                                        "while a deck has cards")
 
 
 # --------------------------------------------------------------------------- decks
@@ -119,14 +124,14 @@ def test_deck_sizes_after_setup():
 
 
 def test_marshal_draw_twice():
-    fails(rec(place(), mdraw(17), mdraw(17)), 2, "marshal_draw of 17, but 17 was already drawn (event 1)")
-    fails(rec(*OPENING, fdraw(1), PASS, mdraw(17)), 7, "17 was already drawn (event 2)")
+    fails(rec(place(), mdraw(17), mdraw(17)), 2, "you drew 17, but 17 was already drawn by you (event 1)")
+    fails(rec(*OPENING, fdraw(1), PASS, mdraw(17)), 7, "you drew 17, but 17 was already drawn by you (event 2)")
 
 
 def test_marshal_draw_of_revealed_card():
     fails(rec(*EXAMPLE.events, fdraw(1), PASS, mdraw(2)), 11, "is in no deck")
     r = rec(place(), place(), mdraw(4), mdraw(5), hit((2, 7, ())), fdraw(1), PASS, mdraw(7))
-    fails(r, 7, "marshal_draw of 7, but 7 was already revealed at position 2 (event 4)")
+    fails(r, 7, "you drew 7, but 7 was already turned up at position 2 (event 4)")
 
 
 def drain_decks(events, counts, seen):
@@ -165,9 +170,13 @@ def test_all_decks_empty_skips_draws():
 def test_pass_draw_lowest_deck_only():
     validate(rec(*OPENING, fdraw(3), PASS, fdraw(1), mdraw(4), miss(1), pass_draw=True))
     fails(rec(*OPENING, fdraw(3), PASS, fdraw(2), pass_draw=True), 7, "lowest deck", "deck 1, not deck 2")
-    fails(rec(*OPENING, fdraw(3), PASS, fdraw(1), pass_draw=False), 7, "not allowed")
-    fails(rec(*OPENING, fdraw(3), PASS, fdraw(1), fdraw(1), pass_draw=True), 8, "not allowed")
-    fails(rec(*OPENING, fdraw(3), place(), fdraw(1), pass_draw=True), 7, "not allowed")
+    fails(rec(*OPENING, fdraw(3), PASS, fdraw(1), pass_draw=False), 7, "his draw cannot come now: your turn starts "
+                                                                       "with a draw while a deck has cards")
+    fails(rec(*OPENING, fdraw(3), PASS, fdraw(1), fdraw(1), pass_draw=True), 8, "his draw cannot come now: your turn "
+                                                                                "starts with a draw while a deck has "
+                                                                                "cards")
+    fails(rec(*OPENING, fdraw(3), place(), fdraw(1), pass_draw=True), 7, "his draw cannot come now: your turn starts "
+                                                                         "with a draw while a deck has cards")
 
 
 # --------------------------------------------------------------------------- guesses
@@ -188,13 +197,14 @@ def test_guess_of_a_face_up_sprint_card_is_refused():
 
 def test_guess_own_card_warns():
     v = validate(rec(*OPENING[:4]))
-    assert v.check(miss(17)) == ("17 is in the Marshal's hand, so it cannot hit",)
+    assert v.check(miss(17)) == ("17 is in your hand, so it cannot hit",)
 
 
 def test_reveal_at_wrong_position():
     fails(rec(place(), mdraw(4), mdraw(5), hit((2, 3, ()))), 3, "position 2, but the row has only 1")
     fails(rec(*EXAMPLE.events, fdraw(1), PASS, mdraw(4), hit((1, 7, ()))), 12, "position 1 is already face up")
-    fails(rec(place(), place(), mdraw(4), mdraw(5), hit((1, 2, ()), (1, 3, ()))), 4, "two reveals name position 1")
+    fails(rec(place(), place(), mdraw(4), mdraw(5), hit((1, 2, ()), (1, 3, ()))), 4, "two of the numbers are at "
+                                                                                     "position 1")
 
 
 def test_reveals_increase_along_row():
@@ -209,16 +219,19 @@ def test_reveals_increase_along_row():
 
 
 def test_reveal_sprint_count_must_match():
-    fails(rec(place(2), mdraw(4), mdraw(5), hit((1, 3, (7,)))), 3, "has 2 sprint cards, but the reveal lists 1")
+    fails(rec(place(2), mdraw(4), mdraw(5), hit((1, 3, (7,)))), 3, "the hideout at position 1 has 2 sprint cards, "
+                                                                   "but you listed 1")
 
 
 def test_revealed_card_held_by_marshal():
-    fails(rec(place(), mdraw(4), mdraw(5), hit((1, 4, ()))), 3, "revealed hideout 4, but 4 was already drawn (event 1)")
-    fails(rec(place(1), mdraw(4), mdraw(5), hit((1, 3, (5,)))), 3, "revealed sprint card 5, but 5 was already drawn")
+    fails(rec(place(), mdraw(4), mdraw(5), hit((1, 4, ()))), 3, "the hideout 4 turned up, but 4 was already drawn by "
+                                                                "you (event 1)")
+    fails(rec(place(1), mdraw(4), mdraw(5), hit((1, 3, (5,)))), 3, "the sprint card 5 turned up, but 5 was already "
+                                                                   "drawn by you (event 2)")
 
 
 def test_revealed_card_seen_twice():
-    fails(rec(place(1), mdraw(4), mdraw(5), hit((1, 3, (3,)))), 3, "revealed twice")
+    fails(rec(place(1), mdraw(4), mdraw(5), hit((1, 3, (3,)))), 3, "the sprint card 3 is listed twice")
     fails(rec(*EXAMPLE.events, fdraw(1), PASS, mdraw(4), hit((2, 9, (2,)))), 12, "2")
 
 
@@ -226,7 +239,7 @@ def test_marshal_wins_when_nothing_face_down():
     r = rec(place(), mdraw(4), mdraw(5), hit((1, 3, ())))
     v = validate(r)
     assert v.over and v.winner == "marshal" and v.allowed_next() == ()
-    fails(rec(*r.events, fdraw(1)), 4, "no event may follow the end of the game (marshal won)")
+    fails(rec(*r.events, fdraw(1)), 4, "the game is over (you won): nothing can follow")
 
 
 # --------------------------------------------------------------------------- escape and Manhunt
@@ -240,8 +253,8 @@ def test_escape_with_30_revealed_wins_at_once():
     v = validate(rec(*events))
     assert v.over and v.winner == "fugitive" and v.state.escaped
     assert v.state.row[-1].number == 42
-    fails(rec(*events, mdraw(6)), 7, "no event may follow")
-    fails(rec(*events, hunt_miss(7)), 7, "no event may follow")
+    fails(rec(*events, mdraw(6)), 7, "the game is over (the Fugitive won): nothing can follow")
+    fails(rec(*events, hunt_miss(7)), 7, "the game is over (the Fugitive won): nothing can follow")
 
 
 def test_escape_below_30_starts_manhunt():
@@ -250,27 +263,30 @@ def test_escape_below_30_starts_manhunt():
     assert v.state.manhunt and [a.kind for a in v.allowed_next()] == ["manhunt_guess"]
     validate(rec(*events, hunt_miss(7)))
     assert validate(rec(*events, hunt_miss(7))).winner == "fugitive"
-    fails(rec(*events, hunt_miss(7), hunt_miss(8)), 8, "no event may follow")
+    fails(rec(*events, hunt_miss(7), hunt_miss(8)), 8, "the game is over (the Fugitive won): nothing can follow")
     r = rec(*events, hunt_hit(2, 1), hunt_hit(3, 2))
     assert validate(r).winner == "marshal"
-    fails(rec(*events, mdraw(8)), 7, "only manhunt_guess")
+    fails(rec(*events, mdraw(8)), 7, "your draw cannot come now: after his escape only Manhunt guesses follow")
     fails(rec(*events, hunt_hit(2, 3)), 7, "position 3 is already face up (42)")
     fails(rec(*events, hunt_hit(41, 1)), 7, "no room")
     validate(rec(*events, hunt_hit(40, 1), hunt_hit(41, 2)))
 
 
 def test_manhunt_guess_only_after_escape():
-    fails(rec(*OPENING, hunt_miss(5)), 5, "manhunt_guess comes only after an escape")
+    fails(rec(*OPENING, hunt_miss(5)), 5, "a Manhunt guess comes only after he played 42 and a Manhunt began")
 
 
 def test_nothing_after_escape_place():
-    fails(rec(place(), escape(), place()), 2, "manhunt_guess" if False else "not allowed")
+    fails(rec(place(), escape(), place()), 2, "his hideout cannot come now: after his escape only Manhunt guesses "
+                                              "follow")
 
 
 def test_fugitive_hand_size_limits_sprints():
-    fails(rec(place(8)), 0, "needs 9 cards besides 42, but the Fugitive holds only 8")
+    fails(rec(place(8)), 0, "a hideout with 8 sprint cards needs 9 cards besides 42, but by your entries he holds "
+                            "only 8")
     validate(rec(place(7)))
-    fails(rec(place(7), escape(1)), 1, "escape with 1 sprint cards needs 1 cards besides 42")
+    fails(rec(place(7), escape(1)), 1, "42 with 1 sprint cards needs 1 cards besides 42, but by your entries he "
+                                       "holds only 0")
     v = validate(rec(place(7)))
     entry = v.allowed_next()[0]
     assert entry.kind == "place" and entry.max_sprints is None and entry.escape_max_sprints == 0
@@ -278,28 +294,32 @@ def test_fugitive_hand_size_limits_sprints():
 
 # --------------------------------------------------------------------------- full records
 def test_full_setup_decks():
-    with pytest.raises(RecordRuleError, match="fugitive_setup must hold 3 cards of deck 1"):
+    with pytest.raises(RecordRuleError, match="the Fugitive's starting cards must be 3 of deck 1"):
         validate(rec(setup=(5, 9, 17, 25, 30)))
 
 
 def test_full_place_from_hand_and_reach():
     fails(rec(place(0, 4, ()), setup=SETUP), 0, "does not hold 4")
-    fails(rec(place(0, 5, ()), setup=SETUP), 0, "out of reach: previous 0 + 3 + sprint values 0 = 3")
+    fails(rec(place(0, 5, ()), setup=SETUP), 0, "hideout 5 is out of reach: 0 + 3 + the sprint cards' 0 = 3")
     validate(rec(place(1, 5, (12,)), setup=SETUP))
-    fails(rec(place(1, 5, (9,)), setup=SETUP), 0, "sprint values 1 = 4")
+    fails(rec(place(1, 5, (9,)), setup=SETUP), 0, "hideout 5 is out of reach: 0 + 3 + the sprint cards' 1 = 4")
     fails(rec(place(0, 2, ()), place(0, 2, ()), setup=SETUP), 1, "does not hold 2")
     fails(rec(place(0, 3, ()), place(0, 2, ()), setup=SETUP), 1, "does not hold 2" if False else "must be higher")
-    fails(rec(place(0, 3, ()), place(1, 1, (2,)), setup=SETUP), 1, "must be higher than the previous hideout 3")
+    fails(rec(place(0, 3, ()), place(1, 1, (2,)), setup=SETUP), 1, "hideout 1 must be higher than his last hideout 3")
 
 
 def test_full_needs_hidden_fields():
-    fails(rec(place(0), setup=SETUP), 0, "needs place.hideout")
-    fails(rec(place(0, 2, ()), mdraw(4), mdraw(6), miss(1), fdraw(1), setup=SETUP), 4, "needs fugitive_draw.card")
+    fails(rec(place(0), setup=SETUP), 0, "the full record of a match needs the number of every hideout")
+    fails(rec(place(0, 2, ()), mdraw(4), mdraw(6), miss(1), fdraw(1), setup=SETUP), 4, "the full record of a match "
+                                                                                       "needs the card of each of "
+                                                                                       "his draws")
 
 
 def test_marshal_record_cannot_carry_hidden_fields():
-    fails(rec(place(0, 2, ())), 0, "hidden fields")
-    fails(rec(place(0), mdraw(4), mdraw(6), miss(1), fdraw(1, 7)), 4, "hidden field")
+    fails(rec(place(0, 2, ())), 0, "your record cannot hold his hidden hideouts or sprint cards (only the full "
+                                   "record of a match can)")
+    fails(rec(place(0), mdraw(4), mdraw(6), miss(1), fdraw(1, 7)), 4, "your record cannot hold the cards he drew "
+                                                                      "(only the full record of a match can)")
 
 
 def test_full_hidden_hits_agree():
@@ -311,13 +331,14 @@ def test_full_hidden_hits_agree():
     fails(rec(*events, setup=SETUP), 8, "no room" if False else "")
     events = list(FULL.events)
     events[12] = hit((2, 5, (3,)), (3, 9, (1,)))
-    fails(rec(*events, setup=SETUP), 12, "sprint cards under 5 are [1]")
+    fails(rec(*events, setup=SETUP), 12, "the sprint cards under 5 are 1, not 3")
 
 
 def test_full_draw_checks():
-    fails(rec(place(0, 2, ()), mdraw(5), setup=SETUP), 1, "marshal_draw of 5, but 5 is the Fugitive's (in the Fugitive's setup)")
+    fails(rec(place(0, 2, ()), mdraw(5), setup=SETUP), 1, "you drew 5, but 5 is the Fugitive's (among the Fugitive's "
+                                                          "starting cards)")
     events = list(FULL.events[:5]) + [fdraw(1, 6)]
-    fails(rec(*events, setup=SETUP), 5, "fugitive_draw of 6, but 6 was already drawn (event 3)")
+    fails(rec(*events, setup=SETUP), 5, "he drew 6, but 6 was already drawn by you (event 3)")
 
 
 def test_full_opening_two_leaves_second():
@@ -325,7 +346,10 @@ def test_full_opening_two_leaves_second():
     setup = (4, 5, 6, 15, 16)
     ok = rec(place(0, 3, ()), place(0, 4, ()), setup=setup, opening="two")
     validate(ok)
-    fails(rec(place(5, 6, (1, 2, 3, 4, 5)), setup=setup, opening="two"), 0, "must leave a legal second")
+    fails(rec(place(5, 6, (1, 2, 3, 4, 5)), setup=setup, opening="two"), 0, "with exactly 2 opening hideouts the "
+                                                                            "first must leave room for a second; "
+                                                                            "after 6 he cannot place any of 15, 16, "
+                                                                            "42")
     validate(rec(place(5, 6, (1, 2, 3, 4, 5)), setup=setup))  # fine with one-or-two
 
 
@@ -377,7 +401,7 @@ def test_an_escape_out_of_reach_of_a_known_previous_hideout_is_refused():
     # from 0, with sprint cards worth at most 2 each, 42 needs 20 of them: never offered
     first = validate(rec()).allowed_next()[0]
     assert first.kind == "place" and first.escape_max_sprints is None
-    fails(rec(escape(7)), 0, "42 is out of reach: from the previous hideout 0, 7 sprint cards reach at most 17")
+    fails(rec(escape(7)), 0, "42 is out of reach: from his last hideout 0, 7 sprint cards reach at most 17")
     # after a face-down hideout the previous number is not known. 42 +0 after place(1) is
     # impossible (that hideout is at most 5), but it is the solver's to say, as a
     # contradiction that names the entry most likely mistyped (an earlier sprint count,
@@ -389,7 +413,7 @@ def test_an_escape_out_of_reach_of_a_known_previous_hideout_is_refused():
     row = [place(), place(), mdraw(4), mdraw(5), hit((2, 30, ())), fdraw(1)]
     entry = validate(rec(*row)).allowed_next()[0]
     assert (entry.escape_min_sprints, entry.escape_max_sprints) == (5, 7)
-    fails(rec(*row, escape(4)), 6, "42 is out of reach: from the previous hideout 30, 4 sprint cards reach at most 41")
+    fails(rec(*row, escape(4)), 6, "42 is out of reach: from his last hideout 30, 4 sprint cards reach at most 41")
 
 
 def test_a_copy_goes_on_alone_and_copies_every_container():

@@ -108,11 +108,10 @@ CASES = [
      "not a valid game record: event 0: card 20 is not in deck 1"),
     (lambda s, _: s.import_json("[" * 100000), "bad_record", "not a valid game record: JSON nested too deeply"),
     (lambda s, _: s.import_json(doc({"type": "pass"})), "breaks_rule",
-     "the record breaks a rule: event 0: a pass is not allowed now: "
-     "the Fugitive's first turn starts with a place (no draw)"),
+     "the record breaks a rule: event 0: his pass cannot come now: his first turn starts with a hideout (no draw)"),
     (lambda s, _: s.save(s.create(EXAMPLE).id, EXAMPLE.append(mdraw(17))), "breaks_rule",
-     "the record breaks a rule: event 9: a marshal_draw is not allowed now: "
-     "the Fugitive's turn starts with a fugitive_draw while a deck has cards"),
+     "the record breaks a rule: event 9: your draw cannot come now: his turn starts with his draw while a deck has "
+     "cards"),
     (lambda _, b: newer_schema(b), "newer_schema", None),  # the path varies: checked below
     (lambda s, _: s.open("nope"), "no_game", "no game with id 'nope'"),
     (lambda s, _: s.delete("nope"), "no_game", "no game with id 'nope'"),
