@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 from engine.cards import deck_of
-from engine.record import Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place
+from engine.record import TURN_ENDS, Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place
 
 from . import browser
 
@@ -236,7 +236,9 @@ def game_events(kind: str, seed: int) -> tuple[Event, ...]:
         from advisor.tournament import play_pairing
 
         state = play_pairing(*kind.split("-"), seed)
-    return state.marshal_record().events
+    # the turn ends are events of the record but no entry of hers: her next entry says
+    # the turn ended (the notepad takes a record with or without them)
+    return tuple(e for e in state.marshal_record().events if e.type not in TURN_ENDS)
 
 
 def new_game(page, url: str) -> None:

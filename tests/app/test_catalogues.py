@@ -46,14 +46,15 @@ def computed_keys() -> set[str]:
     from app import learning
     from app import match_logic as ml
     from app.match_meta import ENDED_HOW, MODES
-    from notepad.lobby import PACES, QUICK_MESSAGES, RATED_ENDINGS
+    from store.lobby_rules import PACES, QUICK_MESSAGES, RATED_ENDINGS
+    from engine.record import TURN_ENDS
     from notepad.state import Phase
 
     sides = ("fugitive", "marshal")
     keys = {f"list_{s}" for s in sides} | {f"list_{s}_name" for s in sides}  # assistant.py, the list of games
     keys |= {f"list_{s}_won" for s in sides}  # match.py, the list of matches
     keys |= {f"winner_{s}" for s in sides} | {f"phase_{ph.value}" for ph in Phase}  # pad_view.py, the status
-    keys |= {f"mode_{m}" for m in MODES} | {f"ev_{m}" for m in ml.SILENT_MOVES}  # match.py, match_play.py
+    keys |= {f"mode_{m}" for m in MODES} | {f"ev_{m}" for m in TURN_ENDS}  # ui.py (the turn ends of the record)
     keys |= {f"ended_{how}" for how in ENDED_HOW}  # online.py, match.py
     keys |= {spec.key for spec in (*ml.fugitive_bots().values(), *ml.marshal_bots().values())}  # the AI's names
     keys |= {f"pace_{p}" for p in PACES} | {f"how_{h}" for h in RATED_ENDINGS}  # lobby.py
