@@ -72,7 +72,7 @@ def _named_bots(side: registry.Side) -> dict[str, BotSpec]:
     return {
         ("random" if bot.name == "random" else f"advisor:{bot.name}"):
             BotSpec("bot_random" if bot.name == "random" else f"bot_advisor_{bot.name}",
-                    lambda seed, bot=bot: bot.make(seed))
+                    bot.make)
         for bot in registry.bots(side)
     }
 
