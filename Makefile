@@ -60,8 +60,7 @@ $(PG_STAMP): $(STAMP) scripts/install-postgres.sh
 
 # the static checks: ruff (a small rule set, the whole project), import-linter (the
 # layers of docs/architecture.md) and mypy --strict (engine, notepad, solver, advisor, store,
-# fugitive_cli, app but its modules pyproject.toml lists as not yet typed); their settings
-# are in pyproject.toml
+# fugitive_cli, app); their settings are in pyproject.toml
 check: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
