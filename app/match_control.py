@@ -75,8 +75,10 @@ class MatchSession:
         lobby match, or not over)."""
         if not self.meta.rated or not self.finished:
             return None
-        if self.state.is_over and self.state.winner in ("marshal", "fugitive"):
-            return Outcome(self.state.winner, "won")  # type: ignore[arg-type]
+        if self.state.is_over and self.state.winner == "marshal":
+            return Outcome("marshal", "won")
+        if self.state.is_over and self.state.winner == "fugitive":
+            return Outcome("fugitive", "won")
         end = self.meta.ended
         if end is not None and end.winner is not None and end.how in ("resigned", "claimed"):
             return Outcome(end.winner, end.how)

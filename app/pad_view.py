@@ -44,7 +44,7 @@ from solver import Posterior
 
 from . import ui
 from .assistant_fixes import Fix
-from .assistant_logic import Draft, GameRef, HitDraft, Message, OpenGame, Say, active_number, complete, fix_payload, \
+from .assistant_logic import Draft, GameRef, Message, OpenGame, Say, active_number, complete, fix_payload, \
     possible_positions, seen_cards
 from .i18n import error_text, format_text, rule_text, t
 from .formatting import percent
@@ -57,7 +57,7 @@ LINE = 8
 # --------------------------------------------------------------------------- colours
 def _rgb(hex_colour: str) -> tuple[float, float, float]:
     h = hex_colour.lstrip("#")
-    return tuple(int(h[i:i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]
+    return int(h[0:2], 16) / 255, int(h[2:4], 16) / 255, int(h[4:6], 16) / 255
 
 
 def _hex(rgb: Iterable[float]) -> str:
@@ -457,7 +457,8 @@ def _chance(pad: Notepad, draft: Draft, post: Posterior | None, manhunt: bool) -
 def _hit(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str] | None) -> str:
     """Where each revealed hideout lies and its sprint cards, one revealed card at a
     time; only the positions where the number can stand by the entries."""
-    hit: HitDraft = draft.hit  # type: ignore[assignment]
+    hit = draft.hit
+    assert hit is not None, "the hit screen: a hit being entered (screen_of)"
     s = pad.state
     pair = button(t("cancel"), "hitcancel", cls="fg-wide") + button(t("confirm_hit"), "hitsave",
                                                                         cls="fg-wide fg-primary")
