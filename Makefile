@@ -59,8 +59,8 @@ $(PG_STAMP): $(STAMP) scripts/install-postgres.sh
 	if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then touch $(PG_STAMP); fi
 
 # the static checks: ruff (a small rule set, the whole project), import-linter (the
-# layers of docs/architecture.md) and mypy --strict (engine, notepad, solver, advisor, store);
-# their settings are in pyproject.toml
+# layers of docs/architecture.md) and mypy --strict (engine, notepad, solver, advisor, store,
+# fugitive_cli, app); their settings are in pyproject.toml
 check: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports

@@ -22,7 +22,7 @@ from concurrent.futures import TimeoutError as NotYet
 
 import streamlit as st
 
-from engine.record import Record, Ruleset, event_to_dict
+from engine.record import OPENINGS, Record, Ruleset, event_to_dict
 from notepad import Notepad, RecordRuleError
 from solver import Posterior
 from store import TITLE_MAX, StoreError, parse_import
@@ -47,7 +47,8 @@ _SOLVES = ThreadPoolExecutor(max_workers=2, thread_name_prefix="fg-solve")
 
 
 def _session() -> AssistantSession:
-    return st.session_state.setdefault(SESSION, AssistantSession())
+    session: AssistantSession = st.session_state.setdefault(SESSION, AssistantSession())  # the state's values are Any
+    return session
 
 
 def controller() -> Assistant:
@@ -60,7 +61,7 @@ def game_list() -> None:
     with st.container(border=True):
         st.markdown(f"**{t('new_game')}**")
         opening = st.segmented_control(
-            t("opening_rule"), ["one-or-two", "two"], default="one-or-two",
+            t("opening_rule"), list(OPENINGS), default="one-or-two",
             format_func=lambda o: t("opening_one_or_two") if o == "one-or-two" else t("opening_two"),
             key="new_opening",
         )
@@ -306,7 +307,7 @@ def _game_body(gid: str) -> None:
     # (in the fragment's own block: a container of its own was one more message each tap)
     pad.draw(view, (ack.seq, ack.outcome) if ack is not None else None, _on_tap, (gid,),
              DraftCopy.of(draft).payload())
-    if view.screen == "edit":
+    if view.screen == "edit" and draft.edit is not None:  # the edit screen: an entry open for correction
         _json_editor(gid, game, draft.edit)
     if view.screen == "over":
         ui.review_button(gid, key="review_game")

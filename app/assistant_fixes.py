@@ -50,12 +50,14 @@ class Fix:
 
 def _placements(record: Record) -> list[int]:
     """Indices of his face-down placements with a sprint count, the latest first."""
-    return [i for i in range(len(record.events) - 1, -1, -1)
-            if isinstance(record.events[i], Place) and not record.events[i].is_escape][:MAX_SUSPECTS]
+    return [i for i, e in reversed(list(enumerate(record.events)))
+            if isinstance(e, Place) and not e.is_escape][:MAX_SUSPECTS]
 
 
 def _recounts(record: Record, index: int, steps: tuple[int, ...] = COUNT_STEPS) -> list[Place]:
     event = record.events[index]
+    if not isinstance(event, Place):  # _placements gives placements only
+        return []
     return [Place(event.sprints + d, event.hideout) for d in steps if event.sprints + d >= 0]
 
 
@@ -66,11 +68,14 @@ def reveal_recount(record: Record, event: Event, exc: RecordRuleError) -> Fix | 
     if reason.code != "reveal_sprint_count":
         return None
     pad = Notepad.from_record(record)
-    slot = pad.state.row[reason.params["position"] - 1]
+    position, listed = reason.params["position"], reason.params["listed"]
+    if not isinstance(position, int) or not isinstance(listed, int):  # the validator's are
+        return None
+    slot = pad.state.row[position - 1]
     placed = record.events[slot.placed_at]
     if not isinstance(placed, Place):
         return None
-    return Fix(slot.placed_at, Place(reason.params["listed"], placed.hideout), then=event)
+    return Fix(slot.placed_at, Place(listed, placed.hideout), then=event)
 
 
 def fixes_for_refusal(record: Record, event: Event, exc: RecordRuleError) -> tuple[Fix, ...]:
@@ -126,6 +131,7 @@ def earlier_entry(reason: object) -> int | None:
     ``event`` of a part of its reason, 0-based."""
     for value in (getattr(reason, "params", None) or {}).values():
         inner = getattr(value, "params", None) or {}
-        if isinstance(inner.get("event"), int):
-            return inner["event"]
+        event = inner.get("event")
+        if isinstance(event, int):
+            return event
     return None

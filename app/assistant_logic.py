@@ -83,7 +83,8 @@ class Tap:
         if not isinstance(payload, dict):
             return None
         kind, game, version, seq = payload.get("k"), payload.get("g"), payload.get("v"), payload.get("s")
-        if kind not in TAP_KINDS or not all(isinstance(x, str) for x in (game, version, seq)):
+        if not (isinstance(kind, str) and kind in TAP_KINDS
+                and isinstance(game, str) and isinstance(version, str) and isinstance(seq, str)):
             return None
         value = payload.get("x")
         if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
@@ -115,7 +116,8 @@ def _fix_from(data: Any) -> Fix | None:
         then = event_from_dict(data["t"]) if data.get("t") is not None else None
     except RecordFormatError:
         return None
-    dropped = data.get("d") if isinstance(data.get("d"), int) else 0
+    d = data.get("d")
+    dropped = d if isinstance(d, int) else 0
     return Fix(data["i"], event, then, bool(data.get("x")), dropped)
 
 
@@ -257,6 +259,12 @@ def _ints(data: Any, most: int = 41) -> tuple[int, ...] | None:
     return tuple(data)
 
 
+def _cards_at(h: HitDraft, x: int) -> tuple[int, ...]:
+    """The sprint cards entered under ``x`` at its position (none while it has none)."""
+    p = h.positions.get(x)
+    return h.cards.get((x, p), ()) if p else ()
+
+
 @dataclass(frozen=True)
 class DraftCopy:
     """What she is entering (a :class:`Draft`) as the page keeps it, so that a reload
@@ -276,8 +284,7 @@ class DraftCopy:
         hit = None
         if draft.hit is not None:
             h = draft.hit
-            hit = tuple((x, h.positions.get(x), h.cards.get((x, h.positions[x]), ()) if h.positions.get(x) else ())
-                        for x in h.numbers)
+            hit = tuple((x, h.positions.get(x), _cards_at(h, x)) for x in h.numbers)
         return cls(draft.numbers, hit, draft.hit.active if draft.hit is not None else None, draft.escape, draft.edit)
 
     def payload(self) -> dict[str, Any] | None:
@@ -334,7 +341,7 @@ class AssistantSession:
     drafts: dict[str, Draft] = field(default_factory=dict)
     messages: dict[str, Message] = field(default_factory=dict)
     acks: dict[str, Ack] = field(default_factory=dict)
-    seen: collections.deque = field(default_factory=lambda: collections.deque(maxlen=SEEN_TAPS))
+    seen: collections.deque[str] = field(default_factory=lambda: collections.deque(maxlen=SEEN_TAPS))
     #: a stored game this version refuses: (the first entry that breaks a rule, its record)
     broken: dict[str, tuple[int, Record]] = field(default_factory=dict)
     #: when the page last compared its copy with the store (time.monotonic)
@@ -358,8 +365,15 @@ def event_for(kind: str, value: int | None) -> Event | None:
         return Pass()
     if value is None:
         return None
-    return {"place": lambda: Place(value), "escape": lambda: Place(value, 42), "fdraw": lambda: FugitiveDraw(value),
-            "mdraw": lambda: MarshalDraw(value)}.get(kind, lambda: None)()
+    if kind == "place":
+        return Place(value)
+    if kind == "escape":
+        return Place(value, 42)
+    if kind == "fdraw":
+        return FugitiveDraw(value)
+    if kind == "mdraw":
+        return MarshalDraw(value)
+    return None
 
 
 class Assistant:

@@ -61,12 +61,14 @@ def percent(p: float, lang: str | None = None) -> str:
 def decimal(x: float, places: int, lang: str | None = None) -> str:
     """``x`` with exactly ``places`` decimals (0.50, 1.3), the language's separators,
     rounded as Python rounds the float (its exact value: 0.125 is 0.12, 0.135 0.14)."""
-    return _pattern("#,##0." + "0" * places if places else "#,##0").apply(Decimal(float(x)), _locale(_lang(lang)))
+    text: str = _pattern("#,##0." + "0" * places if places else "#,##0").apply(Decimal(float(x)), _locale(_lang(lang)))
+    return text  # Babel's NumberPattern.apply has no return annotation
 
 
 def number(n: float, lang: str | None = None) -> str:
     """A count or a figure as the language writes it: 1,234."""
-    return _pattern("#,##0.###").apply(Decimal(n) if isinstance(n, int) else Decimal(str(n)), _locale(_lang(lang)))
+    text: str = _pattern("#,##0.###").apply(Decimal(n) if isinstance(n, int) else Decimal(str(n)), _locale(_lang(lang)))
+    return text  # as in decimal()
 
 
 _UNITS = ((86400, "duration-day"), (3600, "duration-hour"), (60, "duration-minute"))

@@ -34,6 +34,8 @@ from babel import Locale
 from babel.numbers import format_decimal
 
 if TYPE_CHECKING:
+    from streamlit.runtime.state import SessionStateProxy
+
     from notepad.validator import RuleText
 
 #: a text: a template, or a template per plural form with the name of its count
@@ -58,7 +60,7 @@ def load(lang: str) -> dict[str, Text]:
 
 #: the languages, each named in its own words (Babel): the default first
 LANGS: dict[str, str] = {
-    lang: Locale.parse(lang).get_display_name(lang)
+    lang: Locale.parse(lang).get_display_name(lang) or lang  # Babel names every locale of locales/
     for lang in sorted((p.name for p in LOCALES.iterdir() if p.is_dir()), key=lambda lang: (lang != DEFAULT, lang))
 }
 STRINGS: dict[str, dict[str, Text]] = {lang: load(lang) for lang in LANGS}
@@ -101,7 +103,7 @@ _EN_CODED: dict[str, str] = {}
 _current = {"lang": DEFAULT}
 
 
-def _session():
+def _session() -> SessionStateProxy | None:
     """Streamlit's session state when running inside a page, else None."""
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
@@ -131,7 +133,8 @@ def md(text: str) -> str:
 def get_lang() -> str:
     ss = _session()
     if ss is not None:
-        return ss.get("lang", DEFAULT)
+        lang: str = ss.get("lang", DEFAULT)  # only set_lang writes it
+        return lang
     return _current["lang"]
 
 
@@ -157,21 +160,30 @@ def _lookup(key: str, lang: str) -> tuple[Text | None, str]:
     return EN.get(key) or _english_coded().get(key), DEFAULT
 
 
-def _format(key: str, text: Text, lang: str, kw: dict) -> str:
+def _format(key: str, text: Text, lang: str, kw: dict[str, object]) -> str:
     """``text`` (a template, or plural forms) in ``lang`` formatted with ``kw``."""
-    plural = text if isinstance(text, dict) else EN.get(key)  # a language of one form: the count of English
-    if isinstance(plural, dict):
-        count = plural.get("count", "n")
-        n = kw.get(count)
-        if not isinstance(n, (int, float)):
-            raise KeyError(f"{count} (the count of a plural text)")
-        kw = dict(kw, **{count: format_decimal(n, locale=_locale(lang))})
-        if isinstance(text, dict):
-            text = text.get(plural_form(lang, n)) or text["other"]
-    return text.format(**kw) if kw else text
+    if isinstance(text, dict):
+        n, kw = _counted(text, lang, kw)
+        template = text.get(plural_form(lang, n)) or text["other"]
+    else:
+        english = EN.get(key)
+        if isinstance(english, dict):  # a language of one form: the count of English
+            _, kw = _counted(english, lang, kw)
+        template = text
+    return template.format(**kw) if kw else template
 
 
-def t(key: str, /, **kw) -> str:
+def _counted(plural: dict[str, str], lang: str, kw: dict[str, object]) -> tuple[float, dict[str, object]]:
+    """The count of a plural text (its ``count`` names the argument, else ``n``), and
+    ``kw`` with the count written as ``lang`` writes numbers; KeyError without one."""
+    count = plural.get("count", "n")
+    n = kw.get(count)
+    if not isinstance(n, (int, float)):
+        raise KeyError(f"{count} (the count of a plural text)")
+    return n, dict(kw, **{count: format_decimal(n, locale=_locale(lang))})
+
+
+def t(key: str, /, **kw: object) -> str:
     """The text ``key`` in the current language, formatted with ``kw``.
 
     ``key`` is positional-only, so a message argument may be named ``key`` too (the
@@ -181,7 +193,7 @@ def t(key: str, /, **kw) -> str:
     return say(get_lang(), key, **kw)
 
 
-def say(lang: str, key: str, /, **kw) -> str:
+def say(lang: str, key: str, /, **kw: object) -> str:
     """:func:`t` in the language ``lang``."""
     text, said_in = _lookup(key, lang)
     if text is None:
@@ -218,14 +230,15 @@ def _coded_text(reason: object, prefix: str) -> str:
     """
     if not _has_coded_text(reason, prefix):
         return str(reason)
-    args = {}
+    code = getattr(reason, "code", None)  # there: _has_coded_text found it
+    args: dict[str, object] = {}
     for name, value in dict(getattr(reason, "params", None) or {}).items():
         if getattr(value, "code", None):
             value = _coded_text(value, prefix)
         elif name == "event" and isinstance(value, int):
             value += 1
         args[name] = value
-    return t(f"{prefix}{reason.code}", **args)
+    return t(f"{prefix}{code}", **args)
 
 
 def rule_text(reason: RuleText) -> str:

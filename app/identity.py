@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import html
 import json
+from typing import Callable
 from urllib.parse import parse_qs, unquote, urlencode
 
 import streamlit as st
 from streamlit.errors import StreamlitSecretNotFoundError
 
 from store import StoreError
-from store.access import Principal, new_owner_key, plausible, plausible_id
+from store.access import Principal, Recovered, new_owner_key, plausible, plausible_id
 
 from . import services
 from .i18n import error_text, t
@@ -224,7 +225,7 @@ def _make_code() -> None:
         st.error(error_text(exc))
 
 
-def _say_recovered(do) -> None:  # type: ignore[no-untyped-def]
+def _say_recovered(do: Callable[[], Recovered]) -> None:
     try:
         got = do()
     except StoreError as exc:

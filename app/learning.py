@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import html
 import threading
-from typing import Callable
+from collections.abc import Sequence
+from typing import Callable, Generic, TypeVar
 
 import streamlit as st
 from cachetools import LRUCache
@@ -18,6 +19,7 @@ from advisor.coach_fugitive import CoachTurn, coach_fugitive, hindsight, truth_a
 from advisor.coach_marshal import MarshalCall, coach_marshal
 from engine.record import Record
 from engine.rules import has_placement, placement_error
+from notepad.state import PublicState
 from notepad.validator import RecordRuleError, validate
 from store import GameInfo, StoreError, StoredGame
 from store.access import Role
@@ -30,10 +32,16 @@ from . import review, services, ui
 from .i18n import error_text, md, rule_text, t
 from .match_meta import read_or_none
 from .formatting import percent
+from .match_control import MatchSession
 
 
 # --------------------------------------------------------------------------- kept results
-class _Kept:
+#: what a report's computation is told as it goes: (done, total)
+Progress = Callable[[int, int], None]
+V = TypeVar("V")
+
+
+class _Kept(Generic[V]):
     """The last results of a heavy computation, by the record they were made from
     (the coach makes hundreds of solves, the chart one per move): computed once, with
     a progress bar, then shown at once. Shared by the sessions of the server (a
@@ -42,24 +50,25 @@ class _Kept:
     are kept by his full record, hidden fields and all."""
 
     def __init__(self, size: int):
-        self.items: LRUCache[str, object] = LRUCache(maxsize=size)
+        self.items: LRUCache[str, V] = LRUCache(maxsize=size)
         self.lock = threading.Lock()
 
-    def get(self, key: str):
+    def get(self, key: str) -> V | None:
         with self.lock:
             return self.items.get(key)
 
-    def put(self, key: str, value) -> None:
+    def put(self, key: str, value: V) -> None:
         with self.lock:
             self.items[key] = value
 
 
-_coached = _Kept(32)
-_marshal_coached = _Kept(64)
-_series = _Kept(64)
+_coached: _Kept[tuple[CoachTurn, ...]] = _Kept(32)
+_marshal_coached: _Kept[tuple[MarshalCall, ...]] = _Kept(64)
+_series: _Kept[list[tuple[int, float, float]]] = _Kept(64)
 
 
-def _kept(kept: _Kept, record: Record, compute: Callable[..., object], progress=None):
+def _kept(kept: _Kept[V], record: Record, compute: Callable[[Record, Progress | None], V],
+          progress: Progress | None = None) -> V:
     """``compute(record, progress)``, kept by the record."""
     key = record.to_json(indent=None)
     got = kept.get(key)
@@ -83,7 +92,7 @@ def marshal_coach(record: Record, progress: Callable[[int, int], None] | None = 
     return _kept(_marshal_coached, record.marshal_view(), coach_marshal, progress)
 
 
-def _progress_bar(text: str) -> tuple[Callable[[int, int], None], Callable[[], None]]:
+def _progress_bar(text: str) -> tuple[Progress, Callable[[], object]]:
     """(progress(done, total), done()) of a progress bar placed here."""
     bar = st.progress(0.0, text=text)
 
@@ -166,7 +175,7 @@ def _games() -> list[GameInfo] | None:
             # device: its owner and its watch link): the controller asks the policy
             opened = mp.desk().open(want, st.query_params.get("s"),
                                     seats_need_account=identity.accounts_on() and not identity.signed_in())
-            if not isinstance(opened, mp.MatchSession):
+            if not isinstance(opened, MatchSession):
                 online.private()
                 return None
             st.session_state[ROLES][want] = opened.role
@@ -255,7 +264,7 @@ def run() -> None:
         st.caption(t("hindsight_after_end"))
 
 
-def _coach_now(step: int, calls, turns, reader: review.Reader) -> None:
+def _coach_now(step: int, calls: Sequence[MarshalCall], turns: Sequence[CoachTurn], reader: review.Reader) -> None:
     """The coach's line for the move shown (hers, and his once his coach is measured),
     under the controls: the board and its grade on one screen; a move no coach grades
     (a draw of his, the start) says so in one line."""
@@ -273,7 +282,7 @@ def _coach_now(step: int, calls, turns, reader: review.Reader) -> None:
             f' style="background:#f6f6f9; border-radius:6px; padding:4px 8px">{body}</div>')
 
 
-def _marshal_section(calls, step: int, reader: review.Reader) -> None:
+def _marshal_section(calls: Sequence[MarshalCall], step: int, reader: review.Reader) -> None:
     """Each of her decisions, draw and guess, graded (a progress bar the first time:
     the Manhunt's guesses are planned; then kept); the decisions after the step
     shown are greyed."""
@@ -292,7 +301,7 @@ def _marshal_section(calls, step: int, reader: review.Reader) -> None:
 
 
 # --------------------------------------------------------------------------- hindsight
-def _hindsight(full: Record, prefix: Record, step: int, state) -> None:
+def _hindsight(full: Record, prefix: Record, step: int, state: PublicState) -> None:
     """The real row at this step beside the Marshal's heat map, his face-down hideouts
     outlined on it, and for each of them what she could know."""
     real = truth_at(full, step)
@@ -369,7 +378,8 @@ def _exposure_chart(full: Record) -> None:
         f'background:{colour}; margin-right:6px"></span>{html.escape(name)}</div>'
         for name, colour in zip(names, CHART_COLOURS)) + "</div>")
     rows = [{"move": m, "line": names[i], "chance": v} for m, *values in series for i, v in enumerate(values)]
-    chart = alt.Chart(alt.Data(values=rows)).mark_line(point=True).encode(
+    # Altair's Data (generated from the schema) has an untyped __init__(*args, **kwds)
+    chart = alt.Chart(alt.Data(values=rows)).mark_line(point=True).encode(  # type: ignore[no-untyped-call]
         x=alt.X("move:Q", title=t("chart_move"), axis=alt.Axis(tickMinStep=1)),
         y=alt.Y("chance:Q", title=None, scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
         color=alt.Color("line:N", scale=alt.Scale(domain=list(names), range=list(CHART_COLOURS)), legend=None),
@@ -378,11 +388,12 @@ def _exposure_chart(full: Record) -> None:
     st.caption(t("chart_caption"))
 
 
-def _shown_with_progress(kept: _Kept, record: Record, compute: Callable[..., object], text: str):
+def _shown_with_progress(kept: _Kept[V], record: Record, compute: Callable[[Record, Progress | None], V],
+                         text: str) -> V:
     """``compute(record, progress)``'s kept result, computed the first time under a
     progress bar."""
     if kept.get(record.to_json(indent=None)) is not None:
-        return compute(record)
+        return compute(record, None)
     progress, done = _progress_bar(text)
     got = compute(record, progress)
     done()
@@ -411,17 +422,17 @@ def _coach_section(full: Record, reader: review.Reader) -> None:
 
 
 # --------------------------------------------------------------------------- tutorial
-def _q_footprints(answer) -> bool:
+def _q_footprints(answer: object) -> bool:
     return answer == 1
 
 
-def _q_place(answer) -> bool:
+def _q_place(answer: Sequence[int] | None) -> bool:
     # the engine's own placement rule decides (previous 4, no sprint cards)
     right = {h for h in (5, 6, 7, 8, 10) if placement_error(4, frozenset({h}), h, frozenset()) is None}
     return set(answer or ()) == right
 
 
-def _q_first_draws(answer) -> bool:
+def _q_first_draws(answer: object) -> bool:
     return answer == 2  # docs/rules.md, "Turns": the Marshal's first turn draws 2 cards
 
 
@@ -429,7 +440,7 @@ def _q_first_draws(answer) -> bool:
 _PASS_PREVIOUS, _PASS_HAND = 9, frozenset({15, 42})
 
 
-def _q_pass(answer) -> bool:
+def _q_pass(answer: object) -> bool:
     must_pass = not has_placement(_PASS_PREVIOUS, _PASS_HAND)
     return answer == ("tut_pass_a2" if must_pass else "tut_pass_a1")
 

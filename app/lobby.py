@@ -20,10 +20,10 @@ import time
 
 import streamlit as st
 
-from engine.record import Ruleset
+from engine.record import OPENINGS, Ruleset
 from store import StoreError
 from store.lobby_rules import PACES, WANTS, Challenge, LobbyMatch
-from store.ratings import Rating
+from store.ratings import Rating, Side
 
 from . import formatting, identity, services
 from .i18n import error_text, t
@@ -219,7 +219,7 @@ def _new_challenge(d: Matches) -> None:
     with st.expander(t("lobby_new"), expanded=False):
         wants = st.segmented_control(t("lobby_role"), list(WANTS), default="either", key="lb_wants",
                                      format_func=lambda w: t("lobby_either") if w == "either" else t(w))
-        opening = st.segmented_control(t("lobby_opening"), ["one-or-two", "two"], default="one-or-two",
+        opening = st.segmented_control(t("lobby_opening"), list(OPENINGS), default="one-or-two",
                                        key="lb_opening",
                                        format_func=lambda o: t("opening_two") if o == "two" else t("opening_one_or_two"))
         pass_draw = st.toggle(t("pass_draw_rule"), key="lb_pass_draw")
@@ -250,7 +250,7 @@ def _live_matches(d: Matches, live: list[LobbyMatch]) -> None:
             _go("match", lm.game_id)
 
 
-def _about_my_strength(mine: dict[str, Rating]) -> None:
+def _about_my_strength(mine: dict[Side, Rating]) -> None:
     """For each of her roles, the AI of the other side (a fixed rating from the
     tournament, app.ladder) whose match is the most even; one tap to play it on the
     Match page (against the AI: not rated)."""
@@ -258,8 +258,9 @@ def _about_my_strength(mine: dict[str, Rating]) -> None:
 
     with st.expander(t("ladder_title")):
         st.caption(t("ladder_help", n=min(n for n, _ in PLACEMENT.values())))
-        for side in ("marshal", "fugitive"):
-            got = about_my_strength(mine[side], side)  # type: ignore[arg-type]
+        sides: tuple[Side, ...] = ("marshal", "fugitive")
+        for side in sides:
+            got = about_my_strength(mine[side], side)
             if got is None:
                 continue
             ai, chance = got

@@ -26,7 +26,7 @@ from typing import Literal
 import streamlit as st
 
 from engine import new_game
-from engine.record import Ruleset
+from engine.record import OPENINGS, Ruleset
 from notepad.validator import RecordRuleError
 from store import GameInfo, StoreError
 from store.access import Role, other_seat
@@ -36,7 +36,7 @@ from . import identity
 from . import match_logic as ml
 from . import match_play as mp
 from . import formatting, online, services, ui
-from .match_control import Closed, Missing, resigning_side, session
+from .match_control import Closed, MatchSession, Missing, resigning_side, session
 from .i18n import error_text, t
 from .match_meta import MatchMeta, read_or_none
 
@@ -60,7 +60,7 @@ HANDOVER_ICON = ('<img alt="" width="120" height="96" src="data:image/svg+xml;ba
 
 
 # --------------------------------------------------------------------------- the match of the URL
-def _current() -> mp.MatchSession | None:
+def _current() -> MatchSession | None:
     """The match of the URL's ``game``: this session's copy while the store has not
     moved on, else the stored match again as the controller opens it for this person
     (said when this session had an older copy)."""
@@ -69,8 +69,8 @@ def _current() -> mp.MatchSession | None:
     if not gid:
         return None
     store = services.store()
-    mine = isinstance(m, mp.MatchSession) and m.gid == gid
-    if isinstance(m, mp.MatchSession) and mine:
+    mine = isinstance(m, MatchSession) and m.gid == gid
+    if isinstance(m, MatchSession) and mine:
         try:
             if store.version(gid) == m.version and m.key == identity.principal():
                 return m
@@ -83,7 +83,7 @@ def _current() -> mp.MatchSession | None:
             st.session_state[NOTE] = t("match_moved_on")
     st.session_state.pop(mp.KEY, None)
     secret = st.query_params.get("s")
-    had_seat = isinstance(m, mp.MatchSession) and mine and m.role in ("marshal", "fugitive")
+    had_seat = isinstance(m, MatchSession) and mine and m.role in ("marshal", "fugitive")
     opened = mp.desk().open(gid, secret, had_seat=had_seat,
                             seats_need_account=identity.accounts_on() and not identity.signed_in())
     if isinstance(opened, Missing):
@@ -127,7 +127,7 @@ def setup() -> None:
             mb = st.selectbox(t("bot") + " · " + t("marshal"), list(mbots), index=len(mbots) - 1,
                               format_func=lambda k: t(mbots[k].key), key="m_mbot")
         opening = st.segmented_control(
-            t("opening_rule"), ["one-or-two", "two"], default="one-or-two",
+            t("opening_rule"), list(OPENINGS), default="one-or-two",
             format_func=lambda o: t("opening_one_or_two") if o == "one-or-two" else t("opening_two"), key="m_opening",
         ) or "one-or-two"
         pass_draw = st.toggle(t("pass_draw_rule"), key="m_pass_draw")
@@ -143,7 +143,8 @@ def setup() -> None:
         if mode not in ("hotseat", "ai_ai", ml.ONLINE):  # under the button: the button stays on the first screen
             st.caption(t("seed_is_public"))
         if start and mode == ml.ONLINE:
-            online.start(side, Ruleset(opening, bool(pass_draw)), options)
+            if side is not None and options is not None:  # both asked above in this mode
+                online.start(side, Ruleset(opening, bool(pass_draw)), options)
         elif start:
             seed = _seed(seed_text)
             if seed is None:
@@ -244,9 +245,10 @@ def list_label(g: GameInfo, role: str | None = None) -> str:
         humans = ()
         who = t("list_watching")
     elif s.mode == ml.ONLINE:
-        humans = (role,) if role in ("marshal", "fugitive") else ()
-        who = (t("list_you_friend", side=t(role), other=t(other_seat(Role(role)).value))
-               if humans else t("list_watching"))
+        seat = role if role in ("marshal", "fugitive") else None
+        humans = (seat,) if seat is not None else ()
+        who = (t("list_you_friend", side=t(seat), other=t(other_seat(Role(seat)).value))
+               if seat is not None else t("list_watching"))
     elif s.mode == "human_marshal":
         who = t("list_you_vs", side=t("marshal"), bot=_bot_name("fugitive", s.fugitive_bot))
     elif s.mode == "human_fugitive":
@@ -273,7 +275,7 @@ def list_label(g: GameInfo, role: str | None = None) -> str:
 
 
 # --------------------------------------------------------------------------- page
-def page(m: mp.MatchSession) -> None:
+def page(m: MatchSession) -> None:
     if m.mode == ml.ONLINE or m.role == Role.WATCHER.value:
         online.page(m)  # a seat of a match by links, or a watcher of any match
         return
@@ -281,7 +283,7 @@ def page(m: mp.MatchSession) -> None:
     online.share_panel(m)  # its owner's: a read-only link to watch it, made on request
 
 
-def _one_device(m: mp.MatchSession) -> None:
+def _one_device(m: MatchSession) -> None:
     """A match on this device (against the AI, two people on one phone, AI against AI)."""
     st.html(mp.MATCH_CSS)
     status_slot = st.empty()  # the status first: the AI's moves are said in its place
@@ -301,6 +303,7 @@ def _one_device(m: mp.MatchSession) -> None:
                 ui.status(mp.over_text(end.winner, humans[0] if len(humans) == 1 else None,
                                        t("ended_resigned", who=t(other_seat(Role(end.winner)).value))), end.winner)
             else:
+                assert state.winner is not None, "finished, not off the board: over on the board"
                 ui.status(mp.over_text(state.winner, humans[0] if len(humans) == 1 else None,
                                        ui.end_reason(state.events, state.winner)), state.winner)
         ui.review_button(m.gid)
@@ -310,6 +313,7 @@ def _one_device(m: mp.MatchSession) -> None:
         _ending_panel(m)
         mp.footer(m)
         return
+    assert player is not None, "not finished: someone's turn"
     if m.mode == "ai_ai":
         with status_slot:
             ui.status(t("ai_turn", who=t(player)), player)
@@ -357,7 +361,7 @@ def _one_device(m: mp.MatchSession) -> None:
     mp.footer(m)
 
 
-def _ending_panel(m: mp.MatchSession) -> None:
+def _ending_panel(m: MatchSession) -> None:
     """Resign, abandon or delete her match on this device (issue 39), as the policy lets
     her, under everything of the turn: a resignation gives the other side the win (two
     people on one phone: the side whose turn it is resigns), an abandoned match ends with
@@ -389,7 +393,7 @@ def _ending_panel(m: mp.MatchSession) -> None:
                 st.rerun()
 
 
-def _end(m: mp.MatchSession, how: Literal["resigned", "abandoned"]) -> None:
+def _end(m: MatchSession, how: Literal["resigned", "abandoned"]) -> None:
     """Resign or abandon (a button's callback: the page runs right after it), saved like
     a move from the version this page shows; refused (moved on in another window), the
     page shows the stored match and why."""

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, Literal
+from typing import Literal, cast
 
 from engine import IllegalMove, apply, new_game
+from engine.bots import FugitiveBot, MarshalBot
 from engine.errors import ReplayError
 from engine.moves import Move
 from engine.record import Record, Ruleset, event_player
@@ -38,8 +39,8 @@ class MatchSession:
     gid: str
     meta: MatchMeta
     state: GameState
-    fbot: Any
-    mbot: Any
+    fbot: FugitiveBot
+    mbot: MarshalBot
     saved: Record
     version: int
     shown_to: str | None = None  #: hot-seat: whose cards are on screen
@@ -74,8 +75,10 @@ class MatchSession:
         lobby match, or not over)."""
         if not self.meta.rated or not self.finished:
             return None
-        if self.state.is_over and self.state.winner in ("marshal", "fugitive"):
-            return Outcome(self.state.winner, "won")  # type: ignore[arg-type]
+        if self.state.is_over and self.state.winner == "marshal":
+            return Outcome("marshal", "won")
+        if self.state.is_over and self.state.winner == "fugitive":
+            return Outcome("fugitive", "won")
         end = self.meta.ended
         if end is not None and end.winner is not None and end.how in ("resigned", "claimed"):
             return Outcome(end.winner, end.how)
@@ -93,7 +96,11 @@ def session(gid: str, meta: MatchMeta, state: GameState, version: int) -> MatchS
     seed = meta.seed
     fb = ml.fugitive_bots().get(meta.fugitive_bot or "random") or ml.fugitive_bots()["random"]
     mb = ml.marshal_bots().get(meta.marshal_bot or "random") or ml.marshal_bots()["random"]
-    return MatchSession(gid, meta, state, fb.make(seed + 1), mb.make(seed + 2), state.record(), version)
+    # the registry makes a bot of either side (its side is a value, not a type): these
+    # come from the Fugitive's and the Marshal's lists
+    fbot = cast("FugitiveBot", fb.make(seed + 1))
+    mbot = cast("MarshalBot", mb.make(seed + 2))
+    return MatchSession(gid, meta, state, fbot, mbot, state.record(), version)
 
 
 # --------------------------------------------------------------------------- outcomes

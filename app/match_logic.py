@@ -10,7 +10,7 @@ unfinished one predictable).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Callable
 
 from advisor import registry
 from advisor.search import Budget
@@ -27,7 +27,7 @@ __all__ = ["MODES", "ONLINE"]  # the modes are the metadata's (app.match_meta), 
 @dataclass(frozen=True)
 class BotSpec:
     key: str  #: i18n key of its name
-    make: Callable[[int | None], Any]
+    make: Callable[[int | None], registry.Bot]  #: the bot, seeded (its side: the dict that holds the spec)
 
 
 #: The levels of the AI a match offers, weakest first (the registry's: each level's
@@ -72,7 +72,7 @@ def _named_bots(side: registry.Side) -> dict[str, BotSpec]:
     return {
         ("random" if bot.name == "random" else f"advisor:{bot.name}"):
             BotSpec("bot_random" if bot.name == "random" else f"bot_advisor_{bot.name}",
-                    lambda seed, bot=bot: bot.make(seed))
+                    bot.make)
         for bot in registry.bots(side)
     }
 

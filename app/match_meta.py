@@ -107,7 +107,7 @@ class MatchMeta:
         """The metadata of a stored match; MetaError when it is not a match's (no seed,
         an unknown mode, a note that names no silent move...)."""
         seed, mode = data.get("seed"), data.get("mode")
-        if not _whole(seed) or mode not in MODES:
+        if not isinstance(seed, int) or isinstance(seed, bool) or mode not in MODES:  # _whole, inline for mypy's narrowing
             raise MetaError(f"not a match's metadata: seed {seed!r}, mode {mode!r}")
         bots = [data.get(k) for k in ("fugitive_bot", "marshal_bot")]
         if any(b is not None and not isinstance(b, str) for b in bots):

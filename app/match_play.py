@@ -12,14 +12,15 @@ second window never gives a turn back.
 from __future__ import annotations
 
 import html
+from collections.abc import Iterable
 
 import streamlit as st
 
 from engine import IllegalMove, fugitive_view, legal_moves, marshal_view, public_view
 from engine.moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
-from engine.record import Guess, ManhuntGuess
+from engine.record import Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw
 from engine import replaying, rules
-from engine.state import GameState, Phase
+from engine.state import GameState, MarshalDrewFrom, Phase
 
 from . import identity
 from . import match_logic as ml
@@ -162,7 +163,7 @@ def table(m: MatchSession, viewer: str) -> None:
     st.html("".join(parts) + f'<div class="fg-info-line">{html.escape(" · ".join(info))}</div>')
 
 
-def _row(cards) -> None:
+def _row(cards: Iterable[ui.RowCard]) -> None:
     st.html('<div class="fg-match">' + ui.row_html(list(cards)) + "</div>")
 
 
@@ -173,7 +174,8 @@ def _drawn_this_turn(state: GameState) -> frozenset[int]:
     if not turns or turns[-1][0] != state.current_player:
         return frozenset()
     _, a, b = turns[-1]
-    return frozenset(e.card for e in state.events[a:b] if e.type in ("fugitive_draw", "marshal_draw"))
+    return frozenset(e.card for e in state.events[a:b]
+                     if isinstance(e, (FugitiveDraw, MarshalDraw)) and e.card is not None)  # (the full record's: all known)
 
 
 def _hand_html(title: str, cards: list[int], footprints: bool, new: frozenset[int] = frozenset()) -> str:
@@ -229,7 +231,7 @@ def recent(m: MatchSession, viewer: str) -> None:
     st.html(f'<div class="fg-last" data-testid="fg-last"><div><b>{html.escape(t(title))}</b> {body}</div></div>')
 
 
-def _events(state: GameState, viewer: str) -> tuple:
+def _events(state: GameState, viewer: str) -> tuple[Event | MarshalDrewFrom, ...]:
     """The events as ``viewer`` may read them: the Fugitive's record, the Marshal's,
     the public table's ("public": the hand-over screen; "watcher"), or the full one
     ("all": the end of a match, AI against AI)."""
@@ -319,7 +321,7 @@ def _placement_controls(m: MatchSession, key: str) -> None:
         line += ' · <span class="warn">' + html.escape(t("place_out_of_reach", h=h)) + "</span>"
     with actions:
         if st.button(t("place_button"), type="primary", key=f"mc_place_{key}", use_container_width=True,
-                     disabled=h is None or h > reach):
+                     disabled=h is None or h > reach) and h is not None:  # (disabled without one)
             human(m, PlaceHideout(int(h), frozenset(int(x) for x in sprints)))
             st.rerun()
         if view.can_pass and st.button(pass_label, key=f"mc_pass_{key}", use_container_width=True):
@@ -335,7 +337,7 @@ def _guess_controls(m: MatchSession, key: str) -> None:
     # the numbers the rules let her name now (the engine's legal moves): never a face-up
     # hideout, nor a sprint card lying face up beside one
     numbers = sorted({n for mv in legal_moves(state)
-                      for n in (mv.numbers if isinstance(mv, MakeGuess) else (mv.number,))})
+                      for n in (mv.numbers if isinstance(mv, MakeGuess) else (mv.number,) if isinstance(mv, HuntGuess) else ())})
     looks = _number_looks(state) if m.assist else {}
     if looks:
         st.html(_number_css(f"mc_g_{key}", [looks[x] for x in numbers]))
@@ -350,7 +352,7 @@ def _guess_controls(m: MatchSession, key: str) -> None:
     sel = st.pills(t("guess_number_match" if manhunt else "guess_numbers_match"), numbers,
                    selection_mode="single" if manhunt else "multi", key=f"mc_g_{key}",
                    format_func=label, label_visibility="collapsed")
-    chosen = ([sel] if sel is not None else []) if manhunt else list(sel or [])
+    chosen = [sel] if isinstance(sel, int) else list(sel or [])  # single (the Manhunt): one number or None
     if st.button(t("guess_button"), type="primary", key=f"mc_guess_{key}", use_container_width=True,
                  disabled=not chosen):
         human(m, HuntGuess(int(chosen[0])) if manhunt else MakeGuess(frozenset(int(x) for x in chosen)))

@@ -61,7 +61,7 @@ from . import match_logic as ml
 from . import match_play as mp
 from . import formatting, services, ui
 from .i18n import error_text, t
-from .match_control import Closed, invited_moved
+from .match_control import Closed, MatchSession, invited_moved
 from .phone import on_this_machine
 
 INVITES = "online_invites"  # session_state: {game id: {role: secret}}: the links this session made
@@ -136,7 +136,7 @@ def _remember_links(invite: Invite, own: Role) -> None:
     st.session_state.setdefault(INVITES, {})[invite.game.id] = {r: s for r, s in invite.secrets.items() if r != own}
 
 
-def _invite_panel(m, seats: Seats) -> None:
+def _invite_panel(m: MatchSession, seats: Seats) -> None:
     """The other side's link (a copy and share button, a QR code to scan from this
     screen) until a browser takes the seat, and the watchers' link. After a reload
     the links are gone (the store keeps only their hashes): a new one can be made
@@ -170,7 +170,7 @@ def _invite_panel(m, seats: Seats) -> None:
                            t("copy_link"))
 
 
-def _call_off(m: mp.MatchSession) -> None:
+def _call_off(m: MatchSession) -> None:
     """Call the match off and open the fresh one, with its new links (a callback: the
     page runs right after it)."""
     try:
@@ -184,7 +184,7 @@ def _call_off(m: mp.MatchSession) -> None:
     st.query_params.from_dict(dict(mp.lang_param(), page="match", game=invite.game.id))
 
 
-def _reissue(m, role: Role) -> None:
+def _reissue(m: MatchSession, role: Role) -> None:
     try:
         secret = services.store().reissue_link(m.gid, role, by=identity.principal())
     except StoreError as exc:
@@ -195,7 +195,7 @@ def _reissue(m, role: Role) -> None:
 
 
 # --------------------------------------------------------------------------- a match on one device
-def share_panel(m) -> None:
+def share_panel(m: MatchSession) -> None:
     """A match on one device, shared by its owner: a read-only watch link (the public
     table only), made on request; a new one stops the last."""
     made = st.session_state.setdefault(INVITES, {}).setdefault(m.gid, {})
@@ -203,7 +203,7 @@ def share_panel(m) -> None:
                t("share_button"), "m_share", lambda: services.store().watch_link(m.gid, identity.principal()))
 
 
-def _made_link(gid: str, title: str, help_: str, made: dict, slot, param: str, testid: str, label: str, key: str,
+def _made_link(gid: str, title: str, help_: str, made: dict[Role, str], slot: Role, param: str, testid: str, label: str, key: str,
                make: Callable[[], str]) -> None:
     """An expander with a link this page makes on request (kept in ``made[slot]``
     for this session: the store keeps only its hash), its QR code, and the button
@@ -255,7 +255,7 @@ def _taken_page(gid: str, seat: Role) -> None:
 
 
 # --------------------------------------------------------------------------- the page
-def page(m) -> None:
+def page(m: MatchSession) -> None:
     """A match as this browser's role may see it: a seat of a match played by links,
     or a watcher (of a match by links or of one shared by a watch link)."""
     st.html(mp.MATCH_CSS)
@@ -264,6 +264,8 @@ def page(m) -> None:
     if m.finished:
         _over(m)
         return
+    # the controller opens a match for a role or not at all; not finished: someone's turn
+    assert role is not None and state.current_player is not None
     turn = state.current_player
     mine = role == turn
     seated = role in (Role.MARSHAL.value, Role.FUGITIVE.value)
@@ -299,7 +301,7 @@ def page(m) -> None:
     _live(m.gid, m.version, deadline, said)
 
 
-def _idle_line(m, mine: bool) -> None:
+def _idle_line(m: MatchSession, mine: bool) -> None:
     """The time left before the player waiting may claim the match, on both phones
     (one line of fixed height under the controls). The server says how long is left
     when it draws the line, and the browser counts down from that by its own
@@ -314,8 +316,12 @@ def _idle_line(m, mine: bool) -> None:
     left = (f'<span class="fg-left" data-left="{left_ms}" data-h="{html.escape(says["h"])}" '
             f'data-m="{html.escape(says["m"])}" data-s="{html.escape(says["s"])}">'
             f"{html.escape(formatting.time_left(left_ms / 1000))}</span>")
-    text = (t("idle_yours", other=t(other), left="{left}") if mine
-            else t("idle_theirs", who=t(m.state.current_player), left="{left}"))
+    if mine:
+        text = t("idle_yours", other=t(other), left="{left}")
+    else:
+        turn = m.state.current_player
+        assert turn is not None, "page() draws this line while the match goes on"
+        text = t("idle_theirs", who=t(turn), left="{left}")
     st.html(f'<div class="fg-slot-line" data-testid="fg-idle">{html.escape(text).replace("{left}", left)}</div>'
             "<script>(() => { const tick = () => {"
             " for (const e of document.querySelectorAll('span.fg-left')) {"
@@ -387,13 +393,13 @@ def _lost_tap_watch() -> None:
             unsafe_allow_javascript=True)
 
 
-def _status(m, text: str, who: str | None) -> None:
+def _status(m: MatchSession, text: str, who: str | None) -> None:
     """The top line: whose turn it is (and, for the test and the reader of the HTML,
     the match's version and number of events)."""
     st.html(ui.status_html(text, who, f' data-version="{m.version}" data-events="{len(m.state.events)}"'))
 
 
-def _over(m: mp.MatchSession) -> None:
+def _over(m: MatchSession) -> None:
     """The end: who won and why (or that its maker called it off), every card on the
     table (the match is over, nothing is hidden any more), a rematch with the sides
     swapped (or the match that followed, when she is in it)."""
@@ -426,7 +432,7 @@ def _over(m: mp.MatchSession) -> None:
     _live(m.gid, m.version, None, said)
 
 
-def _rematch(m: mp.MatchSession) -> None:
+def _rematch(m: MatchSession) -> None:
     """The next match, sides swapped (one per match: the second asker opens the first
     one's)."""
     try:
@@ -448,7 +454,7 @@ def _go(gid: str) -> None:
     st.rerun()
 
 
-def _claim(m) -> float | None:
+def _claim(m: MatchSession) -> float | None:
     """The claim button once the other side made no move for the chosen time; else
     when that time comes (epoch seconds, for the watch), or None."""
     when = ml.claim_time(m.updated, m.meta.claim_after)
@@ -464,14 +470,14 @@ def _claim(m) -> float | None:
     return None
 
 
-def _resign(m) -> None:
+def _resign(m: MatchSession) -> None:
     with st.expander(t("resign_title")):
         st.caption(t("resign_help"))
         st.button(t("resign_button"), key=f"m_resign_{m.version}", use_container_width=True,
                   on_click=_end, args=(m, "resigned"))
 
 
-def _end(m: mp.MatchSession, how: Literal["resigned", "claimed"]) -> None:
+def _end(m: MatchSession, how: Literal["resigned", "claimed"]) -> None:
     """End the match off the board (saved like a move, from the version this page
     shows: a move of the other side in between refuses it, and the page shows why).
     A button's callback: the page runs right after it."""
@@ -486,7 +492,7 @@ def _end(m: mp.MatchSession, how: Literal["resigned", "claimed"]) -> None:
 SEEN_SAID = "m_seen_said"
 
 
-def _messages(m: mp.MatchSession, seated: bool) -> int:
+def _messages(m: MatchSession, seated: bool) -> int:
     """The quick messages (a fixed set: store.lobby_rules.QUICK_MESSAGES; no free text): a
     new one from the other seat pops up (a toast: nothing on the page moves); all of
     them, and a seat's buttons to send one, under an expander at the foot of the page.

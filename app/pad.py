@@ -251,7 +251,7 @@ _component = st.components.v2.component("fugitive_pad", js=_JS.replace("__DOUBLE
 KEY = "fgpad"
 
 
-def draw(view: PadView, ack: tuple[str, str] | None, on_tap: Callable[..., None], args: tuple = (),
+def draw(view: PadView, ack: tuple[str, str] | None, on_tap: Callable[..., None], args: tuple[object, ...] = (),
          draft: dict[str, Any] | None = None) -> None:
     """Show the pad; ``on_tap(*args)`` is called once for each tap (its payload in
     :func:`last_tap`), before the run that draws the pad again; ``ack``: the last tap

@@ -33,18 +33,18 @@ from __future__ import annotations
 import html
 import json
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from engine import rules
 from engine.cards import DECKS, ESCAPE
 from engine.record import Event, FormatText, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Place
 from engine.state import Phase
-from notepad import Notepad
+from notepad import FugitiveDrawEntry, Notepad, PlaceEntry
 from solver import Posterior
 
 from . import ui
 from .assistant_fixes import Fix
-from .assistant_logic import Draft, GameRef, HitDraft, Message, OpenGame, Say, active_number, complete, fix_payload, \
+from .assistant_logic import Draft, GameRef, Message, OpenGame, Say, active_number, complete, fix_payload, \
     possible_positions, seen_cards
 from .i18n import error_text, format_text, rule_text, t
 from .formatting import percent
@@ -57,7 +57,7 @@ LINE = 8
 # --------------------------------------------------------------------------- colours
 def _rgb(hex_colour: str) -> tuple[float, float, float]:
     h = hex_colour.lstrip("#")
-    return tuple(int(h[i:i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]
+    return int(h[0:2], 16) / 255, int(h[2:4], 16) / 255, int(h[4:6], 16) / 255
 
 
 def _hex(rgb: Iterable[float]) -> str:
@@ -325,7 +325,7 @@ def _fugitive(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int
     return _his_deck(allowed.get("fugitive_draw")) + _place(pad, draft, allowed.get("place"), "pass" in allowed)
 
 
-def _his_deck(a) -> str:
+def _his_deck(a: FugitiveDrawEntry | None) -> str:
     """His draw: the three decks, those he cannot draw from now greyed."""
     label = t("fugitive_draw_extra", d=a.decks[0]) if a is not None and a.optional else t("fugitive_draw")
     decks = set(a.decks) if a is not None else set()
@@ -333,7 +333,7 @@ def _his_deck(a) -> str:
     return f'<div class="fg-line" data-testid="fg-his-deck">{_label(label)}' + _grid(buttons, 3, "fg-decks3") + "</div>"
 
 
-def _place(pad: Notepad, draft: Draft, a, can_pass: bool | None) -> str:
+def _place(pad: Notepad, draft: Draft, a: PlaceEntry | None, can_pass: bool | None) -> str:
     """His placement: the sprint count in lines of 8 (+0 ... at least +7, those beyond
     his hand greyed: the band says which entries took his cards); the escape (42 +k
     in the same places) a tap away on the label's line; ``can_pass``: He passed under
@@ -342,7 +342,7 @@ def _place(pad: Notepad, draft: Draft, a, can_pass: bool | None) -> str:
     escape_ok = a is not None and a.escape_max_sprints is not None and escape_in_reach(pad, a.escape_max_sprints)
     escape = draft.escape and escape_ok
     count = -(-(max(LINE - 1, hand) + 1) // LINE) * LINE
-    if escape:
+    if escape and a is not None and a.escape_max_sprints is not None:  # (escape_ok says so already)
         lo, hi = a.escape_min_sprints, a.escape_max_sprints
         buttons = [button(f"42 +{k}", "escape", k, off=not lo <= k <= hi) for k in range(count)]
         label = t("place_escape")
@@ -457,7 +457,8 @@ def _chance(pad: Notepad, draft: Draft, post: Posterior | None, manhunt: bool) -
 def _hit(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str] | None) -> str:
     """Where each revealed hideout lies and its sprint cards, one revealed card at a
     time; only the positions where the number can stand by the entries."""
-    hit: HitDraft = draft.hit  # type: ignore[assignment]
+    hit = draft.hit
+    assert hit is not None, "the hit screen: a hit being entered (screen_of)"
     s = pad.state
     pair = button(t("cancel"), "hitcancel", cls="fg-wide") + button(t("confirm_hit"), "hitsave",
                                                                         cls="fg-wide fg-primary")
@@ -489,10 +490,10 @@ def _hit(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str
                  for c in range(1, 42)]
         label = t("sprints_of", x=x, k=k) if k else t("sprints_of_none", x=x)
         parts.append(f'<div class="fg-line">{_label(label)}' + _grid(cards, GRID, "fg-cards") + "</div>")
-    others = [y for y in hit.numbers if y != x and hit.positions.get(y)]
+    others = [(y, p) for y in hit.numbers if y != x and (p := hit.positions.get(y))]
     if others:
-        lines = " · ".join(t("hit_summary_line", x=y, p=hit.positions[y], cards=" ".join(
-            map(str, hit.cards.get((y, hit.positions[y]), ()))) or t("no_sprint_cards")) for y in others)
+        lines = " · ".join(t("hit_summary_line", x=y, p=p, cards=" ".join(
+            map(str, hit.cards.get((y, p), ()))) or t("no_sprint_cards")) for y, p in others)
         parts.append(f'<div class="fg-caption">{html.escape(lines)}</div>')
     return "".join(parts)
 
@@ -502,13 +503,14 @@ def _edit(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, st
     """The entry opened for correction, where the thumb is: its most often mistyped
     value in one tap (a sprint count, her card, his deck); any entry as JSON below."""
     i = draft.edit
+    assert i is not None, "the edit screen: an entry is open (screen_of)"
     event = pad.events[i]
     head = (f'<div class="fg-edit-head">{_label(t("editing", i=i + 1, what=ui.describe(event)), "fg-editing")}'
             + button(t("close"), "close", cls="fg-wide") + "</div>")
     if isinstance(event, Place):
         top = max(12, event.sprints)
         count = -(-(top + 1) // LINE) * LINE
-        fmt = (lambda k: f"42 +{k}") if event.is_escape else (lambda k: f"+{k}")
+        fmt: Callable[[int], str] = (lambda k: f"42 +{k}") if event.is_escape else (lambda k: f"+{k}")
         buttons = [button(fmt(k), "quick", k, cls="fg-chosen" if k == event.sprints else "") for k in range(count)]
         body = _label(t("corr_escape" if event.is_escape else "corr_place")) + _grid(buttons, LINE, "fg-quick")
     elif isinstance(event, MarshalDraw):

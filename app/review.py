@@ -13,11 +13,13 @@ no line ever reads "better … at 80% instead of 80%".
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from advisor.coach_fugitive import Chance, CoachTurn, Option
-from advisor.coach_marshal import MAX_SETS, MANHUNT_SECONDS, DrawCall, GuessCall, ManhuntCall, MarshalCall
-from engine.record import Pass, Place
+from advisor.guesses import MAX_SETS
+from advisor.coach_marshal import MANHUNT_SECONDS, DrawCall, GuessCall, ManhuntCall, MarshalCall
+from engine.record import Event, Pass, Place
 
 from .i18n import t
 from .formatting import decimal, number, percent
@@ -44,12 +46,12 @@ class Reader:
         return self.you == side
 
 
-def _tw(key: str, you: bool, /, **kw) -> str:
+def _tw(key: str, you: bool, /, **kw: object) -> str:
     """``key`` in the second person (``key_you``) or the third."""
     return t(f"{key}_you" if you else key, **kw)
 
 
-def _nums(numbers) -> str:
+def _nums(numbers: Iterable[int]) -> str:
     return "+".join(map(str, numbers))
 
 
@@ -125,7 +127,7 @@ def _guess_lines(c: GuessCall, you: bool) -> list[str]:
     return lines
 
 
-def _guess_why(c: GuessCall, you: bool, args: dict, bargs: dict) -> str:
+def _guess_why(c: GuessCall, you: bool, args: dict[str, object], bargs: dict[str, object]) -> str:
     """One line of why the best guess was better."""
     b = c.best
     if c.own_cards:
@@ -172,7 +174,7 @@ def marshal_flagged(call: MarshalCall) -> bool:
 
 
 # --------------------------------------------------------------------------- the Fugitive
-def _move_text(e, you: bool) -> str:
+def _move_text(e: Event, you: bool) -> str:
     if isinstance(e, Place):
         if e.is_escape:
             return _tw("coach_move_escape", you, s=e.sprints)
@@ -212,7 +214,7 @@ def _difference(o: Option, turn: CoachTurn) -> str | None:
     return None
 
 
-def _spent(e) -> int:
+def _spent(e: Event) -> int:
     return e.sprints if isinstance(e, Place) else 0
 
 

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
-from typing import Iterable
+from collections.abc import Iterable, Sequence, Set
+from typing import TypeVar
 
 import streamlit as st
 
 from engine.record import (DrawDeclined, EndOpening, Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place,
                            Record)
+from engine.state import MarshalDrewFrom
+from notepad.state import Slot
 from solver import Posterior
 from store import StoreError, configured_location, display_location
 
@@ -28,7 +31,10 @@ def shown_id(gid: object) -> str:
     return f"`{text[:40]}…`" if len(text) > 40 else f"`{text}`"
 
 
-def capped(items: list, cap: int, key: str) -> list:
+T = TypeVar("T")
+
+
+def capped(items: list[T], cap: int, key: str) -> list[T]:
     """The first ``cap`` items, with a toggle (placed where this is called) to show them all."""
     if len(items) <= cap:
         return items
@@ -116,8 +122,9 @@ def inject_css() -> None:
 
 
 # --------------------------------------------------------------------------- events
-def describe(e: Event) -> str:
-    """One entry in words (current language)."""
+def describe(e: Event | MarshalDrewFrom) -> str:
+    """One entry in words (current language); the Fugitive's record tells her draws as
+    MarshalDrewFrom (the deck only)."""
     if isinstance(e, Place):
         return t("ev_escape", s=e.sprints) if e.is_escape else t("ev_place", s=e.sprints)
     if isinstance(e, Pass):
@@ -145,7 +152,7 @@ def describe(e: Event) -> str:
     return str(e)
 
 
-def end_reason(events, winner: str | None) -> str:
+def end_reason(events: Sequence[Event | MarshalDrewFrom], winner: str | None) -> str:
     """Why the game ended, from its last event: the escape with 30 or more face up,
     a missed Manhunt guess, or every face-down hideout found."""
     last = events[-1] if events else None
@@ -177,7 +184,7 @@ class CellLook:
     label: str
 
 
-def cell_look(x: int, p: float, face_up: set[int], hand: set[int], sprint_up: set[int] = frozenset()) -> CellLook:
+def cell_look(x: int, p: float, face_up: Set[int], hand: Set[int], sprint_up: Set[int] = frozenset()) -> CellLook:
     """The look of number ``x`` at probability ``p`` (one rule for the heat map and
     the assistant's number buttons, so both read alike)."""
     if x in face_up:
@@ -231,7 +238,7 @@ class RowCard:
     sprint_cards: tuple[int, ...] | None = None
 
 
-def public_row(slots) -> list[RowCard]:
+def public_row(slots: Iterable[Slot]) -> list[RowCard]:
     """The Marshal's row (``notepad.state.Slot`` values) as row cards."""
     return [RowCard(x.position, x.number is not None, x.sprints, x.number, x.sprint_cards) for x in slots]
 

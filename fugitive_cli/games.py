@@ -11,6 +11,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import Iterator
 
 from store import GameStore, StoreError, configured_location, display_location
 
@@ -57,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     return 1
 
 
-def _texts(args: argparse.Namespace):
+def _texts(args: argparse.Namespace) -> Iterator[tuple[str, str]]:
     """The text arguments that go into the database, with their names."""
     for name in ("id", "title"):
         value = getattr(args, name, None)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from collections.abc import Sequence
+from types import ModuleType
 
 #: command -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -26,18 +28,19 @@ COMMANDS: dict[str, tuple[str, str]] = {
 class _Version(argparse.Action):
     """``--version``: the version and the counting core in use (made only when asked)."""
 
-    def __call__(self, parser, namespace, values, option_string=None):
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[object] | None, option_string: str | None = None) -> None:
         from .doctor import report
 
         print("\n".join(report()))
         parser.exit()
 
 
-def build_parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     parser = argparse.ArgumentParser(prog="fugitive", description="Fugitive: engine, notepad and exact solver.")
     parser.add_argument("--version", nargs=0, action=_Version, help="print the version and the counting core, then exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    modules: dict[str, object] = {}
+    modules: dict[str, ModuleType] = {}
     for name, (module_name, help_text) in COMMANDS.items():
         module = importlib.import_module(module_name)
         p = sub.add_parser(name, help=help_text, description=help_text)

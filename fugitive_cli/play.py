@@ -10,7 +10,7 @@ import argparse
 import random
 import re
 import sys
-from typing import Callable
+from typing import Callable, Iterable
 
 from engine import (
     DeclineDraw,
@@ -20,6 +20,7 @@ from engine import (
     IllegalMove,
     MakeGuess,
     MarshalView,
+    Move,
     PassTurn,
     Phase,
     PlaceHideout,
@@ -29,8 +30,8 @@ from engine import (
     new_game,
 )
 from engine.bots import RandomFugitive, RandomMarshal
-from engine.record import FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Ruleset
-from engine.state import GameState, MarshalDrewFrom
+from engine.record import Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Ruleset
+from engine.state import GameState, Hideout, MarshalDrewFrom
 
 from .args import fail, output_file, write_text_file
 
@@ -52,7 +53,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 # --------------------------------------------------------------------------- rendering
-def _cards(cards) -> str:
+def _cards(cards: Iterable[int]) -> str:
     return " ".join(str(c) for c in sorted(cards)) or "-"
 
 
@@ -68,7 +69,7 @@ def render_marshal_row(view: MarshalView) -> str:
     return "  ".join(parts)
 
 
-def render_fugitive_row(row) -> str:
+def render_fugitive_row(row: Iterable[Hideout]) -> str:
     parts = []
     for h in row:
         text = str(h.number) if h.face_up else f"[{h.number}]"
@@ -90,11 +91,11 @@ def show_fugitive(view: FugitiveView, write: Callable[[str], None]) -> None:
     write(f"Your hand: {_cards(view.hand)}   Marshal holds {view.marshal_hand_size} cards   Decks: {_decks(view.deck_sizes)}")
 
 
-def _decks(sizes) -> str:
+def _decks(sizes: Iterable[int]) -> str:
     return ", ".join(f"{i + 1}: {n}" for i, n in enumerate(sizes))
 
 
-def describe_for_marshal(event) -> str:
+def describe_for_marshal(event: Event) -> str:
     """A Fugitive event as the Marshal learns it."""
     if isinstance(event, FugitiveDraw):
         return f"The Fugitive draws from deck {event.deck}."
@@ -108,7 +109,7 @@ def describe_for_marshal(event) -> str:
     return ""
 
 
-def describe_for_fugitive(event) -> str:
+def describe_for_fugitive(event: Event | MarshalDrewFrom) -> str:
     if isinstance(event, MarshalDrewFrom):
         return f"The Marshal draws from deck {event.deck}."
     if isinstance(event, Guess):
@@ -138,7 +139,9 @@ def parse_numbers(text: str) -> list[int]:
     return numbers
 
 
-def ask_move(view, read: Callable[[str], str], write: Callable[[str], None]):
+def ask_move(
+    view: MarshalView | FugitiveView, read: Callable[[str], str | None], write: Callable[[str], None]
+) -> Move:
     """Prompt until the text parses into a move (legality is the engine's job)."""
     phase = view.phase
     while True:
@@ -148,7 +151,7 @@ def ask_move(view, read: Callable[[str], str], write: Callable[[str], None]):
         elif phase is Phase.FUGITIVE_BONUS_DRAW:
             prompt = "Take the bonus card from the lowest deck? (y/n) "
         elif phase in (Phase.FUGITIVE_OPENING, Phase.FUGITIVE_PLACE):
-            can_pass = phase is Phase.FUGITIVE_PLACE or view.opening_placed == 1
+            can_pass = phase is Phase.FUGITIVE_PLACE or (isinstance(view, FugitiveView) and view.opening_placed == 1)
             prompt = "Place: hideout then sprint cards, e.g. '12 5 7'" + (" (or 'pass')" if can_pass else "") + ": "
         elif phase is Phase.MARSHAL_GUESS:
             prompt = "Guess one or more numbers, e.g. '12' or '12 15': "
@@ -210,24 +213,47 @@ def play(
     if seed is None:
         seed = random.randrange(2**31)
     state = new_game(seed, ruleset)
-    bot = RandomMarshal(seed + 1) if role == "fugitive" else RandomFugitive(seed + 1)
     human_is_fugitive = role == "fugitive"
+    # each side's view, narration and bot by its own type: the human's view and the
+    # bot's are never the same side
+    bot_move: Callable[[GameState], Move]
+    if human_is_fugitive:
+        marshal_bot = RandomMarshal(seed + 1)
+        bot_move = lambda s: marshal_bot.choose(marshal_view(s))  # noqa: E731
+    else:
+        fugitive_bot = RandomFugitive(seed + 1)
+        bot_move = lambda s: fugitive_bot.choose(fugitive_view(s))  # noqa: E731
+
+    def narrate(seen: int) -> int:
+        """Write the events from ``seen`` on as the human learns them; the new count."""
+        if human_is_fugitive:
+            f_events = fugitive_view(state).events
+            lines = [describe_for_fugitive(e) for e in f_events[seen:]]
+            count = len(f_events)
+        else:
+            m_events = marshal_view(state).events
+            lines = [describe_for_marshal(e) for e in m_events[seen:]]
+            count = len(m_events)
+        for line in lines:
+            if line:
+                write(line)
+        return count
+
     write(f"Fugitive - you are the {role.capitalize()} (seed {seed}, opening {ruleset.opening}, pass_draw {str(ruleset.pass_draw).lower()}).")
     seen = 0  # events already narrated
     while not state.is_over:
         mine = (state.current_player == "fugitive") == human_is_fugitive
-        view = fugitive_view(state) if human_is_fugitive else marshal_view(state)
-        events = view.events
-        for e in events[seen:]:
-            line = describe_for_fugitive(e) if human_is_fugitive else describe_for_marshal(e)
-            if line:
-                write(line)
-        seen = len(events)
+        seen = narrate(seen)
         if not mine:
-            bot_view = marshal_view(state) if human_is_fugitive else fugitive_view(state)
-            state = apply(state, bot.choose(bot_view))
+            state = apply(state, bot_move(state))
             continue
-        (show_fugitive if human_is_fugitive else show_marshal)(view, write)
+        view: MarshalView | FugitiveView
+        if human_is_fugitive:
+            view = fugitive_view(state)
+            show_fugitive(view, write)
+        else:
+            view = marshal_view(state)
+            show_marshal(view, write)
         while True:
             try:
                 move = ask_move(view, read, write)
@@ -247,15 +273,14 @@ def play(
                 write("Hit! " + ", ".join(f"{r.hideout} at position {r.position}, sprint cards {_cards(r.sprint_cards)}" for r in ev.reveals) if ev.hit else "Miss.")
             elif isinstance(ev, ManhuntGuess):
                 write("Hit!" if ev.hit else "Miss.")
-        elif isinstance(state.events[-1], FugitiveDraw) and isinstance(move, Draw):
-            write(f"You draw {state.events[-1].card}.")
-    view = fugitive_view(state) if human_is_fugitive else marshal_view(state)
-    for e in view.events[seen:]:
-        line = describe_for_fugitive(e) if human_is_fugitive else describe_for_marshal(e)
-        if line:
-            write(line)
+        else:
+            last = state.events[-1]
+            if isinstance(last, FugitiveDraw) and isinstance(move, Draw):
+                write(f"You draw {last.card}.")
+    narrate(seen)
     write("")
-    write(f"Game over: the {state.winner.capitalize()} wins.")
+    winner = state.winner or ""  # set: the game is over
+    write(f"Game over: the {winner.capitalize()} wins.")
     write(f"The whole row: {render_fugitive_row(state.row)}")
     return state
 

@@ -28,7 +28,7 @@ def simulate(games: int, seed: int, ruleset: Ruleset, progress: bool = True) -> 
     counts = {"fugitive": 0, "marshal": 0, "manhunts": 0, "events": 0}
     for i in tqdm(range(games), desc="games", unit="game", disable=not progress, mininterval=0.2):
         state = play_game(fugitive, marshal, seed=seed + i, ruleset=ruleset)
-        counts[state.winner] += 1
+        counts[state.winner or ""] += 1  # set: play_game plays to the end
         counts["events"] += len(state.events)
         counts["manhunts"] += any(e.type == "manhunt_guess" for e in state.events)
     return counts

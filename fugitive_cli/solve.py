@@ -5,6 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from solver.posterior import Posterior
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -20,7 +24,7 @@ def _bar(p: float, width: int = 20) -> str:
     return "#" * filled + "." * (width - filled)
 
 
-def render(post) -> str:
+def render(post: Posterior) -> str:
     """A readable table: every possible number, then each position's candidates."""
     if not post.consistent:
         return (

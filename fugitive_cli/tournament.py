@@ -4,6 +4,11 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:
+    from advisor.registry import Side
+    from advisor.search import Budget
 
 from .args import count, fail, names, output_file
 
@@ -12,7 +17,7 @@ MAX_SAMPLES = 1_000  # a search bot's rounds per decision
 MAX_SECONDS = 3_600.0  # a search bot's seconds per decision
 
 
-def seconds(lo: float, hi: float):
+def seconds(lo: float, hi: float) -> Callable[[str], float]:
     """An argparse type: a number of seconds from ``lo`` (excluded) to ``hi``."""
 
     def parse(text: str) -> float:
@@ -38,7 +43,7 @@ def add_budget_arguments(parser: argparse.ArgumentParser) -> None:
                              "reproducible when the rounds run out first")
 
 
-def budget_of(args: argparse.Namespace):
+def budget_of(args: argparse.Namespace) -> Budget:
     from advisor.search import Budget
 
     return Budget(args.search_samples, args.search_seconds)
@@ -64,7 +69,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "ADDRESS (e.g. ray://head:10001 or auto); the same seeds and results as --jobs")
 
 
-def _names(text: str, side: str, what: str) -> list[str]:
+def _names(text: str, side: Side, what: str) -> list[str]:
     """Bot names of ``side``: those a tournament plays by default, or any other bot
     of the registry named (the research bots ismcts / ismcts-N)."""
     from advisor import registry
@@ -96,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
                or output_file(args.log, "--log"))
     if problem:
         return fail("tournament", problem)
-    research = [n for side, chosen in (("marshal", marshals), ("fugitive", fugitives)) for n in chosen
+    chosen_by_side: tuple[tuple[Side, list[str]], ...] = (("marshal", marshals), ("fugitive", fugitives))
+    research = [n for side, chosen in chosen_by_side for n in chosen
                 if registry.find(n, side).research]
     if research and find_spec("pyspiel") is None:
         return fail("tournament", f"the {', '.join(dict.fromkeys(research))} bots need OpenSpiel: "

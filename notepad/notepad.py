@@ -22,6 +22,8 @@ class CorrectionError(RecordRuleError):
     entries ``correct(..., truncate=True)`` would remove (that event onwards).
     """
 
+    index: int  #: always set (a rule error in general may have none)
+
     def __init__(self, index: int, reason: RuleText, dropped: int):
         super().__init__(index, reason)
         self.dropped = dropped
