@@ -13,7 +13,7 @@ CORE_SOURCES := CMakeLists.txt $(wildcard solver/compiled/*.hpp solver/compiled/
 # the editable install maps each module of the packages to its file when it is made, so
 # a module moved or removed (a module made a package) needs the install made again: the
 # list of modules is a prerequisite, rewritten only when a module comes or goes
-PACKAGES := engine notepad solver advisor app fugitive_cli
+PACKAGES := engine notepad solver advisor store app fugitive_cli
 MODULES  := $(VENV)/.modules
 
 $(MODULES): FORCE

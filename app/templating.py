@@ -1,0 +1,55 @@
+"""The pages' HTML, CSS and JavaScript as files: Jinja2 templates in app/templates and
+the stylesheets and scripts in app/assets.
+
+Why templates with autoescaping rather than f-strings: the entry pad is a Streamlit v2
+component, whose HTML Streamlit does not sanitise, and ``st.html`` keeps what it is
+given; with every value escaped by the template engine itself, a text from a player (a
+game's name, a refusal quoting what she typed) can never become markup, and nobody has
+to remember an ``html.escape``. A value that is already HTML is marked so on purpose
+(``markupsafe.Markup``), where it is made.
+
+The environment is built once per process: Jinja2 compiles each template on first use
+and keeps it, so a page's render costs what the f-strings did (the pad is drawn on
+every tap: ``python -m bench app``).
+"""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+TEMPLATES = Path(__file__).with_name("templates")
+ASSETS = Path(__file__).with_name("assets")
+
+__all__ = ["ASSETS", "TEMPLATES", "Markup", "asset", "render", "environment"]
+
+
+@functools.cache
+def environment() -> jinja2.Environment:
+    """The one Jinja2 environment: autoescaping on for every template, undefined names
+    an error (a misspelt variable fails the test that draws it, never a blank), blocks'
+    whitespace trimmed so that the HTML is as compact as the f-strings made it."""
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+        auto_reload=False,
+    )
+
+
+def render(name: str, /, **context: Any) -> Markup:
+    """The template ``name`` (a file of app/templates) drawn with ``context``, as HTML
+    that is safe to put into another template unescaped."""
+    return Markup(environment().get_template(name).render(**context))
+
+
+@functools.cache
+def asset(name: str) -> str:
+    """The text of app/assets/``name`` (a stylesheet or a script), read once."""
+    return (ASSETS / name).read_text(encoding="utf-8")
