@@ -9,10 +9,14 @@ control just before it is tapped (``look``).
 """
 from __future__ import annotations
 
+import math
 import time
 import warnings
+import weakref
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
+
+from app.pad import DOUBLE_MS
 
 from engine.cards import deck_of
 from engine.record import TURN_ENDS, Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place
@@ -109,10 +113,33 @@ def log_length(page) -> int:
     return page.evaluate("() => (window.fgPadLog || []).length")
 
 
+#: each page's last tap: when (this process's clock, after the click) and where
+_LAST_TAP: weakref.WeakKeyDictionary[object, tuple[float, float, float]] = weakref.WeakKeyDictionary()
+#: the pad's own measure of "one place" for a double tap (px), as app/pad's script has it
+_ONE_PLACE_PX = 24
+
+
 def tap_pad(page, target, what: str = "") -> str:
-    """Tap a control of the pad and wait for the pad's answer; returns the outcome."""
+    """Tap a control of the pad and wait for the pad's answer; returns the outcome.
+
+    A tap at the place of the one before, sooner than the pad's double-tap window
+    (``app.pad.DOUBLE_MS``) after it, is the second half of a double tap to the pad,
+    and refused once the record changed ("stale"). A Marshal entering the same control
+    twice in a row (two placements with no sprint card: +0, +0) taps it twice at her
+    own pace, so the driver waits out the window first, at that place only: the pad
+    answers a tap within about 50 ms, sooner than the window."""
     n = log_length(page)
+    box = target.bounding_box()
+    if box is not None:
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        last = _LAST_TAP.get(page)
+        if last is not None and math.hypot(x - last[1], y - last[2]) < _ONE_PLACE_PX:
+            wait = (DOUBLE_MS + 60) / 1000 - (time.monotonic() - last[0])
+            if wait > 0:
+                time.sleep(wait)
     target.click()
+    if box is not None:
+        _LAST_TAP[page] = (time.monotonic(), x, y)
     return outcome(page, n)
 
 
