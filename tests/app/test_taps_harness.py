@@ -6,8 +6,11 @@ another was on its way (busy) is tapped once more, with a warning that says what
 page showed; any other answer than the one wanted (refused, stale) fails at once."""
 from __future__ import annotations
 
+import time
+
 import pytest
 
+from app.pad import DOUBLE_MS
 from engine.record import Place
 from harness import taps
 
@@ -41,13 +44,19 @@ class Page:
 
 
 class Target:
-    def __init__(self, page: Page):
+    def __init__(self, page: Page, x: float = 100.0):
         self.page = page
         self.clicks = 0
+        self.x = x
+        self.times: list[float] = []
+
+    def bounding_box(self):
+        return {"x": self.x, "y": 500.0, "width": 40.0, "height": 44.0}
 
     def click(self, **kwargs):
         self.clicks += 1
-        self.page.log.append(self.page.answers[self.clicks - 1])
+        self.times.append(time.monotonic())
+        self.page.log.append(self.page.answers[len(self.page.log)])
 
 
 def _until_taken(answers: list[str], wanted=("saved",)) -> Target:
@@ -85,3 +94,15 @@ def test_a_tap_reported_lost_is_not_tapped_again():
 
 def test_a_change_of_what_she_enters_is_what_a_step_of_an_entry_wants():
     assert _until_taken(["changed"], wanted=("changed",)).clicks == 1
+
+
+def test_a_second_tap_at_the_same_place_waits_out_the_double_tap_window_and_elsewhere_not():
+    """Two entries of the same control in a row (+0, +0) are two taps a person makes at
+    her own pace: the second would be the half of a double tap to the pad, which
+    answers sooner than the window, and be refused as stale."""
+    page = Page(["saved"] * 3)
+    here, there = Target(page), Target(page, x=300.0)
+    for target in (here, here, there):
+        assert taps.tap_pad(page, target) == "saved"
+    assert here.times[1] - here.times[0] >= DOUBLE_MS / 1000
+    assert there.times[0] - here.times[1] < DOUBLE_MS / 1000
