@@ -11,12 +11,13 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Iterator
-
-from store import GameStore, StoreError, configured_location, display_location
+from typing import TYPE_CHECKING, Iterator
 
 from .args import is_output_error, output_file, write_text_file
 from .reading import read_bytes, where
+
+if TYPE_CHECKING:
+    from store import GameStore
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -39,6 +40,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # the store (and its database library) is imported here, not at the top: every
+    # command's module is imported to build the parser, and the others never need it
+    from store import configured_location, display_location
+
     location = args.db if args.db else configured_location()
     try:
         if args.db == "":
@@ -76,6 +81,8 @@ def _check_text(value: str, what: str) -> None:
 
 
 def _run(args: argparse.Namespace, location: str) -> int:
+    from store import GameStore, StoreError
+
     try:
         # reading a database that is not there would make a new empty one and say
         # "no games": a mistyped path would look like every game was lost
@@ -89,6 +96,8 @@ def _run(args: argparse.Namespace, location: str) -> int:
 
 
 def _act(args: argparse.Namespace, store: GameStore) -> int:
+    from store import StoreError
+
     if args.action == "list":
         games = store.list()
         if not games:

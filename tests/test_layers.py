@@ -52,3 +52,13 @@ def test_the_database_setting_is_read_in_one_place():
                 if isinstance(node, ast.Constant) and node.value == "FUGITIVE_DB":
                     found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert len(found) == 1 and found[0].startswith("store/database.py:"), found
+
+
+def test_the_command_line_loads_the_store_only_for_the_games_command():
+    """Every command's module is imported to build ``fugitive``'s parser, so a command
+    module imports what its command needs inside ``run`` (fugitive_cli.main): checking a
+    record never pays for the database library (it did, 0.3-1.5 s a call, once
+    ``fugitive games`` imported the store at its top)."""
+    lines = _loaded("from fugitive_cli.main import build_parser\nbuild_parser()\n"
+                    f"print(sorted({{m.split('.')[0] for m in sys.modules}} & {set(HEAVY) | {'store'}!r}))\n")
+    assert lines[0] == "[]", lines
