@@ -31,6 +31,7 @@ from . import identity, online, pad, pad_view, services, ui
 from .assistant_logic import Assistant, AssistantSession, Back, DraftCopy, Message, OpenGame, Say, Tap
 from .phone import phone_panel
 from .i18n import error_text, t
+from .templating import style
 
 LIST_CAP = 30  # games listed before "show all"
 #: session_state: this browser session's AssistantSession (the only key the assistant keeps)
@@ -133,99 +134,11 @@ def _where_text(kind: str, who: str) -> str:
 
 
 # --------------------------------------------------------------------------- game page
-#: The game page's CSS (sent once with the page, outside the part a tap reruns): the
-#: pad's places, sizes and colours. Every colour that carries meaning on a number is
+#: The game page's CSS, app/assets/game.css (sent once with the page, outside the part a
+#: tap reruns): the pad's places, sizes and colours. Every colour that carries meaning on a number is
 #: inline (app.pad_view); no text is put into CSS. The app is light on purpose
 #: (.streamlit/config.toml), and says so to the browser (color-scheme).
-GAME_CSS = """
-<style>
-:root {color-scheme: light;}
-[data-testid="stVerticalBlock"]:has(> .st-key-fgpad) {gap: 0.45rem !important;}
-.fg-pad {display: flex; flex-direction: column; gap: 4px; font-family: system-ui, sans-serif; color: #1d1e26;}
-.fg-head {display: flex; align-items: center; gap: 6px;}
-.fg-back, .fg-undo {flex: 0 0 auto; height: 46px; border: 1px solid #8a8c96; border-radius: 8px; background: #fff;
-                    color: #1d1e26; font-size: 16px; cursor: pointer;}
-.fg-back {width: 46px;}
-.fg-undo {padding: 0 7px; white-space: nowrap; font-size: 15px;}
-.fg-undo:disabled {color: #5c5f6b; background: #f0f0f3; cursor: default;}
-.fg-head .fg-status {flex: 1 1 0; min-width: 0; margin: 0; height: 46px; box-sizing: border-box; display: flex;
-                     align-items: center; padding: 2px 8px; line-height: 1.2; font-size: 15px; overflow: hidden;}
-.fg-caption {font-size: 14px; color: #4a4c57; line-height: 1.4;}
-.fg-label {font-size: 14px; font-weight: 600; color: #1d1e26; line-height: 1.4; margin: 1px 0;}
-.fg-tap .fg-row {flex-wrap: nowrap; overflow-x: auto; scrollbar-width: none; padding: 2px 3px 0 3px; margin: 0;}
-.fg-tap .fg-slot {flex: 0 0 auto;}
-.fg-tap .fg-slot[data-pick] {cursor: pointer;}
-.fg-bandbox {height: 64px; flex: 0 0 auto; position: relative; z-index: 3;}
-.fg-band {position: absolute; top: 0; left: 0; right: 0; min-height: 64px; box-sizing: border-box; display: flex;
-          align-items: center; gap: 10px; padding: 4px 8px; border-radius: 8px; background: #f3f4f7; color: #1d1e26;}
-.fg-band.fg-error, .fg-band.fg-stale, .fg-band.fg-warning, .fg-band.fg-info {box-shadow: 0 3px 8px rgba(0, 0, 0, 0.25);}
-.fg-note {position: absolute; inset: 0; display: flex; align-items: center; padding: 0 10px; background: #fff4d6;
-          color: #1d1e26; font-size: 14px; font-weight: 600;}
-.fg-band .fg-what {flex: 1 1 0; min-width: 0; font-size: 14px; line-height: 1.3; overflow-wrap: anywhere;}
-.fg-band .fg-acts {flex: 0 0 auto; display: flex; flex-direction: column; gap: 3px; max-width: 48%;}
-.fg-band.fresh {background: #e6f4ea;}
-.fg-band.fg-error, .fg-band.fg-stale {background: #fdecea;}
-.fg-band.fg-warning {background: #fff4d6;}
-.fg-band.fg-info {background: #e8f0fb;}
-.fg-band .fg-big .fg-card {font-size: 18px; min-width: 46px; padding: 3px 5px;}
-.fg-band .fg-big .fg-mini {width: 10px; height: 15px;}
-.fg-band .fg-plus {font-size: 28px; font-weight: 800; color: #2e3b57;}
-.fg-band .fg-ok {font-size: 22px; color: #1e6b2a;}
-.fg-act {min-height: 30px !important; font-size: 13px !important; padding: 3px 6px !important; text-align: left;
-         height: auto; overflow-wrap: anywhere;}
-.fg-over {font-size: 15px; line-height: 1.35; color: #1d1e26; padding: 4px 2px;}
-/* a tap on the pad lands on a control or on nothing: the words between the controls are
-   no tap's target (Chrome's touch adjustment took a thumb on a button just under a label
-   for the label: a tap heard by nothing); the row of cards still scrolls under the thumb */
-.fg-pad {pointer-events: none;}
-.fg-pad [data-k], .fg-pad [data-pick], .fg-pad [data-toggle], .fg-pad .fg-row {pointer-events: auto;}
-.fg-pad .fg-row > :not([data-pick]) {pointer-events: none;}
-.fg-x {position: absolute; visibility: hidden;}
-.fg-band:hover .fg-x, .fg-x:focus {visibility: visible;}
-.fg-b {min-width: 0; min-height: 44px; margin: 0; padding: 0; border: 1px solid #8a8c96; border-radius: 7px;
-       background: #ffffff; color: #1d1e26; font: inherit; font-size: 15px; font-weight: 600; cursor: pointer;
-       display: flex; flex-direction: column; align-items: center; justify-content: center; line-height: 1.05;
-       touch-action: manipulation; -webkit-tap-highlight-color: transparent;}
-.fg-b.fg-off {background: #ececef; color: #55555f; border-color: #c9c9cf; font-weight: 400;}
-.fg-b.fg-chosen {box-shadow: inset 0 0 0 3px #1747c9; border-color: #1747c9;}
-.fg-b.fg-primary {background: #c8102e; color: #ffffff; border-color: #c8102e;}
-.fg-b.fg-primary.fg-off {background: #ececef; color: #55555f; border-color: #c9c9cf;}
-.fg-b.fg-sent {outline: 3px solid #e0a800; outline-offset: -3px;}
-.fg-b.fg-dropped {animation: fg-shake 0.3s;}
-@keyframes fg-shake {25% {transform: translateX(-3px);} 75% {transform: translateX(3px);}}
-.fg-busy .fg-b {cursor: progress;}
-.fg-b .p {font-size: 12px; font-weight: 600; line-height: 1.1;}
-.fg-num {height: 46px;}
-.fg-num:disabled {cursor: default;}
-.fg-grid3, .fg-grid4, .fg-grid7, .fg-grid8, .fg-grid2 {display: grid; gap: 3px; width: 100%;}
-.fg-grid2 {grid-template-columns: repeat(2, minmax(0, 1fr));}
-.fg-grid3 {grid-template-columns: repeat(3, minmax(0, 1fr));}
-.fg-grid4 {grid-template-columns: repeat(4, minmax(0, 1fr));}
-.fg-grid7 {grid-template-columns: repeat(7, minmax(0, 1fr));}
-.fg-grid8 {grid-template-columns: repeat(8, minmax(0, 1fr));}
-.fg-labelrow {display: flex; align-items: center; justify-content: space-between; gap: 6px; height: 38px;}
-.fg-labelrow .fg-label {flex: 1 1 0; min-width: 0; line-height: 1.25;}
-.fg-side {min-height: 34px !important; height: 34px; width: 136px; flex: 0 0 136px; padding: 0 4px !important;
-          font-size: 13px !important; line-height: 1.1;}
-.fg-full {width: 100%; margin-top: 4px;}
-.fg-pair {display: grid; grid-template-columns: 1fr 1fr; gap: 6px; margin-top: 4px;}
-.fg-wide {min-height: 46px; font-size: 16px;}
-.fg-edit-head {display: grid; grid-template-columns: 1fr auto; gap: 6px; align-items: center;}
-.fg-edit-head .fg-wide {padding: 0 14px;}
-.fg-hint {font-size: 14px; color: #1d1e26; min-height: 1.4em; line-height: 1.4; margin-top: 3px;}
-.fg-tip {font-size: 14px; color: #4a4c57; line-height: 1.3;}
-.fg-legend {font-size: 14px !important; color: #4a4c57 !important;}
-.fg-pad .fg-grid .fg-cell .p {font-size: 12px;}
-.fg-more {border: none; background: none; color: #1747c9; font: inherit; font-size: 14px; padding: 0 2px;
-          text-decoration: underline; cursor: pointer;}
-.fg-hidden {display: none;}
-.fg-hidden.fg-shown {display: inline;}
-div.fg-hidden.fg-shown {display: block;}
-.fg-entry {display: block; width: 100%; text-align: left; padding: 9px 4px; border: none; border-bottom: 1px solid #e4e4e8;
-           background: none; color: #1d1e26; font: inherit; font-size: 15px; cursor: pointer;}
-.st-key-fgpad {width: 100%;}
-</style>
-"""
+GAME_CSS = style("game.css")
 
 
 def page(gid: str) -> None:

@@ -29,43 +29,15 @@ from .pad_view import cell_style
 from .match_control import MatchSession, Matches
 from .match_control import apply_move
 from .i18n import error_text, t
+from .templating import style
 
 KEY = "match"  # session_state: the running match (MatchSession)
 FLASH = "match_flash"  # session_state: a message for the next run
 
 
-#: the match page's own compact styles (the row, hands and number grid of a turn must
+#: the match page's own compact styles, app/assets/match.css (the row, hands and number grid of a turn must
 #: fit one phone screen with the controls under them)
-MATCH_CSS = """
-<style>
-.fg-match .fg-row {gap: 3px; margin: 2px 0;}
-.fg-match .fg-card {min-width: 34px; padding: 3px 4px; font-size: 14px;}
-/* a slot as wide as its card: the sprint stack wraps under it, so a row of 20 cards
-   keeps to few lines and no stack pushes the cards apart */
-.fg-match .fg-slot {width: min-content;}
-.fg-match .fg-stack {min-height: 15px; margin-top: 1px;}
-/* what happened since: three lines at most, always three lines high (the newest kept
-   when there is more), so the controls under it stand still from turn to turn */
-.fg-last {font-size: 13px; line-height: 1.35; color: #444; height: 4.05em; overflow: hidden; margin: 0 0 4px 0;
-          display: flex; flex-direction: column; justify-content: flex-end; font-family: system-ui, sans-serif;}
-.fg-last b {font-weight: 600;}
-.fg-last .now {color: #111; font-weight: 600;}
-.fg-hand-line {display: flex; flex-wrap: wrap; align-items: center; gap: 3px; font-size: 13px; margin: 2px 0; min-height: 34px;
-               font-family: system-ui, sans-serif;}
-.fg-hand-line .fg-card {min-width: 30px; padding: 1px 4px; font-size: 14px; border-width: 1.5px;}
-.fg-hand-line .fg-card .s {font-size: 9px; line-height: 9px;}
-.fg-hand-line .who {font-weight: 600; margin-right: 4px;}
-.fg-hand-line .fg-card.fg-new {border-color: #c8374a; box-shadow: 0 0 0 1.5px #c8374a;}
-.fg-info-line {font-size: 13px; color: #666; margin: 0 0 2px 0; font-family: system-ui, sans-serif;}
-.fg-slot-line {font-size: 13px; line-height: 1.35; color: #555; min-height: 2.7em; font-family: system-ui, sans-serif;}
-.fg-slot-line .warn {color: #a3400b; font-weight: 600;}
-/* a turn must fit one phone screen: the match page packs its elements closer */
-div[data-testid="stMainBlockContainer"] div[data-testid="stVerticalBlock"] {gap: 0.55rem !important;}
-/* the numbers of a guess: 8 to a line, 44 px high, so 41 of them take 6 short lines */
-div[class*="st-key-mc_g_"] div[data-testid="stButtonGroup"] > div {gap: 4px !important;}
-div[class*="st-key-mc_g_"] div[data-testid="stButtonGroup"] button {min-width: 40px; padding: 0 4px;}
-</style>
-"""
+MATCH_CSS = style("match.css")
 
 
 # --------------------------------------------------------------------------- session

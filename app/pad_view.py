@@ -10,6 +10,14 @@ the text "<1%", and every colour with it: issue 29). So each button is a plain
 a line is greyed (still tappable: the band then says which earlier entries forbid
 it) rather than removed.
 
+The HTML itself is drawn from templates (app/templates/pad/: the pad, a template per
+screen and part, macros for the button, the grid and the label), with autoescaping:
+the pad is a v2 component, whose HTML Streamlit does not sanitise, and a text from a
+person (a game id from the URL in a message, a refusal quoting what she typed) must
+never become markup. Here the pad's content is decided (which controls, greyed or not,
+which words); the templates only draw it. What ``app.ui`` draws (the status, the row,
+a card, the legend) comes in as HTML on purpose (``Markup``).
+
 Screens (``PadView.screen``), each with its controls in fixed places:
 
 - ``fugitive``: his deck, his sprint count (+0 ... in lines of 8), He passed / Escape;
@@ -30,10 +38,10 @@ head line beside the status.
 """
 from __future__ import annotations
 
-import html
+import functools
 import json
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, ClassVar, Iterable
 
 from engine import rules
 from engine.cards import DECKS, ESCAPE
@@ -48,6 +56,7 @@ from .assistant_logic import Draft, GameRef, Message, OpenGame, Say, active_numb
     possible_positions, seen_cards
 from .i18n import error_text, format_text, rule_text, t
 from .formatting import percent
+from .templating import Markup, macro, render
 
 #: Her guess and the sprint cards of a reveal: 7 numbers a line; his sprint count: 8.
 GRID = 7
@@ -165,28 +174,80 @@ def _short(e: Event) -> str:
 
 
 # --------------------------------------------------------------------------- pieces
-def _attrs(**kw: Any) -> str:
-    return "".join(f' {k.replace("_", "-")}="{html.escape(str(v), quote=True)}"' for k, v in kw.items() if v is not None)
+class _Drawn:
+    """A part of the pad that a template writes as ``{{ part }}``: drawn by its macro of
+    app/templates/pad/macros.html (``_macro``), and kept. The pad is drawn again on every
+    tap and mostly holds the parts it held the tap before (the buttons of a grid of 41,
+    the entries but the newest, the ruled-out numbers of the heat map): a macro call
+    costs some 6 µs, a look here under 1, which keeps the templates as fast as the
+    f-strings were (``python -m bench.pad_server_profile``)."""
+
+    __slots__ = ()
+    _macro: ClassVar[str]
+
+    def __html__(self) -> str:
+        return _drawn(self)
+
+
+@functools.lru_cache(maxsize=8192)
+def _drawn(part: _Drawn) -> str:
+    return str(macro("pad/macros.html", part._macro)(part))
+
+
+@dataclass(frozen=True)
+class Button(_Drawn):
+    """One tap target: ``kind`` and ``value`` are what the tap sends (``data-k``,
+    ``data-x``), ``fix`` the correction it makes (the JSON the page sends back, ``data-f``)."""
+
+    label: str
+    kind: str
+    value: int | None = None
+    classes: str = "fg-b"
+    disabled: bool = False
+    style: str = ""
+    title: str = ""
+    fix: str | None = None
+    sub: str = ""
+    _macro: ClassVar[str] = "button"
+
+
+@dataclass(frozen=True)
+class Cell(_Drawn):
+    """A number of the heat map: its inline colours, its probability (``p``, as the
+    tests read it), its kind of look and the mark or percentage it shows."""
+
+    x: int
+    style: str
+    p: str
+    look: str
+    mark: str
+    _macro: ClassVar[str] = "cell"
+
+
+@dataclass(frozen=True)
+class Entry(_Drawn):
+    """An entry in the list of entries (``i`` 0-based; ``bad``: the first the solver
+    cannot explain)."""
+
+    i: int
+    text: str
+    bad: bool
+    _macro: ClassVar[str] = "entry"
 
 
 def button(label: str, kind: str, value: int | None = None, *, cls: str = "", off: bool = False,
-           disabled: bool = False, style: str = "", fix: Fix | None = None, sub: str = "", title: str = "") -> str:
+           disabled: bool = False, style: str = "", fix: Fix | None = None, sub: str = "", title: str = "") -> Button:
     """One tap target. ``off``: greyed (not allowed now) but tappable, the band then
     says why; ``disabled``: not a tap at all (a face-up number in her guess)."""
     classes = " ".join(c for c in ("fg-b", cls, "fg-off" if off else "") if c)
-    extra = _attrs(data_k=kind, data_x=value, style=style or None, title=title or None,
-                   data_f=json.dumps(fix_payload(fix)) if fix is not None else None)
-    state = ' disabled aria-disabled="true"' if disabled else ""
-    inner = f'<span class="n">{html.escape(label)}</span>' + (f'<span class="p">{html.escape(sub)}</span>' if sub else "")
-    return f'<button type="button" class="{classes}"{extra}{state}>{inner}</button>'
+    return Button(label, kind, value, classes, disabled, style, title,
+                  json.dumps(fix_payload(fix)) if fix is not None else None, sub)
 
 
-def _label(text: str, tid: str = "", extra: str = "") -> str:
-    return f'<div class="fg-label"{_attrs(data_testid=tid or None)}>{html.escape(text)}{extra}</div>'
-
-
-def _grid(buttons: list[str], columns: int, tid: str) -> str:
-    return (f'<div class="fg-grid{columns}" data-testid="{tid}" role="group">' + "".join(buttons) + "</div>")
+def _html(made: str) -> Markup:
+    """HTML that ``app.ui`` made (the status, the row, a card, the legend), which escapes
+    its own values: marked so here, where the pad takes it in."""
+    return Markup(made)
 
 
 # --------------------------------------------------------------------------- the pad
@@ -218,27 +279,32 @@ def screen_of(pad: Notepad, draft: Draft) -> str:
 
 def build(gid: str, game: OpenGame, draft: Draft, message: Message | None, post: Posterior | None,
           contradiction: Message | None, draw_tip: tuple[int, str] | None) -> PadView:
-    """The pad of game ``gid`` at this session's version, its controls carrying it."""
+    """The pad of game ``gid`` at this session's version, its controls carrying it
+    (app/templates/pad/pad.html and the screen's own template)."""
     pad = game.pad
     s = pad.state
     screen = screen_of(pad, draft)
-    head = _head(pad, draft, screen)
-    row = _row(pad, draft)
+    text, who = _phase_text(pad)
+    if screen == "hit" and draft.hit is not None:
+        text = t("hit_of", n=", ".join(map(str, draft.hit.numbers)))
     decks = (t("decks_status", d1=s.deck_sizes[1], d2=s.deck_sizes[2], d3=s.deck_sizes[3])
              + " · " + t("fugitive_hand_size", n=s.fugitive_hand_size))
-    band = _band(pad, message, contradiction)
     controls = {"fugitive": _fugitive, "draw": _draw, "guess": _guess, "hit": _hit, "edit": _edit,
                 "over": _over}[screen](pad, draft, post, draw_tip)
-    heat = "" if screen in ("guess", "hit") else _heat(pad, post)
-    if screen == "draw" and draw_tip:  # its reason under the heat map: the deck is named above her cards
-        heat += f'<div class="fg-tip" data-testid="fg-draw-tip">{html.escape(t("draw_tip", d=draw_tip[0], why=draw_tip[1]))}</div>'
-
-    below = ui.positions_html(post, rest_on_tap=True) + _hand(pad) + _entries(pad, post)
-    body = (f'<div class="fg-pad" data-testid="fg-pad"{_attrs(data_game=gid, data_version=game.version)}'
-            f' data-entries="{len(pad)}" data-screen="{screen}">'
-            f'{head}{row}<div class="fg-caption" data-testid="fg-decks">{html.escape(decks)}</div>{band}'
-            f'<div class="fg-controls" data-testid="fg-controls">{controls}</div>{heat}{below}</div>')
-    return PadView(body, game.version, screen)
+    bad = post.first_inconsistent_event if post is not None and not post.consistent else None
+    hand = s.marshal_hand
+    body = render(
+        "pad/pad.html", gid=gid, version=game.version, n=len(pad), screen=screen,
+        back=t("back_to_list"), status=_html(ui.status_html(text, who)),
+        undo=button("↶ " + t("undo_short"), "undo", cls="fg-undo", disabled=not len(pad), title=t("undo")),
+        row=_row(pad, draft), decks=decks, band=_band(pad, message, contradiction), controls=controls,
+        heat="" if screen in ("guess", "hit") else _heat(pad, post),
+        # its reason under the heat map: the deck is named above her cards
+        tip=t("draw_tip", d=draw_tip[0], why=draw_tip[1]) if screen == "draw" and draw_tip else "",
+        positions=_html(ui.positions_html(post, rest_on_tap=True)),
+        hand=t("your_hand") + ": " + " ".join(map(str, hand)) if hand else "",
+        entries=[Entry(i, ui.describe(e), i == bad) for i, e in enumerate(pad.events)], entries_word=t("entries"))
+    return PadView(str(body), game.version, screen)
 
 
 def _phase_text(pad: Notepad) -> tuple[str, str | None]:
@@ -255,18 +321,7 @@ def _phase_text(pad: Notepad) -> tuple[str, str | None]:
     return t(f"phase_{ph}"), s.turn
 
 
-def _head(pad: Notepad, draft: Draft, screen: str) -> str:
-    """The head line: the arrow back to the list, the status, Undo (one place for it)."""
-    text, who = _phase_text(pad)
-    if screen == "hit" and draft.hit is not None:
-        text = t("hit_of", n=", ".join(map(str, draft.hit.numbers)))
-    back = html.escape(t("back_to_list"))
-    undo = button("↶ " + t("undo_short"), "undo", cls="fg-undo", disabled=not len(pad), title=t("undo"))
-    return (f'<div class="fg-head"><button type="button" class="fg-back" data-k="back" data-testid="fg-back" '
-            f'aria-label="{back}" title="{back}">←</button>{ui.status_html(text, who)}{undo}</div>')
-
-
-def _row(pad: Notepad, draft: Draft) -> str:
+def _row(pad: Notepad, draft: Draft) -> Markup:
     """The row (the entry open for correction, or the card just placed, ringed)."""
     s = pad.state
     mark = None
@@ -274,10 +329,10 @@ def _row(pad: Notepad, draft: Draft) -> str:
         mark = next((x.position for x in s.row if x.placed_at == draft.edit), None)
     elif len(pad) and isinstance(pad.events[-1], Place):
         mark = len(s.row)
-    return '<div class="fg-tap">' + ui.row_html(ui.public_row(s.row), pick=True, mark=mark) + "</div>"
+    return _html(ui.row_html(ui.public_row(s.row), pick=True, mark=mark))
 
 
-def _band(pad: Notepad, message: Message | None, contradiction: Message | None) -> str:
+def _band(pad: Notepad, message: Message | None, contradiction: Message | None) -> Markup:
     """One place for what the last tap says, always the same height: the entry just
     saved (large), a refusal or a stale tap with the corrections it offers, the
     solver's contradiction; else the last entry."""
@@ -288,52 +343,45 @@ def _band(pad: Notepad, message: Message | None, contradiction: Message | None) 
     actions = [button(fix_label(f), "fix", cls="fg-act", fix=f) for f in message.fixes]
     if message.open_entry is not None and message.open_entry < len(pad) and len(actions) < 2:
         actions.append(button(t("open_entry", i=message.open_entry + 1), "open", message.open_entry, cls="fg-act"))
-    what = ""
-    if message.kind in ("error", "stale", "warning"):
+    dismiss = message.kind in ("error", "stale", "warning")
+    if dismiss:
         actions.append(button("×", "dismiss", cls="fg-x", title=t("close")))
-        # a tap on the words puts them away: a message longer than the band's place lies
-        # over the first controls below it until then
-        what = ' data-k="dismiss"'
-    return (f'<div class="fg-bandbox"><div class="fg-band fg-{message.kind}" data-testid="fg-band" '
-            f'data-kind="{message.kind}" data-entry="{len(pad)}" role="status">'
-            f'<div class="fg-what"{what}>{html.escape(say(message.say))}</div>'
-            f'<div class="fg-acts">{"".join(actions)}</div></div></div>')
+    return render("pad/band.html", kind=message.kind, entry=len(pad), words=say(message.say), dismiss=dismiss,
+                  actions=actions)
 
 
-def _confirmation(pad: Notepad, fresh: bool) -> str:
+def _confirmation(pad: Notepad, fresh: bool) -> Markup:
     """The last entry, large, to compare with the table at a glance: after a placement
     its card with the sprint cards stacked under it and their count ("+4")."""
     if not len(pad):
-        return (f'<div class="fg-bandbox"><div class="fg-band fg-confirm" data-testid="fg-band" data-kind="none" '
-                f'data-entry="0"><div class="fg-what">{html.escape(t("no_entries_yet"))}</div></div></div>')
+        return render("pad/confirm.html", fresh=False, kind="none", entry=0, card=None, sprints=0,
+                      what=t("no_entries_yet"))
     i = len(pad) - 1
     event = pad.events[i]
     what = t("saved", what=ui.describe(event)) if fresh else t("last_entry", i=i + 1, what=ui.describe(event))
-    picture = '<div class="fg-ok">✓</div>' if fresh else ""
+    card, sprints = None, 0
     if isinstance(event, Place):
-        card = ui.card_html(ui.public_row([pad.state.row[-1]])[0], "fg-big")
-        picture = f'{card}<div class="fg-plus">+{event.sprints}</div>'
-    kind = "saved" if fresh else "last"
-    return (f'<div class="fg-bandbox"><div class="fg-band fg-confirm{" fresh" if fresh else ""}" data-testid="fg-band" '
-            f'data-kind="{kind}" data-entry="{i + 1}">{picture}<div class="fg-what">{html.escape(what)}</div></div></div>')
+        card, sprints = _html(ui.card_html(ui.public_row([pad.state.row[-1]])[0], "fg-big")), event.sprints
+    return render("pad/confirm.html", fresh=fresh, kind="saved" if fresh else "last", entry=i + 1, card=card,
+                  sprints=sprints, what=what)
 
 
 # --------------------------------------------------------------------------- his turn
-def _fugitive(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str] | None) -> str:
+def _fugitive(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str] | None) -> Markup:
     s = pad.state
     allowed = s.by_kind()
     return _his_deck(allowed.get("fugitive_draw")) + _place(pad, draft, allowed.get("place"), "pass" in allowed)
 
 
-def _his_deck(a: FugitiveDrawEntry | None) -> str:
+def _his_deck(a: FugitiveDrawEntry | None) -> Markup:
     """His draw: the three decks, those he cannot draw from now greyed."""
     label = t("fugitive_draw_extra", d=a.decks[0]) if a is not None and a.optional else t("fugitive_draw")
     decks = set(a.decks) if a is not None else set()
     buttons = [button(t("deck_short", d=d), "fdraw", d, off=d not in decks) for d in (1, 2, 3)]
-    return f'<div class="fg-line" data-testid="fg-his-deck">{_label(label)}' + _grid(buttons, 3, "fg-decks3") + "</div>"
+    return render("pad/his_deck.html", text=label, buttons=buttons)
 
 
-def _place(pad: Notepad, draft: Draft, a: PlaceEntry | None, can_pass: bool | None) -> str:
+def _place(pad: Notepad, draft: Draft, a: PlaceEntry | None, can_pass: bool | None) -> Markup:
     """His placement: the sprint count in lines of 8 (+0 ... at least +7, those beyond
     his hand greyed: the band says which entries took his cards); the escape (42 +k
     in the same places) a tap away on the label's line; ``can_pass``: He passed under
@@ -350,12 +398,11 @@ def _place(pad: Notepad, draft: Draft, a: PlaceEntry | None, can_pass: bool | No
         most = a.max_sprints if a is not None and a.max_sprints is not None else -1
         buttons = [button(f"+{k}", "place", k, off=k > most) for k in range(count)]
         label = t("place_short")
-    toggle = ""
+    toggle = None
     if escape_ok or escape:
         toggle = button(t("escape_back") if escape else t("escape_short"), "escmode", cls="fg-side")
-    passed = button(t("pass"), "pass", off=not can_pass, cls="fg-wide fg-full") if can_pass is not None else ""
-    return (f'<div class="fg-line" data-testid="fg-place"><div class="fg-labelrow">{_label(label)}{toggle}</div>'
-            f'{_grid(buttons, LINE, "fg-sprints")}{passed}</div>')
+    passed = button(t("pass"), "pass", off=not can_pass, cls="fg-wide fg-full") if can_pass is not None else None
+    return render("pad/place.html", text=label, toggle=toggle, buttons=buttons, columns=LINE, passed=passed)
 
 
 def escape_in_reach(pad: Notepad, sprints: int) -> bool:
@@ -371,7 +418,7 @@ def escape_in_reach(pad: Notepad, sprints: int) -> bool:
 
 
 # --------------------------------------------------------------------------- her draw
-def _draw(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str] | None) -> str:
+def _draw(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str] | None) -> Markup:
     """Her draw (its question is the status line's): every card of each deck in its own
     place (one she has seen, or of an empty deck, greyed: tapped, the band says at
     which entry it was seen); below her cards, his second opening hideout or his extra
@@ -381,7 +428,7 @@ def _draw(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, st
     a = allowed.get("marshal_draw")
     possible = set(a.cards) if a is not None else set()
     seen = set(s.marshal_hand) | set(s.face_up_numbers) | set(s.face_up_sprint_cards)
-    parts = []
+    decks = []
     for d in (1, 2, 3):
         cards = DECKS[d]
         left = s.deck_sizes[d]
@@ -390,13 +437,13 @@ def _draw(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, st
         label = t("deck_line", d=d, n=left, u=unseen) if left else t("deck_empty", d=d)
         if tip and tip[0] == d:  # the suggested deck, said on its own line (its reason under the heat map)
             label += " · " + t("suggested")
-        buttons = [button(str(c), "mdraw", c, off=c not in possible) for c in cards]
-        parts.append(f'<div class="fg-deck" data-deck="{d}">{_label(label)}{_grid(buttons, GRID, f"fg-deck{d}")}</div>')
+        decks.append((d, label, [button(str(c), "mdraw", c, off=c not in possible) for c in cards]))
+    below = Markup()
     if s.phase is Phase.FUGITIVE_OPENING or _first_turn(pad):
-        parts.append(_place(pad, draft, allowed.get("place"), None))
+        below = _place(pad, draft, allowed.get("place"), None)
     elif s.phase is Phase.FUGITIVE_BONUS_DRAW or allowed.get("fugitive_draw") is not None:
-        parts.append(_his_deck(allowed.get("fugitive_draw")))
-    return "".join(parts)
+        below = _his_deck(allowed.get("fugitive_draw"))
+    return render("pad/draw.html", decks=decks, columns=GRID, below=below)
 
 
 def _first_turn(pad: Notepad) -> bool:
@@ -413,7 +460,7 @@ def _looks(pad: Notepad, post: Posterior | None) -> dict[int, tuple[ui.CellLook,
             for x in range(1, 42)}
 
 
-def _guess(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str] | None) -> str:
+def _guess(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str] | None) -> Markup:
     """Her guess: the 41 numbers are the heat map (colour, percentage, ✓ / ◆ marks as
     text); face-up numbers keep their place, marked, and are no tap at all."""
     s = pad.state
@@ -424,22 +471,21 @@ def _guess(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, s
         up = look.kind in ("up", "sprint")
         buttons.append(button(str(x), "pick", x, cls="fg-num" + (" fg-chosen" if x in chosen else ""),
                               disabled=up, style=cell_style(look, p), sub=look.label))
-    label = t("guess_number" if manhunt else "guess_numbers")
-    info = _chance(pad, draft, post, manhunt)
-    pair = (button(t("miss"), "miss", cls="fg-wide", off=not draft.numbers)
-            + button(t("hit"), "hit", cls="fg-wide fg-primary", off=not draft.numbers))
-    return (f'<div class="fg-line" data-testid="fg-guess" data-chosen="{",".join(map(str, sorted(chosen)))}">'
-            f'{_label(label)}{_grid(buttons, GRID, "fg-numbers")}'
-            f'<div class="fg-pair">{pair}</div><div class="fg-hint" data-testid="fg-guess-hint">{info}</div></div>'
-            + _legend(pad, post, bool(s.face_up_sprint_cards)))
+    hint, chance = _chance(pad, draft, post, manhunt)
+    return render("pad/guess.html", chosen=",".join(map(str, sorted(chosen))),
+                  text=t("guess_number" if manhunt else "guess_numbers"), buttons=buttons, columns=GRID,
+                  miss=button(t("miss"), "miss", cls="fg-wide", off=not draft.numbers),
+                  hit=button(t("hit"), "hit", cls="fg-wide fg-primary", off=not draft.numbers),
+                  hint=hint, chance=chance, legend=_legend(pad, post, bool(s.face_up_sprint_cards)))
 
 
-def _chance(pad: Notepad, draft: Draft, post: Posterior | None, manhunt: bool) -> str:
-    """The chance that every chosen number is a hideout (a hit), and what else to know."""
+def _chance(pad: Notepad, draft: Draft, post: Posterior | None, manhunt: bool) -> tuple[str, list[str]]:
+    """The chance that every chosen number is a hideout (a hit), and what else to know:
+    (words to choose numbers, none chosen yet; else the parts to say, the first in bold)."""
     s = pad.state
     numbers = draft.numbers
     if not numbers:
-        return html.escape(t("choose_numbers"))
+        return t("choose_numbers"), []
     parts = []
     if post is not None and post.consistent:
         p = float(post.joint(numbers))
@@ -450,36 +496,32 @@ def _chance(pad: Notepad, draft: Draft, post: Posterior | None, manhunt: bool) -
         parts.append(t("hand_cannot_hit", x=", ".join(map(str, mine))))
     if manhunt and post is not None and post.consistent and post.probability(numbers[0]) == 0 and not mine:
         parts.append(t("manhunt_zero", x=numbers[0]))
-    return "<b>" + html.escape(parts[0]) + "</b>" + "".join(" · " + html.escape(x) for x in parts[1:]) if parts else ""
+    return "", parts
 
 
 # --------------------------------------------------------------------------- a hit
-def _hit(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str] | None) -> str:
+def _hit(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str] | None) -> Markup:
     """Where each revealed hideout lies and its sprint cards, one revealed card at a
     time; only the positions where the number can stand by the entries."""
     hit = draft.hit
     assert hit is not None, "the hit screen: a hit being entered (screen_of)"
     s = pad.state
-    pair = button(t("cancel"), "hitcancel", cls="fg-wide") + button(t("confirm_hit"), "hitsave",
-                                                                        cls="fg-wide fg-primary")
-    parts = [f'<div class="fg-pair">{pair}</div>']
     x = active_number(pad, hit)
+    which: list[Button] = []
     if len(hit.numbers) > 1:
-        who = [button(f"{y} ✓" if complete(pad, hit, y) else str(y), "hitwho", y,
-                      cls="fg-chosen" if y == x else "") for y in hit.numbers]
-        parts.append(f'<div class="fg-line">{_label(t("revealed_which"))}'
-                     + _grid(who, max(2, len(who)), "fg-which") + "</div>")
+        which = [button(f"{y} ✓" if complete(pad, hit, y) else str(y), "hitwho", y,
+                        cls="fg-chosen" if y == x else "") for y in hit.numbers]
     where = possible_positions(post, x, s.face_down)
     sprints_at = {slot.position: slot.sprints for slot in s.row}
     chosen = hit.positions.get(x)
-    spots = [button(f"#{p} (+{sprints_at.get(p, 0)})", "hitpos", p, cls="fg-chosen" if p == chosen else "")
-             for p in where]
+    spots: list[Button | None] = [button(f"#{p} (+{sprints_at.get(p, 0)})", "hitpos", p,
+                                         cls="fg-chosen" if p == chosen else "") for p in where]
     # the same rows of positions for each revealed number of the hit: the sprint cards
     # under them stay in their places from one number to the next
     most = max(len(possible_positions(post, y, s.face_down)) for y in hit.numbers)
-    spots += ['<div aria-hidden="true"></div>'] * (-(-most // 4) * 4 - len(spots))
-    parts.append(f'<div class="fg-line" data-testid="fg-positions-of">{_label(t("position_of", x=x))}'
-                 + _grid(spots, 4, "fg-spots") + "</div>")
+    spots += [None] * (-(-most // 4) * 4 - len(spots))
+    cards: list[Button] = []
+    cards_text = ""
     if chosen is not None:
         # the sprint cards she sees under it, even where +0 was entered: an under-counted
         # placement shows at the reveal, and its one-tap correction comes with the refusal
@@ -488,88 +530,65 @@ def _hit(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str
         have = set(hit.cards.get((x, chosen), ()))
         cards = [button(str(c), "hitcard", c, off=c in seen, cls="fg-chosen" if c in have else "")
                  for c in range(1, 42)]
-        label = t("sprints_of", x=x, k=k) if k else t("sprints_of_none", x=x)
-        parts.append(f'<div class="fg-line">{_label(label)}' + _grid(cards, GRID, "fg-cards") + "</div>")
+        cards_text = t("sprints_of", x=x, k=k) if k else t("sprints_of_none", x=x)
     others = [(y, p) for y in hit.numbers if y != x and (p := hit.positions.get(y))]
-    if others:
-        lines = " · ".join(t("hit_summary_line", x=y, p=p, cards=" ".join(
-            map(str, hit.cards.get((y, p), ()))) or t("no_sprint_cards")) for y, p in others)
-        parts.append(f'<div class="fg-caption">{html.escape(lines)}</div>')
-    return "".join(parts)
+    summary = " · ".join(t("hit_summary_line", x=y, p=p, cards=" ".join(
+        map(str, hit.cards.get((y, p), ()))) or t("no_sprint_cards")) for y, p in others)
+    return render("pad/hit.html", cancel=button(t("cancel"), "hitcancel", cls="fg-wide"),
+                  save=button(t("confirm_hit"), "hitsave", cls="fg-wide fg-primary"),
+                  which=which, which_columns=max(2, len(which)), which_text=t("revealed_which"),
+                  position_text=t("position_of", x=x), spots=spots, cards=cards, cards_text=cards_text,
+                  columns=GRID, summary=summary)
 
 
 # --------------------------------------------------------------------------- correcting
-def _edit(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str] | None) -> str:
+def _edit(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str] | None) -> Markup:
     """The entry opened for correction, where the thumb is: its most often mistyped
     value in one tap (a sprint count, her card, his deck); any entry as JSON below."""
     i = draft.edit
     assert i is not None, "the edit screen: an entry is open (screen_of)"
     event = pad.events[i]
-    head = (f'<div class="fg-edit-head">{_label(t("editing", i=i + 1, what=ui.describe(event)), "fg-editing")}'
-            + button(t("close"), "close", cls="fg-wide") + "</div>")
+    grids: list[tuple[list[Button], int, str]] = []
     if isinstance(event, Place):
         top = max(12, event.sprints)
         count = -(-(top + 1) // LINE) * LINE
         fmt: Callable[[int], str] = (lambda k: f"42 +{k}") if event.is_escape else (lambda k: f"+{k}")
-        buttons = [button(fmt(k), "quick", k, cls="fg-chosen" if k == event.sprints else "") for k in range(count)]
-        body = _label(t("corr_escape" if event.is_escape else "corr_place")) + _grid(buttons, LINE, "fg-quick")
+        grids.append(([button(fmt(k), "quick", k, cls="fg-chosen" if k == event.sprints else "")
+                       for k in range(count)], LINE, "fg-quick"))
+        text = t("corr_escape" if event.is_escape else "corr_place")
     elif isinstance(event, MarshalDraw):
-        body = _label(t("corr_card")) + "".join(
-            _grid([button(str(c), "quick", c, cls="fg-chosen" if c == event.card else "") for c in DECKS[d]], GRID,
-                  f"fg-quick{d}") for d in (1, 2, 3))
+        grids += [([button(str(c), "quick", c, cls="fg-chosen" if c == event.card else "") for c in DECKS[d]], GRID,
+                   f"fg-quick{d}") for d in (1, 2, 3)]
+        text = t("corr_card")
     elif isinstance(event, FugitiveDraw):
-        body = _label(t("corr_deck")) + _grid(
-            [button(t("deck_short", d=d), "quick", d, cls="fg-chosen" if d == event.deck else "") for d in (1, 2, 3)],
-            3, "fg-quick")
+        grids.append(([button(t("deck_short", d=d), "quick", d, cls="fg-chosen" if d == event.deck else "")
+                       for d in (1, 2, 3)], 3, "fg-quick"))
+        text = t("corr_deck")
     else:
-        body = f'<div class="fg-caption">{html.escape(t("edit_below"))}</div>'
-    return head + f'<div class="fg-line" data-testid="fg-editor">{body}</div>'
+        text = t("edit_below")
+    return render("pad/edit.html", editing=t("editing", i=i + 1, what=ui.describe(event)),
+                  close=button(t("close"), "close", cls="fg-wide"), grids=grids, text=text)
 
 
-def _over(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str] | None) -> str:
+def _over(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str] | None) -> Markup:
     """Who won and why, in words that wrap (never cut), and that nothing more is entered."""
     s = pad.state
-    why = ui.end_reason(pad.events, s.winner)
-    return (f'<div class="fg-over" data-testid="fg-over"><b>{html.escape(t(f"winner_{s.winner}"))}</b> '
-            f'{html.escape(why)}</div><div class="fg-caption">{html.escape(t("nothing_to_enter"))}</div>')
+    return render("pad/over.html", winner=t(f"winner_{s.winner}"), why=ui.end_reason(pad.events, s.winner),
+                  nothing=t("nothing_to_enter"))
 
 
 # --------------------------------------------------------------------------- analysis
-def _heat(pad: Notepad, post: Posterior | None) -> str:
+def _heat(pad: Notepad, post: Posterior | None) -> Markup:
     """The 1-41 heat map (outside her guess): every cell's colour inline, its
     percentage or mark as text."""
     if post is None or not post.consistent:
-        return ""
-    cells = []
-    for x, (look, p) in _looks(pad, post).items():
-        cells.append(f'<div class="fg-cell" style="{cell_style(look, p)}" data-n="{x}" data-p="{p:.4f}" '
-                     f'data-look="{look.kind}"><div class="n">{x}</div><div class="p">{html.escape(look.label)}</div></div>')
-    return (f'<div class="fg-grid" data-testid="fg-heatmap" data-events="{len(pad)}">' + "".join(cells) + "</div>"
-            + _legend(pad, post, bool(pad.state.face_up_sprint_cards)))
+        return Markup()
+    cells = [Cell(x, cell_style(look, p), f"{p:.4f}", look.kind, look.label) for x, (look, p) in _looks(pad, post).items()]
+    return render("pad/heat.html", events=len(pad), cells=cells,
+                  legend=_legend(pad, post, bool(pad.state.face_up_sprint_cards)))
 
 
-def _legend(pad: Notepad, post: Posterior | None, sprint_up: bool) -> str:
+def _legend(pad: Notepad, post: Posterior | None, sprint_up: bool) -> Markup:
     if post is None or not post.consistent:
-        return ""
-    return ui.legend_html(pad.record, post, sprint_up, ' data-testid="fg-legend"')
-
-
-def _hand(pad: Notepad) -> str:
-    hand = pad.state.marshal_hand
-    if not hand:
-        return ""
-    return f'<div class="fg-caption">{html.escape(t("your_hand") + ": " + " ".join(map(str, hand)))}</div>'
-
-
-def _entries(pad: Notepad, post: Posterior | None) -> str:
-    """Every entry, on a tap; a tap on one opens it for correction at the top."""
-    if not len(pad):
-        return ""
-    bad = post.first_inconsistent_event if post is not None and not post.consistent else None
-    lines = "".join(
-        f'<button type="button" class="fg-entry" data-k="open" data-x="{i}">{i + 1}. {html.escape(ui.describe(e))} ✎'
-        + (" <b>← ?</b>" if i == bad else "") + "</button>"
-        for i, e in enumerate(pad.events))
-    return (f'<div class="fg-entries"><button type="button" class="fg-more" data-toggle="entries">'
-            f'{html.escape(t("entries"))} ({len(pad)})</button>'
-            f'<div class="fg-hidden" id="fg-entries" data-testid="fg-entries">{lines}</div></div>')
+        return Markup()
+    return _html(ui.legend_html(pad.record, post, sprint_up, ' data-testid="fg-legend"'))

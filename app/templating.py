@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import jinja2
 from markupsafe import Markup
@@ -24,7 +24,7 @@ from markupsafe import Markup
 TEMPLATES = Path(__file__).with_name("templates")
 ASSETS = Path(__file__).with_name("assets")
 
-__all__ = ["ASSETS", "TEMPLATES", "Markup", "asset", "render", "environment"]
+__all__ = ["ASSETS", "TEMPLATES", "Markup", "asset", "environment", "macro", "render", "style"]
 
 
 @functools.cache
@@ -49,7 +49,20 @@ def render(name: str, /, **context: Any) -> Markup:
     return Markup(environment().get_template(name).render(**context))
 
 
+def macro(name: str, macro_name: str, /) -> Callable[..., Markup]:
+    """The macro ``macro_name`` of the template ``name``, to call from Python (its
+    result is HTML, escaped as in the template)."""
+    made: Callable[..., Markup] = getattr(environment().get_template(name).module, macro_name)
+    return made
+
+
 @functools.cache
 def asset(name: str) -> str:
     """The text of app/assets/``name`` (a stylesheet or a script), read once."""
     return (ASSETS / name).read_text(encoding="utf-8")
+
+
+def style(name: str) -> str:
+    """The stylesheet app/assets/``name`` as a ``<style>`` element, for ``st.html``
+    (styles only: Streamlit puts them in its event container, not laid out)."""
+    return f"<style>\n{asset(name)}</style>\n"

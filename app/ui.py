@@ -23,6 +23,7 @@ from store import StoreError, configured_location, display_location
 from . import services
 from .i18n import error_text, get_lang, t
 from .formatting import decimal, number, percent
+from .templating import style
 
 def shown_id(gid: object) -> str:
     """A game id from the URL, to show in a message: inline code (never markdown, so
@@ -43,81 +44,15 @@ def capped(items: list[T], cap: int, key: str) -> list[T]:
     return shown
 
 
-PHONE_CSS = """
-<style>
-/* light on purpose (.streamlit/config.toml): the browser's own parts too */
-:root {color-scheme: light;}
-/* one column, big tap targets: a phone beside a real table */
-.block-container {padding-top: 0.6rem; padding-bottom: 4rem; padding-left: 0.8rem; padding-right: 0.8rem;
-                  max-width: 720px;}
-header[data-testid="stHeader"] {height: 0; min-height: 0; background: transparent;}
-/* columns stay side by side on a phone (Streamlit stacks them below 640 px) */
-div[data-testid="stHorizontalBlock"] {flex-wrap: nowrap !important; gap: 0.5rem !important;}
-div[data-testid="stHorizontalBlock"] > div[data-testid="stColumn"] {min-width: 0 !important; width: auto !important;
-                                                                   flex: 1 1 0 !important;}
-h3 {padding-top: 0.2rem !important;}
-/* captions: Streamlit draws them as dark text at opacity 0.6 (3.89:1 on white); a grey
-   of their own instead reads at 6:1 (tests/app/test_browser_colours.py) */
-div[data-testid="stCaptionContainer"] {opacity: 1 !important; color: #5c5f6b !important;}
-div[data-testid="stButtonGroup"] button {min-height: 44px; min-width: 44px; font-size: 1.05rem;}
-div.stButton > button, div.stDownloadButton > button {min-height: 46px; font-size: 1.05rem;}
-.fg-grid {display: grid; grid-template-columns: repeat(7, 1fr); gap: 3px; margin: 4px 0 6px 0;}
-.fg-cell {border-radius: 6px; text-align: center; padding: 3px 0 2px 0; line-height: 1.05;
-          font-family: system-ui, sans-serif; border: 2px solid transparent; min-height: 38px;}
-.fg-cell .n {font-weight: 700; font-size: 15px;}
-.fg-cell .p {font-size: 10px;}
-.fg-out {background: #e9e9ec; color: #55555f;}
-.fg-up {background: #ffffff; color: #333; border-color: #555;}
-.fg-mine {background: #dfe8f5; color: #34496a;}
-.fg-certain {background: #7a0010 !important; color: #fff !important;}
-.fg-legend {font-size: 14px; color: #4a4c57; margin-bottom: 6px;}
-.fg-row {display: flex; flex-wrap: wrap; align-items: flex-start; gap: 4px; margin: 4px 0;}
-/* a card is as wide as its slot: never narrower than its sprint stack, so a stack
-   always stands under its own card (the match page's compact row wraps the stack
-   under the card instead: MATCH_CSS) */
-.fg-slot {display: flex; flex-direction: column; align-items: stretch; width: max-content;}
-.fg-card {border-radius: 6px; min-width: 40px; padding: 4px 5px; text-align: center; font-weight: 700;
-          border: 2px solid #444; background: #fff; font-family: system-ui, sans-serif; font-size: 15px;
-          box-sizing: border-box;}
-/* a face-down card is a card back: no number on it, only its position in a small ring
-   (a label, never to be read as a card number) */
-.fg-card.down {background: repeating-linear-gradient(135deg, #3b4a6b 0 5px, #33415f 5px 10px) #3b4a6b; color: #fff;
-               border-color: #3b4a6b;}
-.fg-pos {display: inline-block; font-size: 10px; font-weight: 400; line-height: 14px; min-width: 10px; padding: 0 3px;
-         border: 1px solid rgba(255, 255, 255, 0.8); border-radius: 8px; vertical-align: middle; color: #e8ecf5;}
-.fg-card .s {display: block; font-size: 11px; font-weight: 400;}
-/* the sprint cards under a card: a stack of small backs, or their numbers when the
-   viewer may see them, and how many they are (+2) */
-.fg-stack {display: flex; flex-wrap: wrap; justify-content: center; align-items: center; row-gap: 1px;
-           min-height: 18px; margin-top: 2px; font-size: 11px; font-family: system-ui, sans-serif;}
-.fg-backs {display: inline-flex; white-space: nowrap;}
-.fg-mini {display: inline-block; width: 9px; height: 14px; border-radius: 2px; background: #7d8cad;
-          border: 1px solid #fff; margin-left: -4px; box-shadow: 0 0 0 1px #3b4a6b; box-sizing: border-box;}
-.fg-mini:first-child {margin-left: 0;}
-.fg-mini.up {width: auto; height: auto; min-width: 14px; padding: 0 2px; background: #fff; color: #333;
-             box-shadow: 0 0 0 1px #888; margin: 0 1px; font-size: 10px; line-height: 14px; text-align: center;}
-.fg-mini.up:first-child {margin-left: 1px;}
-.fg-count {margin: 0 1px 0 2px; font-weight: 600; color: #3b4a6b;}
-.fg-slot.marked .fg-card {box-shadow: 0 0 0 3px #e0a800;}
-.fg-sprint {border-style: dashed;}
-.fg-status {font-size: 1.05rem; font-weight: 600; padding: 6px 10px; border-radius: 8px; background: #f3f1ea;
-            margin-bottom: 6px;}
-.fg-status.marshal {background: #fde9e4;}
-.fg-status.fugitive {background: #e5ecf7;}
-.fg-cands {font-size: 14px; margin: 2px 0;}
-.fg-sugg {font-size: 15px; margin: 3px 0;}
-.fg-sugg b {font-size: 17px;}
-/* the message slot above the entries keeps its height with no message, so the
-   entries do not jump when a message comes or goes */
-.fg-flash-slot {min-height: 3.6rem;}
-</style>
-"""
+#: every page's styles, app/assets/phone.css (a phone beside a real table)
+PHONE_CSS = style("phone.css")
 
 #: Korean breaks lines between words (eojeol), not inside them
-KOREAN_CSS = "<style>.stMarkdown, .stCaption, .fg-status, .fg-sugg, .fg-cands, button p {word-break: keep-all;}</style>"
+KOREAN_CSS = style("korean.css")
 
 
 def inject_css() -> None:
+    """Every page's styles, and Korean's line breaks on a Korean page."""
     st.html(PHONE_CSS + (KOREAN_CSS if get_lang() == "ko" else ""))
 
 

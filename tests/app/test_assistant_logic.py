@@ -316,3 +316,45 @@ def test_a_draft_given_back_after_a_reload_is_replayed_on_its_version_or_not_at_
     tap = Tap.from_payload({"g": phone.gid, "v": fresh.version, "k": "draft", "s": "r3", "d": refused})
     assert isinstance(fresh.assistant.tap(fresh.session, fresh.gid, tap), Changed)
     assert fresh.session.draft(fresh.gid).hit is None and fresh.session.draft(fresh.gid).numbers == ()
+
+
+def test_a_hostile_text_reaches_the_pad_escaped(store):
+    """The pad is a v2 component, whose HTML Streamlit does not sanitise: a text from a
+    person must reach it as text. A refusal quotes what she typed in the entry's JSON
+    (an unknown kind of entry, a card that is no number, an unknown field), and the
+    game's id is an attribute: none of them becomes an element or leaves its attribute
+    (app/templates/pad, autoescaped)."""
+    import json
+    from html.parser import HTMLParser
+
+    from app import pad_view
+
+
+    class Page(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.tags: set[str] = set()
+            self.games: list[str | None] = []
+            self.text: list[str] = []
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            self.tags.add(tag)
+            self.games += [v for k, v in attrs if k == "data-game"]
+
+        def handle_data(self, data: str) -> None:
+            self.text.append(data)
+
+    phone = _phone(store, rec(place(1), mdraw(17)))
+    for hostile in ('"><img src=x onerror=alert(1)>', "<script>alert(2)</script>"):
+        for entry in ({"type": hostile}, {"type": "marshal_draw", "card": hostile},
+                      {"type": "place", "sprints": 1, hostile: 2}):
+            out = phone.assistant.correct_json(phone.session, phone.gid, phone.version, 1, json.dumps(entry))
+            assert isinstance(out, Refused) and hostile in _words(out.message), entry  # quoted as she typed it
+            page = Page()
+            page.feed(_pad_html(phone))
+            assert not page.tags & {"img", "script"}, page.tags
+            assert any(hostile in words for words in page.text), "the refusal's words, as text"
+        game = phone.assistant.game(phone.session, phone.gid)
+        page = Page()
+        page.feed(pad_view.build(hostile, game, phone.session.draft(phone.gid), None, None, None, None).html)
+        assert page.games == [hostile] and not page.tags & {"img", "script"}
