@@ -25,7 +25,7 @@ from engine.state import GameState, MarshalDrewFrom, Phase
 from . import identity
 from . import match_logic as ml
 from . import services, ui
-from .pad_view import cell_style
+from .colours import cell_style
 from .match_control import MatchSession, Matches
 from .match_control import apply_move
 from .i18n import error_text, t
@@ -386,7 +386,7 @@ def _number_looks(state: GameState) -> dict[int, tuple[ui.CellLook, float]]:
 
 def _number_css(key: str, looks: list[tuple[ui.CellLook, float]]) -> str:
     """The colours of her guess's buttons, in their order: the pad's colour rule
-    (``pad_view.cell_style``), a chosen number ringed as on the pad."""
+    (``colours.cell_style``), a chosen number ringed as on the pad."""
     base = f'div.st-key-{key} [role="toolbar"] > button'
     rules_ = [f"{base} {{line-height: 1.05; padding: 2px 3px !important; min-height: 46px;}}",
               f"{base} p {{margin: 0; font-weight: 700;}}",
