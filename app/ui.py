@@ -250,13 +250,14 @@ def public_row(slots: Iterable[Slot]) -> list[RowCard]:
     return [RowCard(x.position, x.number is not None, x.sprints, x.number, x.sprint_cards) for x in slots]
 
 
-def _slot(card: RowCard, cls: str, pick: bool = False) -> Markup:
-    """One card of the row with its sprint cards under it: a stack of card backs, or
-    their numbers when the viewer may see them, and how many they are ("+2"): "+N" is a
-    count of sprint cards everywhere in the app (his sprint count as entered, the
-    candidates' "#3 (+2)"), never a sum of their values."""
-    return render("ui/slot.html", card=card, cls=cls, pick=pick, label=t("row_position", p=card.position),
-                  title=t("sprint_cards_n", n=card.sprints))
+def _slot(card: RowCard, cls: str) -> dict[str, object]:
+    """One card of the row for ``ui/slot.html``: with its sprint cards
+    under it, a stack of card backs, or their numbers when the viewer may see them, and
+    how many they are ("+2"): "+N" is a count of sprint cards everywhere in the app (his
+    sprint count as entered, the candidates' "#3 (+2)"), never a sum of their values."""
+    back = not card.face_up and card.number is None  # (its words said only where they are shown)
+    return {"card": card, "cls": cls, "label": t("row_position", p=card.position) if back else "",
+            "title": t("sprint_cards_n", n=card.sprints) if card.sprints else ""}
 
 
 def row_html(row: Iterable[RowCard], *, pick: bool = False, mark: int | None = None) -> str:
@@ -267,21 +268,22 @@ def row_html(row: Iterable[RowCard], *, pick: bool = False, mark: int | None = N
     ``pick``: each card from position 1 is tappable (``data-pick`` = its position,
     read by the entry pad, :mod:`app.pad`); ``mark``: the position whose card is ringed (the
     newest, or the one being corrected)."""
-    slots = [_slot(card, "fg-slot marked" if card.position == mark else "fg-slot", pick) for card in row]
-    return str(render("ui/row.html", slots=slots))
+    slots = [_slot(card, "fg-slot marked" if card.position == mark else "fg-slot") for card in row]
+    return str(render("ui/row.html", slots=slots, pick=pick))
 
 
 def card_face_html(card: RowCard) -> str:
     """One card of the row without its sprint cards: its number when face up (or, in
     brackets, the hidden number its owner knows), else a card back with its position
     in a small ring, named in words for screen readers and on hover."""
-    return str(render("ui/card_face.html", card=card, label=t("row_position", p=card.position)))
+    label = t("row_position", p=card.position) if not card.face_up and card.number is None else ""
+    return str(render("ui/card_face.html", card=card, label=label))
 
 
 def card_html(card: RowCard, cls: str = "") -> str:
     """One card of the row with its sprint cards under it (a stack of backs and their
     count, or their numbers), drawn alone, e.g. large (``cls``) to confirm an entry."""
-    return str(_slot(card, f"fg-slot {cls}"))
+    return str(render("ui/slot.html", s=_slot(card, f"fg-slot {cls}"), pick=False))
 
 
 
