@@ -189,12 +189,17 @@ def t_html(key: str, **params: object) -> Markup:
 class CellLook:
     """How one number of the 1-41 grid looks: its kind (up: a face-up hideout;
     sprint: a revealed sprint card, face up too; mine: in her hand; out: ruled out;
-    certain; likely), its inline style (:func:`app.colours.cell_style`: one colour rule
-    for every page) and its second line."""
+    certain; likely), its second line and its chance ``p``; its inline style (one colour
+    rule for every page, :mod:`app.colours`) is worked out when asked for (a likely
+    number's colours cost a contrast check: the pad asks once a number)."""
 
     kind: str
-    style: str
     label: str
+    p: float = 0.0
+
+    @property
+    def style(self) -> str:
+        return kind_style(self.kind, self.p)
 
 
 def cell_look(x: int, p: float, face_up: Set[int], hand: Set[int], sprint_up: Set[int] = frozenset()) -> CellLook:
@@ -212,7 +217,7 @@ def cell_look(x: int, p: float, face_up: Set[int], hand: Set[int], sprint_up: Se
         kind, label = "certain", "100%"
     else:
         kind, label = "likely", percent(p)
-    return CellLook(kind, kind_style(kind, p), label)
+    return CellLook(kind, label, p)
 
 
 def heatmap_html(hideouts: dict[int, float], face_up: Iterable[int] = (), hand: Iterable[int] = (),
@@ -251,7 +256,7 @@ def public_row(slots: Iterable[Slot]) -> list[RowCard]:
 
 
 def _slot(card: RowCard, cls: str) -> dict[str, object]:
-    """One card of the row for ``ui/slot.html``: with its sprint cards
+    """One card of the row for ``ui/row.html``: with its sprint cards
     under it, a stack of card backs, or their numbers when the viewer may see them, and
     how many they are ("+2"): "+N" is a count of sprint cards everywhere in the app (his
     sprint count as entered, the candidates' "#3 (+2)"), never a sum of their values."""
@@ -269,21 +274,13 @@ def row_html(row: Iterable[RowCard], *, pick: bool = False, mark: int | None = N
     read by the entry pad, :mod:`app.pad`); ``mark``: the position whose card is ringed (the
     newest, or the one being corrected)."""
     slots = [_slot(card, "fg-slot marked" if card.position == mark else "fg-slot") for card in row]
-    return str(render("ui/row.html", slots=slots, pick=pick))
-
-
-def card_face_html(card: RowCard) -> str:
-    """One card of the row without its sprint cards: its number when face up (or, in
-    brackets, the hidden number its owner knows), else a card back with its position
-    in a small ring, named in words for screen readers and on hover."""
-    label = t("row_position", p=card.position) if not card.face_up and card.number is None else ""
-    return str(render("ui/card_face.html", card=card, label=label))
+    return str(render("ui/row.html", slots=slots, pick=pick, alone=False))
 
 
 def card_html(card: RowCard, cls: str = "") -> str:
     """One card of the row with its sprint cards under it (a stack of backs and their
     count, or their numbers), drawn alone, e.g. large (``cls``) to confirm an entry."""
-    return str(render("ui/slot.html", s=_slot(card, f"fg-slot {cls}"), pick=False))
+    return str(render("ui/row.html", slots=[_slot(card, f"fg-slot {cls}")], pick=False, alone=True))
 
 
 
