@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence, Set
 from typing import TypeVar
 
 import streamlit as st
+from markupsafe import Markup, escape
 
 from engine.record import (DrawDeclined, EndOpening, Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place,
                            Record)
@@ -24,8 +25,6 @@ from engine.state import MarshalDrewFrom
 from notepad.state import Slot
 from solver import Posterior
 from store import StoreError, configured_location, display_location
-
-from markupsafe import Markup, escape
 
 from . import services
 from .colours import kind_style
