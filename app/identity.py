@@ -17,7 +17,6 @@ whatever it opens: a recovery code brings games in, it never takes any out.
 """
 from __future__ import annotations
 
-import html
 import json
 from typing import Callable
 from urllib.parse import parse_qs, unquote, urlencode
@@ -30,6 +29,7 @@ from store.access import Principal, Recovered, new_owner_key, plausible, plausib
 
 from . import services
 from .i18n import error_text, t
+from .templating import render
 
 OWNER_COOKIE = "fugitive_owner"  #: the cookie that keeps this browser's owner key
 OWNER = "online_owner"  #: session_state: this session's owner key
@@ -202,8 +202,7 @@ def devices_panel() -> None:
         st.caption(t("devices_help"))
         code = st.session_state.pop(SHOWN_CODE, None)  # shown in this run only: never sent again
         if code:
-            st.html(f'<div data-testid="fg-recovery-code" style="font: 600 20px ui-monospace, monospace; '
-                    f'letter-spacing: 1px; padding: 8px 0">{html.escape(code)}</div>')
+            st.html(render("identity/recovery_code.html", code=code))
             st.caption(t("recovery_code_once"))
         label = t("recovery_code_again") if store.has_recovery_code(owner_key()) else t("recovery_code_make")
         st.button(label, key="id_make_code", use_container_width=True, on_click=_make_code)

@@ -7,13 +7,13 @@ from :mod:`app.review`; each side reads its own coach, watchers both.
 """
 from __future__ import annotations
 
-import html
 import threading
 from collections.abc import Sequence
 from typing import Callable, Generic, TypeVar
 
 import streamlit as st
 from cachetools import LRUCache
+from markupsafe import Markup
 
 from advisor.coach_fugitive import CoachTurn, coach_fugitive, hindsight, truth_at
 from advisor.coach_marshal import MarshalCall, coach_marshal
@@ -33,6 +33,7 @@ from .i18n import error_text, md, rule_text, t
 from .match_meta import read_or_none
 from .formatting import percent
 from .match_control import MatchSession
+from .templating import render
 
 
 # --------------------------------------------------------------------------- kept results
@@ -273,13 +274,8 @@ def _coach_now(step: int, calls: Sequence[MarshalCall], turns: Sequence[CoachTur
     lines += [review.fugitive_lines(x, reader) for x in turns if x.index == index]
     flagged = any(review.marshal_flagged(c) for c in calls if c.index == index) or any(
         review.fugitive_flagged(x) for x in turns if x.index == index)
-    if lines:
-        body = "<br>".join(("<b>" + html.escape(x) + "</b>") if i == 0 else html.escape(x)
-                           for block in lines for i, x in enumerate(block))
-    else:
-        body = html.escape(t("coach_now_none"))
-    st.html(f'<div class="fg-cands" data-testid="fg-coach-now" data-index="{index}" data-flagged="{int(flagged)}"'
-            f' style="background:#f6f6f9; border-radius:6px; padding:4px 8px">{body}</div>')
+    st.html(render("learning/coach_now.html", index=index, flagged=int(flagged), blocks=lines,
+                   none_text=t("coach_now_none")))
 
 
 def _marshal_section(calls: Sequence[MarshalCall], step: int, reader: review.Reader) -> None:
@@ -289,15 +285,10 @@ def _marshal_section(calls: Sequence[MarshalCall], step: int, reader: review.Rea
     st.markdown(f"#### {t('mc_title_you') if reader.own('marshal') else t('mc_title')}")
     if not calls:
         st.caption(t("no_guesses"))
-    body = []
-    for call in calls:
-        lines = [html.escape(x) for x in review.marshal_lines(call, reader)]
-        lines[0] = f"<b>{lines[0]}</b>"
-        grey = "" if call.index < step else ' style="color:#999"'
-        body.append(f'<div class="fg-cands" data-testid="fg-marshal-coach" data-index="{call.index}"{grey}>'
-                    + "<br>".join(lines) + "</div>")
-    if body:
-        st.html("".join(body))
+    if calls:
+        st.html(render("learning/marshal_coach.html", calls=[
+            {"index": call.index, "grey": call.index >= step, "lines": review.marshal_lines(call, reader)}
+            for call in calls]))
 
 
 # --------------------------------------------------------------------------- hindsight
@@ -308,7 +299,7 @@ def _hindsight(full: Record, prefix: Record, step: int, state: PublicState) -> N
     cards = [ui.RowCard(i, h.face_up, len(h.sprint_cards), h.number, tuple(h.sprint_cards))
              for i, h in enumerate(real.row[1:], start=1)]
     st.markdown(f"**{t('hindsight_title')}**")
-    st.html('<div data-testid="fg-truth-row">' + ui.row_html(cards) + "</div>")
+    st.html(render("learning/truth_row.html", row=Markup(ui.row_html(cards))))
     post = None
     if prefix.events:
         post = services.solve(prefix)
@@ -319,13 +310,12 @@ def _hindsight(full: Record, prefix: Record, step: int, state: PublicState) -> N
         outline = "".join(f'.fg-truth [data-n="{x.number}"] {{outline: 3px solid #1a7f37; outline-offset: -3px;}}'
                           for x in spots)
         st.html(f"<style>{outline}</style>" if outline else "<span></span>")
-        st.html('<div class="fg-truth">' + ui.heatmap_html(post.hideouts, state.face_up_numbers, state.marshal_hand,
-                                                           len(prefix.events)) + "</div>")
+        st.html(render("learning/truth_heat.html", heat=Markup(ui.heatmap_html(
+            post.hideouts, state.face_up_numbers, state.marshal_hand, len(prefix.events)))))
     if spots:
-        st.html('<div data-testid="fg-hindsight">' + "".join(
-            '<div class="fg-cands">' + html.escape(t("hindsight_spot", p=x.position, x=x.number, ph=percent(x.p_here),
-                                                       pn=percent(x.p_number), b=x.her_best, bp=percent(x.her_best_p)))
-            + "</div>" for x in spots) + "</div>")
+        st.html(render("learning/hindsight.html", spots=[
+            t("hindsight_spot", p=x.position, x=x.number, ph=percent(x.p_here), pn=percent(x.p_number), b=x.her_best,
+              bp=percent(x.her_best_p)) for x in spots]))
         st.caption(t("hindsight_legend"))
     elif prefix.events:
         st.caption(t("hindsight_none"))
@@ -373,10 +363,7 @@ def _exposure_chart(full: Record) -> None:
     names = (t("chart_exposed"), t("chart_best"))
     # the legend is drawn by the page, not the chart: on a phone a chart's legend beside
     # the plot is cut to the width left over
-    st.html('<div class="fg-legend" data-testid="fg-chart-legend">' + "".join(
-        f'<div><span style="display:inline-block; width:18px; height:3px; vertical-align:middle; '
-        f'background:{colour}; margin-right:6px"></span>{html.escape(name)}</div>'
-        for name, colour in zip(names, CHART_COLOURS)) + "</div>")
+    st.html(render("learning/chart_legend.html", lines=list(zip(names, CHART_COLOURS))))
     rows = [{"move": m, "line": names[i], "chance": v} for m, *values in series for i, v in enumerate(values)]
     # Altair's Data (generated from the schema) has an untyped __init__(*args, **kwds)
     chart = alt.Chart(alt.Data(values=rows)).mark_line(point=True).encode(  # type: ignore[no-untyped-call]
@@ -416,9 +403,7 @@ def _coach_section(full: Record, reader: review.Reader) -> None:
             st.rerun()  # his line for the move shown, under the controls, at once
         turns = coach(full)
         for turn in turns:
-            lines = [html.escape(x) for x in review.fugitive_lines(turn, reader)]
-            lines[0] = f"<b>{lines[0]}</b>"
-            st.html('<div class="fg-cands" data-testid="fg-coach">' + "<br>".join(lines) + "</div>")
+            st.html(render("learning/coach.html", block=review.fugitive_lines(turn, reader)))
 
 
 # --------------------------------------------------------------------------- tutorial

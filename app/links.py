@@ -9,7 +9,6 @@ reload, page switch or link made from this URL carries it again.
 """
 from __future__ import annotations
 
-import html
 from urllib.parse import urlencode, urlsplit
 
 import streamlit as st
@@ -18,6 +17,7 @@ from store.access import GAME_ID_MAX, SECRET_MAX, SECRET_MIN, plausible, plausib
 
 from .i18n import t
 from .phone import connection, is_local, network_address, qr_svg
+from .templating import render
 
 #: the URL's parameters that name a game, and those that carry a secret (a seat's or
 #: watchers' link ``s``). No parameter says who the browser is (app.identity).
@@ -65,15 +65,11 @@ def base_url() -> str:
 def link_box(link: str, testid: str, label: str, qr: bool = False) -> None:
     """A link to send: its text (selectable), a button that shares it (the phone's
     share sheet) or copies it, and its QR code to scan from this screen if ``qr``."""
-    u = html.escape(link)
     st.html(
-        f'<div data-testid="{testid}" data-url="{u}" style="font-family: monospace; font-size: 12px; '
-        f'word-break: break-all; margin-bottom: 4px">{u}</div>'
-        f'<button type="button" class="fg-copy" data-url="{u}" style="padding: 6px 12px; border-radius: 8px; '
-        f'border: 1px solid #bbb; background: #fff; font-size: 14px">{html.escape(label)}</button>'
-        "<script>for (const b of document.querySelectorAll('button.fg-copy')) b.onclick = async () => {"
+        str(render("links/link_box.html", testid=testid, link=link, label=label))
+        + "<script>for (const b of document.querySelectorAll('button.fg-copy')) b.onclick = async () => {"
         " const u = b.dataset.url; try { if (navigator.share) { await navigator.share({url: u}); return; } }"
         " catch (e) {} try { await navigator.clipboard.writeText(u); b.textContent = '✓'; } catch (e) {} };</script>",
         unsafe_allow_javascript=True)
     if qr:
-        st.html(f'<div data-testid="fg-qr"><img src="{qr_svg(link)}" alt="QR code" width="160" height="160"></div>')
+        st.html(render("links/qr.html", qr=qr_svg(link), size=160, url=None))

@@ -28,6 +28,7 @@ from store.ratings import Rating, Side
 from . import formatting, identity, services
 from .i18n import error_text, t
 from .match_control import MatchSession, Matches
+from .templating import render
 
 #: how often the lobby reads its counter (a change shows within a second)
 LOBBY_SECONDS = 0.25
@@ -143,11 +144,10 @@ def run() -> None:
     if flash:
         st.error(flash)
     mine = store.ratings_of(d.who)
-    st.html(f'<div data-testid="fg-my-ratings">{t("marshal")}: {rating_text(mine["marshal"])} · '
-            f'{t("fugitive")}: {rating_text(mine["fugitive"])}</div>')
+    st.html(render("lobby/line.html", testid="fg-my-ratings", lines=[_ratings_line(mine)]))
     wait = waiting_ids(d)
     if wait:
-        st.html(f'<div data-testid="fg-waiting">{t("lobby_waiting", n=len(wait))}</div>')
+        st.html(render("lobby/line.html", testid="fg-waiting", lines=[t("lobby_waiting", n=len(wait))]))
         for gid in wait:
             if st.button(t("lobby_your_move", title=store.title(gid)), key=f"lb_wait_{gid}",
                          type="primary", use_container_width=True):
@@ -183,7 +183,7 @@ def _challenges(d: Matches, open_: list[Challenge]) -> None:
         if c.wants != "either":
             r = d.store.ratings_of_hash(c.maker)[c.wants]
         cols = st.columns([3, 1], vertical_alignment="center")
-        cols[0].html(f'<div data-testid="fg-challenge" data-id="{c.id}">{_esc(_challenge_label(c, r))}</div>')
+        cols[0].html(render("lobby/line.html", testid="fg-challenge", id=c.id, lines=[_challenge_label(c, r)]))
         if own:
             cols[1].button(t("lobby_cancel"), key=f"lb_cancel_{c.id}", use_container_width=True,
                            on_click=_cancel, args=(c.id,))
@@ -192,10 +192,9 @@ def _challenges(d: Matches, open_: list[Challenge]) -> None:
                            on_click=_join, args=(c.id,))
 
 
-def _esc(text: str) -> str:
-    import html
-
-    return html.escape(text)
+def _ratings_line(mine: dict[Side, Rating]) -> str:
+    """Her two ratings on one line (the lobby's head, her own page)."""
+    return f'{t("marshal")}: {rating_text(mine["marshal"])} · {t("fugitive")}: {rating_text(mine["fugitive"])}'
 
 
 def _join(cid: str) -> None:
@@ -282,7 +281,7 @@ def _results(recent: list[LobbyMatch]) -> None:
     st.markdown(f"**{t('lobby_results')}**")
     lines = [f"- {_match_label(lm)}: {t('lobby_won_by', who=t(lm.winner or ''), how=t('how_' + (lm.how or 'won')))}"
              for lm in recent]
-    st.html('<div data-testid="fg-results">' + "<br>".join(_esc(x[2:]) for x in lines) + "</div>")
+    st.html(render("lobby/line.html", testid="fg-results", lines=[x[2:] for x in lines]))
 
 
 @st.fragment(run_every=LOBBY_SECONDS)
@@ -307,8 +306,7 @@ def player() -> None:
     st.markdown(f"**{t('player_title', name=d.who.name)}**")
     if st.button(t("nav_lobby"), key="pl_lobby", type="primary", use_container_width=True):
         _go("lobby")
-    st.html(f'<div data-testid="fg-player-ratings">{t("marshal")}: {rating_text(mine["marshal"])} · '
-            f'{t("fugitive")}: {rating_text(mine["fugitive"])}</div>')
+    st.html(render("lobby/line.html", testid="fg-player-ratings", lines=[_ratings_line(mine)]))
     history = store.lobby_history(d.who)
     live = [lm for lm in history if lm.finished is None]
     done = [lm for lm in history if lm.finished is not None]
@@ -320,7 +318,7 @@ def player() -> None:
         st.line_chart({t("marshal"): [p[0] for p in points], t("fugitive"): [p[1] for p in points]}, height=180)
     if done:
         st.markdown(f"**{t('player_by')}**")
-        st.html('<div data-testid="fg-player-by">' + _esc(_by_text(d.who.digest, done)) + "</div>")
+        st.html(render("lobby/line.html", testid="fg-player-by", lines=[_by_text(d.who.digest, done)]))
         st.markdown(f"**{t('player_finished')}**")
     for lm in reversed(done):
         side = lm.side_of(d.who.digest)

@@ -11,10 +11,10 @@ second window never gives a turn back.
 """
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable
 
 import streamlit as st
+from markupsafe import Markup
 
 from engine import IllegalMove, fugitive_view, legal_moves, marshal_view, public_view
 from engine.moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn, PlaceHideout
@@ -25,11 +25,11 @@ from engine.state import GameState, MarshalDrewFrom, Phase
 from . import identity
 from . import match_logic as ml
 from . import services, ui
-from .pad_view import cell_style
+from .colours import cell_style
 from .match_control import MatchSession, Matches
 from .match_control import apply_move
 from .i18n import error_text, t
-from .templating import style
+from .templating import render, style
 
 KEY = "match"  # session_state: the running match (MatchSession)
 FLASH = "match_flash"  # session_state: a message for the next run
@@ -108,7 +108,7 @@ def table(m: MatchSession, viewer: str) -> None:
              for i, ph in enumerate(pub.row[1:], start=1))
         info = [t("decks_status", d1=pub.deck_sizes[0], d2=pub.deck_sizes[1], d3=pub.deck_sizes[2]),
                 t("marshal_hand_size", n=pub.marshal_hand_size), t("fugitive_hand_size", n=pub.fugitive_hand_size)]
-        st.html(f'<div class="fg-info-line">{html.escape(" · ".join(info))}</div>')
+        st.html(render("match/info_line.html", text=" · ".join(info)))
         return
     owner = viewer in ("fugitive", "all")  # sees his own hidden cards
     cards = []
@@ -124,19 +124,19 @@ def table(m: MatchSession, viewer: str) -> None:
         info.append(t("fugitive_hand_size", n=len(state.fugitive_hand)))
     if viewer == "fugitive":
         info.append(t("marshal_hand_size", n=len(state.marshal_hand)))
-    parts = []
+    hands = []
     new = _drawn_this_turn(state)
     if viewer in ("fugitive", "all"):
-        parts.append(_hand_html(t("fugitive") if viewer == "all" else t("your_hand"), sorted(state.fugitive_hand),
+        hands.append(_hand_html(t("fugitive") if viewer == "all" else t("your_hand"), sorted(state.fugitive_hand),
                                 True, new))
     if viewer in ("marshal", "all"):
-        parts.append(_hand_html(t("marshal") if viewer == "all" else t("your_hand"), sorted(state.marshal_hand),
+        hands.append(_hand_html(t("marshal") if viewer == "all" else t("your_hand"), sorted(state.marshal_hand),
                                 False, new))
-    st.html("".join(parts) + f'<div class="fg-info-line">{html.escape(" · ".join(info))}</div>')
+    st.html(render("match/hands.html", hands=hands, info=" · ".join(info)))
 
 
 def _row(cards: Iterable[ui.RowCard]) -> None:
-    st.html('<div class="fg-match">' + ui.row_html(list(cards)) + "</div>")
+    st.html(render("match/row.html", row=Markup(ui.row_html(list(cards)))))
 
 
 def _drawn_this_turn(state: GameState) -> frozenset[int]:
@@ -150,17 +150,12 @@ def _drawn_this_turn(state: GameState) -> frozenset[int]:
                      if isinstance(e, (FugitiveDraw, MarshalDraw)) and e.card is not None)  # (the full record's: all known)
 
 
-def _hand_html(title: str, cards: list[int], footprints: bool, new: frozenset[int] = frozenset()) -> str:
+def _hand_html(title: str, cards: list[int], footprints: bool, new: frozenset[int] = frozenset()) -> Markup:
     """A hand on one line: small cards (with their footprints, for the Fugitive); the
     cards drawn this turn are marked."""
-    def card(c: int) -> str:
-        dots = ("•" * rules.SPRINT[c] if c != 42 else "&nbsp;") if footprints else ""
-        cls = "fg-card fg-new" if c in new else "fg-card"
-        return (f'<div class="{cls}">{c}' + (f'<span class="s">{dots}</span>' if footprints else "") + "</div>")
-
-    inner = "".join(card(c) for c in cards) or "—"
-    return (f'<div class="fg-hand-line" data-testid="fg-hand"><span class="who">{html.escape(title)}</span>'
-            f"{inner}</div>")
+    return render("match/hand.html", title=title, footprints=footprints,
+                  cards=[{"number": c, "new": c in new, "dots": "•" * rules.SPRINT[c] if c != 42 else None}
+                         for c in cards])
 
 
 # --------------------------------------------------------------------------- what happened
@@ -196,11 +191,8 @@ def recent(m: MatchSession, viewer: str) -> None:
     state = m.state
     events = _events(state, viewer)
     title, shown = recent_events(state, viewer)
-    items = [f"{i + 1}. {html.escape(ui.describe(events[i]))}" for i in shown]
-    if items:
-        items[-1] = f'<span class="now">{items[-1]}</span>'
-    body = " · ".join(items) if items else "&nbsp;"
-    st.html(f'<div class="fg-last" data-testid="fg-last"><div><b>{html.escape(t(title))}</b> {body}</div></div>')
+    items = [f"{i + 1}. {ui.describe(events[i])}" for i in shown]
+    st.html(render("match/recent.html", title=t(title), items=items))
 
 
 def _events(state: GameState, viewer: str) -> tuple[Event | MarshalDrewFrom, ...]:
@@ -238,8 +230,8 @@ def controls(m: MatchSession) -> None:
                                       key=f"mc_draw_{key}", width="stretch")
         if ph is Phase.MARSHAL_DRAW and m.assist:  # under the decks: it comes with her first entry
             tip = services.draw_advice(state.marshal_record())
-            text = html.escape(t("draw_tip", d=tip[0], why=tip[1])) if tip else "&nbsp;"
-            st.html(f'<div class="fg-slot-line" data-testid="fg-draw-tip">{text}</div>')
+            st.html(render("match/slot_line.html", testid="fg-draw-tip", warn="",
+                           text=t("draw_tip", d=tip[0], why=tip[1]) if tip else ""))
         if choice is not None:
             human(m, Draw(int(choice)))
             st.rerun()
@@ -286,11 +278,11 @@ def _placement_controls(m: MatchSession, key: str) -> None:
     picked = st.pills(t("choose_sprints"), pool, selection_mode="multi", key=f"mc_s_{key}_{h}") or []
     sprints = [c for c in picked if c != h]
     reach = rules.reach(view.previous, rules.sprint_total(sprints))
-    line = html.escape(t("reach_info", r=reach))
+    warn = ""
     if h is not None and h in picked:
-        line += ' · <span class="warn">' + html.escape(t("hideout_not_sprint", h=h)) + "</span>"
+        warn = t("hideout_not_sprint", h=h)
     elif h is not None and h > reach:
-        line += ' · <span class="warn">' + html.escape(t("place_out_of_reach", h=h)) + "</span>"
+        warn = t("place_out_of_reach", h=h)
     with actions:
         if st.button(t("place_button"), type="primary", key=f"mc_place_{key}", use_container_width=True,
                      disabled=h is None or h > reach) and h is not None:  # (disabled without one)
@@ -299,7 +291,7 @@ def _placement_controls(m: MatchSession, key: str) -> None:
         if view.can_pass and st.button(pass_label, key=f"mc_pass_{key}", use_container_width=True):
             human(m, PassTurn())
             st.rerun()
-        st.html(f'<div class="fg-slot-line" data-testid="fg-reach">{line}</div>')
+        st.html(render("match/slot_line.html", testid="fg-reach", text=t("reach_info", r=reach), warn=warn))
 
 
 def _guess_controls(m: MatchSession, key: str) -> None:
@@ -332,9 +324,9 @@ def _guess_controls(m: MatchSession, key: str) -> None:
     # docs/rules.md: a number of her own hand may be guessed, but cannot hit: said under the
     # button (a line of fixed height, so nothing moves when it comes)
     mine = sorted(x for x in chosen if x in hand)
-    line = ('<span class="warn">' + html.escape(t("guess_own_card", n=", ".join(map(str, mine)))) + "</span>"
-            if mine else html.escape(t("own_cards_marked")) if hand else "&nbsp;")
-    st.html(f'<div class="fg-slot-line" data-testid="fg-guess-note">{line}</div>')
+    st.html(render("match/slot_line.html", testid="fg-guess-note",
+                   warn=t("guess_own_card", n=", ".join(map(str, mine))) if mine else "",
+                   text=t("own_cards_marked") if hand and not mine else ""))
 
 
 def _number_looks(state: GameState) -> dict[int, tuple[ui.CellLook, float]]:
@@ -358,7 +350,7 @@ def _number_looks(state: GameState) -> dict[int, tuple[ui.CellLook, float]]:
 
 def _number_css(key: str, looks: list[tuple[ui.CellLook, float]]) -> str:
     """The colours of her guess's buttons, in their order: the pad's colour rule
-    (``pad_view.cell_style``), a chosen number ringed as on the pad."""
+    (``colours.cell_style``), a chosen number ringed as on the pad."""
     base = f'div.st-key-{key} [role="toolbar"] > button'
     rules_ = [f"{base} {{line-height: 1.05; padding: 2px 3px !important; min-height: 46px;}}",
               f"{base} p {{margin: 0; font-weight: 700;}}",

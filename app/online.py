@@ -41,7 +41,6 @@ title says so and the phone vibrates where the browser allows it.
 """
 from __future__ import annotations
 
-import html
 import json
 import secrets
 import time
@@ -63,6 +62,7 @@ from . import formatting, services, ui
 from .i18n import error_text, t
 from .match_control import Closed, MatchSession, invited_moved
 from .phone import on_this_machine
+from .templating import render
 
 INVITES = "online_invites"  # session_state: {game id: {role: secret}}: the links this session made
 NOTE_KEY = "match_note"  # session_state: a note for the next run (app.match shows it)
@@ -228,13 +228,12 @@ def closed_page(gid: str, closed: Closed) -> None:
     is taken and the holder's own ways back; for a free seat's link opened before
     signing in (where seats are accounts'), "Sign in"."""
     if closed.sign_in is not None:
-        st.html(f'<div class="fg-status" data-testid="fg-sign-in">'
-                f'{html.escape(t("sign_in_to_take", who=t(closed.sign_in.value)))}</div>')
+        st.html(render("online/notice.html", testid="fg-sign-in", text=t("sign_in_to_take", who=t(closed.sign_in.value))))
         identity.account_bar()
     elif closed.taken is not None:
         _taken_page(gid, closed.taken)
     else:
-        st.html(f'<div class="fg-status" data-testid="fg-private">{html.escape(t("match_private"))}</div>')
+        st.html(render("online/notice.html", testid="fg-private", text=t("match_private")))
         st.caption(t("seat_moved") if closed.moved else t("match_private_help"))
     if st.button("← " + t("new_match"), key="m_private_back", use_container_width=True):
         st.query_params.from_dict(dict(mp.lang_param(), page="match"))
@@ -250,7 +249,7 @@ def _taken_page(gid: str, seat: Role) -> None:
     """A seat's link opened by someone who does not hold the seat: nothing of the
     match. Its holder gets it back on a new device by her own means only (signing in,
     or her browser's recovery code); nobody can ask the other player for it."""
-    st.html(f'<div class="fg-status" data-testid="fg-taken">{html.escape(t("seat_taken", who=t(seat.value)))}</div>')
+    st.html(render("online/notice.html", testid="fg-taken", text=t("seat_taken", who=t(seat.value))))
     st.caption(t("seat_taken_help_accounts") if identity.accounts_on() else t("seat_taken_help"))
 
 
@@ -308,22 +307,22 @@ def _idle_line(m: MatchSession, mine: bool) -> None:
     monotonic clock, each second: two phones whose clocks differ show the same time."""
     when, now = ml.claim_time(m.updated, m.meta.claim_after), services.now()
     if when is None or now >= when:
-        st.html('<div class="fg-slot-line" data-testid="fg-idle">&nbsp;</div>')
+        st.html(render("online/idle.html", left=None))
         return
     other = other_seat(Role(m.role)).value
     left_ms = int((when - now) * 1000)
     says = formatting.time_left_templates()
-    left = (f'<span class="fg-left" data-left="{left_ms}" data-h="{html.escape(says["h"])}" '
-            f'data-m="{html.escape(says["m"])}" data-s="{html.escape(says["s"])}">'
-            f"{html.escape(formatting.time_left(left_ms / 1000))}</span>")
+    left = {"ms": left_ms, "h": says["h"], "m": says["m"], "s": says["s"],
+            "text": formatting.time_left(left_ms / 1000)}
     if mine:
         text = t("idle_yours", other=t(other), left="{left}")
     else:
         turn = m.state.current_player
         assert turn is not None, "page() draws this line while the match goes on"
         text = t("idle_theirs", who=t(turn), left="{left}")
-    st.html(f'<div class="fg-slot-line" data-testid="fg-idle">{html.escape(text).replace("{left}", left)}</div>'
-            "<script>(() => { const tick = () => {"
+    before, shown, after = text.partition("{left}")
+    st.html(str(render("online/idle.html", before=before, after=after, left=dict(left, shown=bool(shown))))
+            + "<script>(() => { const tick = () => {"
             " for (const e of document.querySelectorAll('span.fg-left')) {"
             " if (e.dataset.t0 === undefined) e.dataset.t0 = performance.now();"
             " const s = Math.max(0, (Number(e.dataset.left) - (performance.now() - Number(e.dataset.t0))) / 1000);"
@@ -508,8 +507,7 @@ def _messages(m: MatchSession, seated: bool) -> int:
         return 0
     with st.expander(t("said_title", n=len(said))):
         if said:
-            st.html('<div data-testid="fg-said">' + "<br>".join(
-                html.escape(f"{t(s.role)}: {t('said_' + s.said)}") for s in said[-8:]) + "</div>")
+            st.html(render("online/said.html", lines=[f"{t(s.role)}: {t('said_' + s.said)}" for s in said[-8:]]))
         if seated:
             cols = st.columns(3)
             for i, q in enumerate(QUICK_MESSAGES):

@@ -41,7 +41,7 @@ from __future__ import annotations
 import functools
 import json
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Iterable
+from typing import Any, Callable, ClassVar
 
 from engine import rules
 from engine.cards import DECKS, ESCAPE
@@ -51,6 +51,7 @@ from notepad import FugitiveDrawEntry, Notepad, PlaceEntry
 from solver import Posterior
 
 from . import ui
+from .colours import cell_style
 from .assistant_fixes import Fix
 from .assistant_logic import Draft, GameRef, Message, OpenGame, Say, active_number, complete, fix_payload, \
     possible_positions, seen_cards
@@ -61,71 +62,6 @@ from .templating import Markup, macro, render
 #: Her guess and the sprint cards of a reveal: 7 numbers a line; his sprint count: 8.
 GRID = 7
 LINE = 8
-
-
-# --------------------------------------------------------------------------- colours
-def _rgb(hex_colour: str) -> tuple[float, float, float]:
-    h = hex_colour.lstrip("#")
-    return int(h[0:2], 16) / 255, int(h[2:4], 16) / 255, int(h[4:6], 16) / 255
-
-
-def _hex(rgb: Iterable[float]) -> str:
-    return "#" + "".join(f"{round(max(0.0, min(1.0, c)) * 255):02x}" for c in rgb)
-
-
-def luminance(hex_colour: str) -> float:
-    """WCAG relative luminance."""
-    def lin(c: float) -> float:
-        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
-    r, g, b = (lin(c) for c in _rgb(hex_colour))
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast(a: str, b: str) -> float:
-    """WCAG contrast ratio of two colours (1 to 21; text needs 4.5)."""
-    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
-    return (la + 0.05) / (lb + 0.05)
-
-
-_RED = (200 / 255, 20 / 255, 40 / 255)
-_INK = "#1d1e26"  #: dark text
-_WHITE = "#ffffff"
-#: the text on a heat cell: black, not the page's ink, so that on every red one of
-#: white and black reads at 4.5:1 (with the ink, no text did between 64% and 83%)
-_BLACK = "#000000"
-#: the palest red (a number barely possible): far enough from the ruled-out grey to
-#: tell apart at a glance (it was 18 RGB units from it)
-_ALPHA0 = 0.24
-
-
-def heat_colours(p: float) -> tuple[str, str]:
-    """(background, text) of a likely number at probability ``p``: white to red as p
-    grows (strong from about 0.5), solid colours (no transparency: what is measured is
-    what is seen), the text dark or white, whichever reads better on it."""
-    alpha = _ALPHA0 + (0.9 - _ALPHA0) * min(1.0, max(0.0, p)) ** 0.7
-    bg = _hex(1 - alpha * (1 - c) for c in _RED)
-    fg = _WHITE if contrast(_WHITE, bg) >= contrast(_BLACK, bg) else _BLACK
-    return bg, fg
-
-
-#: (background, text, border) of each kind of number (ui.cell_look's kinds but likely)
-LOOKS = {
-    "up": ("#ffffff", "#2b2b33", "2px solid #55555f"),
-    "sprint": ("#ffffff", "#2b2b33", "2px dashed #55555f"),
-    "mine": ("#dfe8f5", "#34496a", "2px solid #dfe8f5"),
-    "out": ("#e9e9ec", "#55555f", "2px solid #e9e9ec"),
-    "certain": ("#7a0010", "#ffffff", "2px solid #7a0010"),
-}
-
-
-def cell_style(look: ui.CellLook, p: float) -> str:
-    """The inline style of one number (heat map cell or guess button)."""
-    if look.kind == "likely":
-        bg, fg = heat_colours(p)
-        border = f"2px solid {bg}"
-    else:
-        bg, fg, border = LOOKS[look.kind]
-    return f"background:{bg};color:{fg};border:{border}"
 
 
 # --------------------------------------------------------------------------- words

@@ -4,7 +4,6 @@ assistant's first page shows the phone panel; the online match shows its links' 
 codes and offers the machine's owner-less games only to a browser on it."""
 from __future__ import annotations
 
-import html
 import socket
 from dataclasses import dataclass
 from functools import lru_cache
@@ -12,6 +11,7 @@ from functools import lru_cache
 import streamlit as st
 
 from .i18n import t
+from .templating import render
 
 
 #: How the browser names this machine when it runs on it: only then the page shows
@@ -104,7 +104,5 @@ def phone_panel(expanded: bool) -> None:
             if conn.local_only:
                 st.warning(t("phone_local_only", address=conn.address))
             st.caption(t("phone_scan"))
-            st.html(f'<div data-testid="fg-qr" data-url="{html.escape(conn.url)}">'
-                    f'<img src="{qr_svg(conn.url)}" alt="QR code" width="185" height="185"></div>'
-                    f'<div style="font-size: 1.2rem; font-family: monospace">{html.escape(conn.url)}</div>')
+            st.html(render("links/qr.html", qr=qr_svg(conn.url), size=185, url=conn.url))
         st.caption(t("phone_help", port=conn.port))

@@ -2,16 +2,22 @@
 
 Everything is plain HTML/markdown built from the solver's numbers, so one render is
 a few milliseconds; the heat map is one ``st.html`` element (41 cells) rather than
-41 widgets, which keeps a rerun fast on a phone.
+41 widgets, which keeps a rerun fast on a phone. The HTML is drawn from the templates
+in app/templates/ui (``app.templating``: every value escaped by the template engine);
+the heat map's colours are the one rule of :mod:`app.colours`, as on the entry pad.
+
+The ``*_html`` functions return the HTML as ``str``: their callers still join it with
+other HTML text (``Markup + str`` would escape the text), and put it into a template
+as ``Markup`` where they draw one.
 """
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 from collections.abc import Iterable, Sequence, Set
 from typing import TypeVar
 
 import streamlit as st
+from markupsafe import Markup, escape
 
 from engine.record import (DrawDeclined, EndOpening, Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place,
                            Record)
@@ -21,6 +27,8 @@ from solver import Posterior
 from store import StoreError, configured_location, display_location
 
 from . import services
+from .colours import kind_style
+from .templating import render
 from .i18n import error_text, get_lang, t
 from .formatting import decimal, number, percent
 from .templating import style
@@ -100,43 +108,50 @@ def end_reason(events: Sequence[Event | MarshalDrewFrom], winner: str | None) ->
     return ""
 
 
+def t_html(key: str, **params: object) -> Markup:
+    """The text ``key`` as HTML: its words escaped, the parameters that are ``Markup``
+    (a number in bold) kept as HTML."""
+    marks = {k: f"\x00{i}\x00" for i, (k, v) in enumerate(params.items()) if isinstance(v, Markup)}
+    text = escape(t(key, **{k: marks.get(k, v) for k, v in params.items()}))
+    for k, mark in marks.items():
+        text = Markup(str(text).replace(mark, str(params[k])))
+    return text
+
+
 # --------------------------------------------------------------------------- heat map
-def _cell_style(p: float) -> str:
-    # white -> red as p grows; strong colours from ~0.5
-    alpha = 0.12 + 0.78 * min(1.0, p) ** 0.7
-    color = "#fff" if p >= 0.45 else "#3a0008"
-    return f"background: rgba(200, 20, 40, {alpha:.2f}); color: {color};"
-
-
 @dataclass(frozen=True)
 class CellLook:
     """How one number of the 1-41 grid looks: its kind (up: a face-up hideout;
     sprint: a revealed sprint card, face up too; mine: in her hand; out: ruled out;
-    certain; likely), the inline style of a likely cell and its second line."""
+    certain; likely), its second line and its chance ``p``; its inline style (one colour
+    rule for every page, :mod:`app.colours`) is worked out when asked for (a likely
+    number's colours cost a contrast check: the pad asks once a number)."""
 
     kind: str
-    style: str
     label: str
+    p: float = 0.0
+
+    @property
+    def style(self) -> str:
+        return kind_style(self.kind, self.p)
 
 
 def cell_look(x: int, p: float, face_up: Set[int], hand: Set[int], sprint_up: Set[int] = frozenset()) -> CellLook:
-    """The look of number ``x`` at probability ``p`` (one rule for the heat map and
-    the assistant's number buttons, so both read alike)."""
+    """The look of number ``x`` at probability ``p`` (one rule for the heat maps and
+    the number buttons of every page, so all read alike)."""
     if x in face_up:
-        return CellLook("up", "", "✓")
-    if x in sprint_up:
-        return CellLook("sprint", "", t("cell_sprint"))
-    if x in hand:
-        return CellLook("mine", "", "◆")
-    if p <= 0:
-        return CellLook("out", "", "·")
-    if p >= 0.9995:
-        return CellLook("certain", "", "100%")
-    return CellLook("likely", _cell_style(p), percent(p))
-
-
-_CELL_CLASS = {"up": "fg-cell fg-up", "sprint": "fg-cell fg-up fg-sprint", "mine": "fg-cell fg-mine",
-               "out": "fg-cell fg-out", "certain": "fg-cell fg-certain", "likely": "fg-cell"}
+        kind, label = "up", "✓"
+    elif x in sprint_up:
+        kind, label = "sprint", t("cell_sprint")
+    elif x in hand:
+        kind, label = "mine", "◆"
+    elif p <= 0:
+        kind, label = "out", "·"
+    elif p >= 0.9995:
+        kind, label = "certain", "100%"
+    else:
+        kind, label = "likely", percent(p)
+    return CellLook(kind, label, p)
 
 
 def heatmap_html(hideouts: dict[int, float], face_up: Iterable[int] = (), hand: Iterable[int] = (),
@@ -148,12 +163,8 @@ def heatmap_html(hideouts: dict[int, float], face_up: Iterable[int] = (), hand: 
     for x in range(1, 42):
         p = float(hideouts.get(x, 0.0))
         look = cell_look(x, p, face_up, hand, sprint_up)
-        cls, style, label = _CELL_CLASS[look.kind], look.style, look.label
-        cells.append(
-            f'<div class="{cls}" style="{style}" data-n="{x}" data-p="{p:.4f}">'
-            f'<div class="n">{x}</div><div class="p">{label}</div></div>'
-        )
-    return f'<div class="fg-grid" data-testid="fg-heatmap" data-events="{events}">' + "".join(cells) + "</div>"
+        cells.append({"n": x, "p": f"{p:.4f}", "kind": look.kind, "style": look.style, "label": look.label})
+    return str(render("ui/heatmap.html", cells=cells, events=events))
 
 
 @dataclass(frozen=True)
@@ -178,21 +189,14 @@ def public_row(slots: Iterable[Slot]) -> list[RowCard]:
     return [RowCard(x.position, x.number is not None, x.sprints, x.number, x.sprint_cards) for x in slots]
 
 
-def _sprint_stack(card: RowCard) -> str:
-    """Under a card: its sprint cards as a little stack of card backs, or their numbers
-    when the viewer may see them, and how many they are ("+2"): "+N" is a count of
-    sprint cards everywhere in the app (his sprint count as entered, the candidates'
-    "#3 (+2)"), never a sum of their values."""
-    if not card.sprints:
-        return '<div class="fg-stack empty">&nbsp;</div>'
-    title = html.escape(t("sprint_cards_n", n=card.sprints))
-    if card.sprint_cards is not None:
-        mini = "".join(f'<span class="fg-mini up">{c}</span>' for c in card.sprint_cards)
-        return (f'<div class="fg-stack" title="{title}" data-sprints="{card.sprints}">{mini}'
-                f'<span class="fg-count">+{card.sprints}</span></div>')
-    backs = "".join('<span class="fg-mini"></span>' for _ in range(min(card.sprints, 6)))
-    return (f'<div class="fg-stack" title="{title}" data-sprints="{card.sprints}"><span class="fg-backs">{backs}</span>'
-            f'<span class="fg-count">+{card.sprints}</span></div>')
+def _slot(card: RowCard, cls: str) -> dict[str, object]:
+    """One card of the row for ``ui/row.html``: with its sprint cards
+    under it, a stack of card backs, or their numbers when the viewer may see them, and
+    how many they are ("+2"): "+N" is a count of sprint cards everywhere in the app (his
+    sprint count as entered, the candidates' "#3 (+2)"), never a sum of their values."""
+    back = not card.face_up and card.number is None  # (its words said only where they are shown)
+    return {"card": card, "cls": cls, "label": t("row_position", p=card.position) if back else "",
+            "title": t("sprint_cards_n", n=card.sprints) if card.sprints else ""}
 
 
 def row_html(row: Iterable[RowCard], *, pick: bool = False, mark: int | None = None) -> str:
@@ -203,34 +207,14 @@ def row_html(row: Iterable[RowCard], *, pick: bool = False, mark: int | None = N
     ``pick``: each card from position 1 is tappable (``data-pick`` = its position,
     read by the entry pad, :mod:`app.pad`); ``mark``: the position whose card is ringed (the
     newest, or the one being corrected)."""
-    cards = ['<div class="fg-slot" data-position="0"><div class="fg-card">0</div>'
-             '<div class="fg-stack empty">&nbsp;</div></div>']
-    for card in row:
-        cls = "fg-slot marked" if card.position == mark else "fg-slot"
-        tap = f' data-pick="{card.position}" role="button" tabindex="0"' if pick else ""
-        cards.append(f'<div class="{cls}" data-position="{card.position}"{tap}>{card_face_html(card)}'
-                     f'{_sprint_stack(card)}</div>')
-    return '<div class="fg-row" data-testid="fg-row">' + "".join(cards) + "</div>"
-
-
-def card_face_html(card: RowCard) -> str:
-    """One card of the row without its sprint cards: its number when face up (or, in
-    brackets, the hidden number its owner knows), else a card back with its position
-    in a small ring, named in words for screen readers and on hover."""
-    if card.face_up:
-        return f'<div class="fg-card">{card.number}</div>'
-    if card.number is not None:
-        return f'<div class="fg-card down">({card.number})</div>'
-    label = html.escape(t("row_position", p=card.position))
-    return (f'<div class="fg-card down" title="{label}" aria-label="{label}">'
-            f'<span class="fg-pos">{card.position}</span></div>')
+    slots = [_slot(card, "fg-slot marked" if card.position == mark else "fg-slot") for card in row]
+    return str(render("ui/row.html", slots=slots, pick=pick, alone=False))
 
 
 def card_html(card: RowCard, cls: str = "") -> str:
     """One card of the row with its sprint cards under it (a stack of backs and their
     count, or their numbers), drawn alone, e.g. large (``cls``) to confirm an entry."""
-    return (f'<div class="fg-slot {cls}" data-position="{card.position}">{card_face_html(card)}'
-            f'{_sprint_stack(card)}</div>')
+    return str(render("ui/row.html", slots=[_slot(card, f"fg-slot {cls}")], pick=False, alone=True))
 
 
 
@@ -249,9 +233,8 @@ def status(text: str, who: str | None = None) -> None:
 
 def status_html(text: str, who: str | None = None, attrs: str = "") -> str:
     """The status line (whose turn, what to do; coloured by ``who``) as HTML;
-    ``attrs``: more attributes of its element (escaped by the caller)."""
-    cls = f"fg-status {who}" if who else "fg-status"
-    return f'<div class="{cls}" data-testid="fg-status"{attrs}>{html.escape(text)}</div>'
+    ``attrs``: more attributes of its element (HTML, escaped by the caller)."""
+    return str(render("ui/status.html", text=text, who=who, attrs=Markup(attrs)))
 
 
 # --------------------------------------------------------------------------- analysis
@@ -292,8 +275,8 @@ def legend_html(record: Record, post: Posterior, sprint_up: bool = False, attrs:
     """The heat map's legend line: what the colours mean, how many histories, the
     solve's milliseconds (``attrs``: more attributes of its element)."""
     legend = t("legend") + (" · " + t("legend_sprint") if sprint_up else "")
-    return (f'<div class="fg-legend"{attrs}>{html.escape(legend)} · {html.escape(t("histories", h=_big(post.histories)))}'
-            f' · <span data-testid="fg-solve-ms">{services.solve_ms(record)}</span> ms</div>')
+    return str(render("ui/legend.html", attrs=Markup(attrs), legend=legend, histories=t("histories", h=_big(post.histories)),
+                      ms=services.solve_ms(record)))
 
 
 def suggestions(record: Record, post: Posterior | None, manhunt: bool, limit: int = 5) -> None:
@@ -312,22 +295,15 @@ def suggestions_html(record: Record, post: Posterior | None, manhunt: bool, limi
         plan = services.manhunt_plan(record)
         if not plan:
             return ""
-        lines = [t("manhunt_next", x=f"<b>{plan.guess}</b>", p=percent(plan.hit))]
-        lines.append(t("manhunt_catch", p=percent(plan.lower)) if abs(plan.upper - plan.lower) < 1e-9
-                     else t("manhunt_catch_range", lo=percent(plan.lower), hi=percent(plan.upper)))
-        return '<div class="fg-sugg" data-testid="fg-manhunt">' + "<br>".join(lines) + "</div>"
+        catch = (t("manhunt_catch", p=percent(plan.lower)) if abs(plan.upper - plan.lower) < 1e-9
+                 else t("manhunt_catch_range", lo=percent(plan.lower), hi=percent(plan.upper)))
+        return str(render("ui/manhunt.html", catch=catch,
+                          next=t_html("manhunt_next", x=Markup("<b>%s</b>") % plan.guess, p=percent(plan.hit))))
     tips = services.advice(record, limit)
     if not tips:
         return ""
-    return (
-        f'<div data-testid="fg-suggestions"><b>{html.escape(t("suggestions"))}</b>'
-        + "".join(
-            f'<div class="fg-sugg"><b>{"+".join(map(str, a.numbers))}</b> · {percent(a.probability)}'
-            f' <span style="color:#666">— {html.escape(a.text())}</span></div>'
-            for a in tips
-        )
-        + "</div>"
-    )
+    return str(render("ui/suggestions.html", title=t("suggestions"), tips=[
+        {"numbers": "+".join(map(str, a.numbers)), "p": percent(a.probability), "text": a.text()} for a in tips]))
 
 
 def positions(post: Posterior | None) -> None:
@@ -347,17 +323,12 @@ def positions_html(post: Posterior | None, rest_on_tap: bool = False) -> str:
     lines = []
     for p in downs:
         cands = sorted(p.candidates.items(), key=lambda kv: (-kv[1], kv[0]))
-        shown = ", ".join(f"{x} {percent(q)}" for x, q in cands[:6])
         # "(+4)" means sprint cards everywhere in the app; more candidates are said in words
-        more = " " + html.escape(t("more_candidates", n=len(cands) - 6)) if len(cands) > 6 else ""
-        if more and rest_on_tap:
-            rest = ", ".join(f"{x} {percent(q)}" for x, q in cands[6:])
-            more = (f' <button type="button" class="fg-more" data-toggle="cands{p.position}">{more.strip()}</button>'
-                    f'<span class="fg-hidden" id="fg-cands{p.position}">, {html.escape(rest)}</span>')
-        lines.append(
-            f'<div class="fg-cands"><b>{t("position_n", p=p.position, s=p.sprints)}</b>: {shown}{more}</div>'
-        )
-    return f'<div data-testid="fg-positions"><b>{html.escape(t("positions"))}</b>' + "".join(lines) + "</div>"
+        more = t("more_candidates", n=len(cands) - 6) if len(cands) > 6 else ""
+        rest = ", ".join(f"{x} {percent(q)}" for x, q in cands[6:]) if more and rest_on_tap else None
+        lines.append({"position": p.position, "name": t("position_n", p=p.position, s=p.sprints),
+                      "shown": ", ".join(f"{x} {percent(q)}" for x, q in cands[:6]), "more": more, "rest": rest})
+    return str(render("ui/positions.html", title=t("positions"), downs=lines))
 
 
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")

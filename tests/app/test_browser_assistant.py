@@ -145,7 +145,7 @@ class Thumb:
 def _expected_looks(events) -> dict[int, tuple[str, str, str]]:
     """What the solver says each number should look like after ``events``: its label
     (percentage or mark) and its colours (background, text) as rgb()."""
-    from app import pad_view, ui
+    from app import colours, ui
     from engine.record import Record
     from notepad import validate
     from solver import solve
@@ -157,7 +157,7 @@ def _expected_looks(events) -> dict[int, tuple[str, str, str]]:
     for x in range(1, 42):
         p = float(post.hideouts.get(x, 0.0))
         look = ui.cell_look(x, p, face_up, hand, sprint_up)
-        bg, fg = pad_view.heat_colours(p) if look.kind == "likely" else pad_view.LOOKS[look.kind][:2]
+        bg, fg = colours.heat_colours(p) if look.kind == "likely" else colours.LOOKS[look.kind][:2]
         out[x] = (look.label, _rgb(bg), _rgb(fg))
     return out
 

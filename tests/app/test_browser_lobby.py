@@ -331,3 +331,29 @@ def test_a_rated_match_found_in_the_lobby_is_won_on_the_board_and_both_pages_sho
                 assert done.count() == 1 and f"{result} (on the board)" in done.inner_text()
                 shown.append((ratings, page.inner_text('[data-testid="fg-player-by"]')))
             assert shown[0] == shown[1]
+
+
+#: a display name written to become markup where a page pastes it into its HTML (within
+#: the 60 characters a name is shown with)
+HOSTILE = '"><img src=x onerror=window.__fgPwned=1><b>b</b>'
+
+
+def test_a_players_name_is_shown_as_text_never_as_markup(served):
+    """Issue 37: the lobby is drawn from templates with autoescaping. A player whose
+    name is HTML (an image with an onerror, a bold tag) is listed by that very text on
+    another player's lobby: no element is made of it, nothing of it runs."""
+    url, db, issuer = served
+    store = GameStore(db)
+    mallory = Principal.account(issuer, "mallory", HOSTILE)
+    ch = store.post_challenge(mallory, "marshal", Ruleset(), "slow")
+    try:
+        with browser.phone_pages(1) as (carol,):
+            oidc.sign_in(carol, url, "carol")
+            carol.goto(f"{url}/?page=lobby")
+            line = carol.locator(f'{CHALLENGE}[data-id="{ch.id}"]')
+            line.wait_for(timeout=10_000)
+            assert line.inner_text().startswith(HOSTILE), line.inner_html()
+            assert line.locator("img, b").count() == 0, line.inner_html()
+            assert carol.evaluate("window.__fgPwned") is None
+    finally:
+        store.cancel_challenge(ch.id, mallory)

@@ -36,7 +36,7 @@ def _rgb(hex_colour: str) -> str:
 
 def test_each_number_of_her_guess_says_its_chance_in_the_pads_words_and_colour(server, page):
     from app import services, ui
-    from app.pad_view import cell_style
+    from app.colours import cell_style
 
     url, db = server
     state = bots_until(3, lambda s: s.phase == "marshal_guess" and len(s.events) > 12)
@@ -69,6 +69,38 @@ def test_each_number_of_her_guess_says_its_chance_in_the_pads_words_and_colour(s
     assert chosen.get_attribute("aria-pressed") == "true"
     assert chosen.evaluate("e => getComputedStyle(e).boxShadow") != "none"
     assert abs(y(page, 'button:has-text("Guess")') - guess_y) <= 2 and guess_y < SCREEN
+
+
+def test_the_match_pages_heat_map_wears_the_pads_colours_and_every_number_reads(server, page):
+    """Issue 37, one colour rule: her assistant panel's heat map on the match page, as
+    Chromium draws it, gives each number the pad's solid colours (``colours.cell_style``)
+    and its text reads at 4.5:1 (the translucent red it had: 2.9:1 at 45%)."""
+    from app import colours, services, ui
+
+    from .test_browser_colours import CONTRASTS
+
+    url, db = server
+    state = bots_until(3, lambda s: s.phase == "marshal_guess" and len(s.events) > 12)
+    _open(page, url, _store(db, state, "human_marshal", 3))
+    cells = page.locator('[data-testid="fg-heatmap"] .fg-cell')
+    cells.first.wait_for()
+    post = services.solve(state.marshal_record())
+    face_up, hand = set(state.up_numbers - {0}), set(state.marshal_hand)
+    sprint_up = {c for h in state.row if h.face_up for c in h.sprint_cards}
+    drawn = cells.evaluate_all("es => es.map(e => [Number(e.dataset.n), getComputedStyle(e).backgroundColor,"
+                               " getComputedStyle(e).color])")
+    assert sorted(x for x, _, _ in drawn) == list(range(1, 42))
+    kinds = set()
+    for x, bg, fg in drawn:
+        p = float(post.probability(x))
+        look = ui.cell_look(x, p, face_up, hand, sprint_up)
+        kinds.add(look.kind)
+        want = dict(part.split(":", 1) for part in colours.cell_style(look, p).split(";"))
+        assert [bg, fg] == [_rgb(want["background"]), _rgb(want["color"])], (x, p, look.kind, bg, fg, want)
+    assert "likely" in kinds and "out" in kinds, kinds
+    heat_texts = [m for m in page.evaluate(CONTRASTS) if m[4] in ("div.n", "div.p")]
+    assert len(heat_texts) >= 82, heat_texts  # each cell's number and its chance or mark
+    assert not [m for m in heat_texts if m[1] < 4.5], [m for m in heat_texts if m[1] < 4.5]
 
 
 def _hoarder(seed: int, cards: int):

@@ -1,28 +1,71 @@
-"""Issue 36, point 3: the heat map's colours, by their formula (the browser test,
-``test_browser_colours.py``, measures them as drawn)."""
+"""Issue 36, point 3, and issue 37: the heat map's colours (``app.colours``, one rule
+for every page), by their formula (the browser test, ``test_browser_colours.py``,
+measures them as drawn)."""
 from __future__ import annotations
 
 import math
 
-from app import pad_view
+from app import colours
 
 
 def test_every_heat_cell_reads_at_4_5_to_1():
     """Between 64% and 83% neither white nor the dark ink reached 4.5:1 on the red
     (4.16:1 measured at 75%): every probability's text reads now."""
-    low = [(p / 1000, round(pad_view.contrast(*pad_view.heat_colours(p / 1000)), 2)) for p in range(1001)
-           if pad_view.contrast(*pad_view.heat_colours(p / 1000)) < 4.5]
+    low = [(p / 1000, round(colours.contrast(*colours.heat_colours(p / 1000)), 2)) for p in range(1001)
+           if colours.contrast(*colours.heat_colours(p / 1000)) < 4.5]
     assert not low, low[:5]
 
 
 def _distance(a: str, b: str) -> float:
-    return math.dist(pad_view._rgb(a), pad_view._rgb(b)) * 255
+    return math.dist(colours._rgb(a), colours._rgb(b)) * 255
 
 
 def test_a_number_barely_possible_stands_apart_from_one_ruled_out():
     """0-0.5% was 18-21 RGB units from the ruled-out grey: visible, but faint."""
-    out = pad_view.LOOKS["out"][0]
+    out = colours.LOOKS["out"][0]
     for p in (0.0, 0.001, 0.005):
-        assert _distance(pad_view.heat_colours(p)[0], out) >= 40, (p, pad_view.heat_colours(p)[0], out)
+        assert _distance(colours.heat_colours(p)[0], out) >= 40, (p, colours.heat_colours(p)[0], out)
     # and it still reads as the palest of the likely numbers
-    assert pad_view.luminance(pad_view.heat_colours(0.0)[0]) > pad_view.luminance(pad_view.heat_colours(0.2)[0])
+    assert colours.luminance(colours.heat_colours(0.0)[0]) > colours.luminance(colours.heat_colours(0.2)[0])
+
+
+def _cells(page: str) -> dict[int, dict[str, str]]:
+    """Each heat cell of ``page`` (HTML): its number -> its inline style as a dict."""
+    from html.parser import HTMLParser
+
+    cells: dict[int, dict[str, str]] = {}
+
+    class Cells(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if "fg-cell" in (a.get("class") or "").split():
+                style = a.get("style") or ""
+                cells[int(a["data-n"])] = {k.strip(): v.strip() for k, v in
+                                           (part.split(":", 1) for part in style.split(";") if ":" in part)}
+
+    Cells().feed(page)
+    return cells
+
+
+def test_the_match_and_learning_heat_map_paints_each_number_as_the_pad_does():
+    """Issue 37: one colour rule for every page. ``ui.heatmap_html`` (the match page's
+    assistant panel, Learning's hindsight) gives every number the pad's inline colours
+    (``colours.cell_style``: the same background and text at the same chance), and the
+    text of every cell reads at 4.5:1 on it (the translucent red it had, with its fixed
+    text colours, read at under 4.5:1 from 45% to 83%: 2.9:1 at 45%)."""
+    from app import ui
+
+    hideouts = {x: p for x, p in zip(range(3, 42), [i / 38 for i in range(39)])}  # 0% to 100%, 1 and 2 ruled out
+    hideouts[40] = 0.0003  # barely possible
+    face_up, hand, sprint_up = {7}, {12, 30}, {9}
+    cells = _cells(ui.heatmap_html(hideouts, face_up, hand, 5, sprint_up))
+    assert sorted(cells) == list(range(1, 42))
+    kinds = set()
+    for x, style in cells.items():
+        p = float(hideouts.get(x, 0.0))
+        look = ui.cell_look(x, p, face_up, hand, sprint_up)
+        kinds.add(look.kind)
+        want = {k: v for k, v in (part.split(":", 1) for part in colours.cell_style(look, p).split(";"))}
+        assert style == want, (x, p, look.kind, style, want)
+        assert colours.contrast(style["background"], style["color"]) >= 4.5, (x, p, style)
+    assert kinds == {"up", "sprint", "mine", "out", "certain", "likely"}
