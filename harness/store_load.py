@@ -132,6 +132,7 @@ def _worker(location: str, games: dict[str, Seated], mode: str, index: int, barr
             order = list(games)
             random.Random(index).shuffle(order)  # the processes go round in different orders
             held: dict[str, MatchSession] = {}  # the session each match was last opened or played in
+            served: dict[str, str] = {}  # race: the seat this server last served in each match
             barrier.wait()
             deadline = time.monotonic() + time_limit
             while order:
@@ -144,8 +145,7 @@ def _worker(location: str, games: dict[str, Seated], mode: str, index: int, barr
                     m = held.get(gid)
                     if m is None or store.version(gid) != m.version:  # the page's watch: moved on?
                         # as this server's person in it (race: the one it last served)
-                        person = seat or (m.role if m is not None and m.role else FUGITIVE)
-                        m = held[gid] = _opened(desks[gid][person], gid)
+                        m = held[gid] = _opened(desks[gid][seat or served.get(gid, FUGITIVE)], gid)
                         report.reads += 1
                     if m.finished:
                         order.remove(gid)
@@ -156,6 +156,7 @@ def _worker(location: str, games: dict[str, Seated], mode: str, index: int, barr
                         continue
                     if m.role != mover:  # race: the other person's page, on this server
                         m = held[gid] = _opened(desks[gid][mover], gid)
+                        served[gid] = mover
                         report.reads += 1
                         if m.finished or m.state.current_player != mover:
                             continue

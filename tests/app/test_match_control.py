@@ -67,10 +67,12 @@ def test_only_the_seat_whose_turn_it_is_moves_and_a_stale_copy_is_refused(store)
 
 
 def test_a_move_saved_while_a_match_is_opened_is_in_the_session_with_its_version(store, monkeypatch):
-    """The session's record and version are one read of the store: the other seat's
-    move saved while she opens the match is in her session with the version it made,
-    so her own next move is saved, not refused as stale (two app servers at once: the
-    store's load harness, harness/store_load.py, met it on PostgreSQL)."""
+    """The session's record and version are one read of the store (a match opened
+    without a link is read once): the other seat's move saved while she opens the
+    match is in her session with the version it made, so her own next move is saved,
+    not refused as stale. (Two app servers at once: the store's load harness,
+    harness/store_load.py, met a version read apart from the record, before it, on
+    PostgreSQL.)"""
     from engine import marshal_view
 
     maker, friend = person(), person()
@@ -82,14 +84,14 @@ def test_a_move_saved_while_a_match_is_opened_is_in_the_session_with_its_version
 
     def open_(game_id):
         reads.append(game_id)
-        if len(reads) == 2:  # the controller's last read: his turn end lands just before it
+        if len(reads) == 1:  # his turn end lands just before the controller reads the match
             assert Matches(store, friend).play(f, PassTurn()) is None
         return real_open(game_id)
 
     monkeypatch.setattr(store, "open", open_)
     mine = desk.open(gid)
     monkeypatch.undo()
-    assert len(reads) == 2 and isinstance(mine, MatchSession)
+    assert reads == [gid] and isinstance(mine, MatchSession)
     assert mine.version == store.version(gid) and mine.state.current_player == "marshal"
     assert desk.play(mine, Draw(marshal_view(mine.state).legal_decks()[0])) is None
     assert len(store.open(gid).record.events) == 3
