@@ -163,8 +163,11 @@ class Matches:
             if link in SEATS and self.store.role_for_owner(gid, self.who) not in (*SEATS, Role.OWNER):
                 return Closed(sign_in=link)  # (a watcher too: she takes a seat only as an account)
         role = self.store.join(gid, secret, self.who) if secret else None
-        if role is None:
-            role = self.store.role_for_owner(gid, self.who)
+        # what she is in it (read after the link, which may have given her a seat) and
+        # whether she made it: one read
+        member = self.store.member(gid, self.who)
+        if role is None and member is not None:
+            role = member[0]
         kind = _kind(meta)
         finished_hint = meta.ended is not None
         if role is None or Access(kind, role, finished_hint).view is View.NOTHING:
@@ -173,11 +176,15 @@ class Matches:
                 link = self.store.role_for_secret(gid, secret)
                 taken = link if link in SEATS else None
             return Closed(taken, moved=had_seat)
-        try:  # again: opening a link may have moved the match on (a seat taken)
-            version = self.store.version(gid)
-            stored = self.store.open(gid)
-        except StoreError as exc:
-            return Missing("broken", exc)
+        if secret:  # again: opening a link may have moved the match on (a seat taken)
+            try:
+                stored = self.store.open(gid)
+            except StoreError as exc:
+                return Missing("broken", exc)
+        # the version of this very record, read with it: a version read apart (before it)
+        # would be older than the record when the other seat moved in between, and her
+        # next move would be refused as stale (the store's load harness saw it)
+        version = stored.info.version
         # the match goes on from its seed: the moves of the stored record again, each of
         # which must give its event back (and, in a match saved before record version 2,
         # the turn end noted after its last event)
@@ -187,7 +194,6 @@ class Matches:
             return Missing("broken")
         m = session(gid, meta, state, version)
         m.role, m.key, m.updated, m.rematch = role.value, self.who, stored.info.updated, stored.info.rematch
-        member = self.store.member(gid, self.who)
         m.made = member is not None and member[1]
         return m
 
@@ -214,7 +220,13 @@ class Matches:
     def play(self, m: MatchSession, move: Move) -> IllegalMove | StoreError | None:
         """Her move, applied and saved (None), or why not: the rules (IllegalMove: the
         match is as it was), the policy (not hers to play: StoreError ``not_your_seat``)
-        or the store."""
+        or the store (nothing is written, and the session holds a move nothing saved:
+        the match is opened again, as the page drops the session).
+
+        The one path of a person's move: the match page's taps
+        (``app.match_play.human``) and the store's load harness
+        (``harness/store_load.py``, several app servers at once) both make their moves
+        here, on the session as of the version it was opened at."""
         if not m.may(Action.PLAY) or (m.meta.online and m.role != m.state.current_player):
             return StoreError.of("not_your_seat", game_id=m.gid, role=m.state.current_player or "")
         try:

@@ -21,6 +21,7 @@ from engine.moves import DeclineDraw, Draw, HuntGuess, MakeGuess, Move, PassTurn
 from engine.record import Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw
 from engine import replaying, rules
 from engine.state import GameState, MarshalDrewFrom, Phase
+from store import StoreError
 
 from . import identity
 from . import match_logic as ml
@@ -47,16 +48,22 @@ def desk() -> Matches:
 
 
 def save(m: MatchSession) -> bool:
-    """Save the match (:meth:`app.match_control.Matches.save`). Refused (deleted, moved
-    on in another window since this session read it, a seat gone to another device),
-    nothing is written and the session is dropped, so the next run shows the stored
-    game, with the reason."""
+    """Save the match (:meth:`app.match_control.Matches.save`; the bots' moves). Refused
+    (deleted, moved on in another window since this session read it, a seat gone to
+    another device), nothing is written and the session is dropped, so the next run
+    shows the stored game, with the reason."""
     refused = desk().save(m)
     if refused is not None:
-        st.session_state.pop(KEY, None)
-        st.session_state[FLASH] = t("not_saved", reason=error_text(refused))
+        _drop(refused)
         return False
     return True
+
+
+def _drop(refused: StoreError) -> None:
+    """A save the store refused: the session (which holds a move nothing saved) is
+    dropped and the next run says why."""
+    st.session_state.pop(KEY, None)
+    st.session_state[FLASH] = t("not_saved", reason=error_text(refused))
 
 
 def _play(m: MatchSession, move: Move) -> None:
@@ -87,13 +94,17 @@ def bots_until_human(m: MatchSession) -> None:
 
 
 def human(m: MatchSession, move: Move) -> None:
-    try:
-        _play(m, move)
-    except IllegalMove as exc:
-        m.error = t("illegal", reason=error_text(exc))
+    """Her move, made and saved by the controller (:meth:`app.match_control.Matches.play`,
+    the one path of a person's move, which the store's load harness drives too): an
+    illegal move leaves the match as it was, with the reason; a refused one (the
+    policy, the store) drops the session as a refused save does."""
+    refused = desk().play(m, move)
+    if isinstance(refused, IllegalMove):
+        m.error = t("illegal", reason=error_text(refused))
         return
     m.error = None
-    save(m)
+    if refused is not None:
+        _drop(refused)
 
 
 # --------------------------------------------------------------------------- table

@@ -1,9 +1,12 @@
 """The store under load: 50 bot-against-bot matches played through it by two
 processes at once, on SQLite and on PostgreSQL (harness/store_load.py).
 
-Two ways (see harness.store_load): ``seats``, one process per seat of every match
-(two app servers, each serving one player), and ``race``, both processes making
-whichever move is due in every match (one save of each pair is refused as stale).
+Every move is made by the app's match controller (``app.match_control.Matches``:
+opened as the seat's holder, played from the version opened), the path of a tap on
+the match page. Two ways (see harness.store_load): ``seats``, one process per seat
+of every match (two app servers, each serving one player), and ``race``, both
+processes making whichever move is due in every match (one save of each pair is
+refused as stale).
 Every match is checked after the run: it ends exactly as played alone, its version
 counts its moves (no move lost or doubled), its record passes the validator.
 

@@ -66,6 +66,37 @@ def test_only_the_seat_whose_turn_it_is_moves_and_a_stale_copy_is_refused(store)
     assert len(store.open(inv.game.id).record.events) == 1
 
 
+def test_a_move_saved_while_a_match_is_opened_is_in_the_session_with_its_version(store, monkeypatch):
+    """The session's record and version are one read of the store (a match opened
+    without a link is read once): the other seat's move saved while she opens the
+    match is in her session with the version it made, so her own next move is saved,
+    not refused as stale. (Two app servers at once: the store's load harness,
+    harness/store_load.py, met a version read apart from the record, before it, on
+    PostgreSQL.)"""
+    from engine import marshal_view
+
+    maker, friend = person(), person()
+    desk, _, inv = invite(store, maker)  # she is the Marshal
+    gid = inv.game.id
+    f = Matches(store, friend).open(gid, inv.secret(Role.FUGITIVE))
+    assert Matches(store, friend).play(f, lowest(f)) is None
+    real_open, reads = store.open, []
+
+    def open_(game_id):
+        reads.append(game_id)
+        if len(reads) == 1:  # his turn end lands just before the controller reads the match
+            assert Matches(store, friend).play(f, PassTurn()) is None
+        return real_open(game_id)
+
+    monkeypatch.setattr(store, "open", open_)
+    mine = desk.open(gid)
+    monkeypatch.undo()
+    assert reads == [gid] and isinstance(mine, MatchSession)
+    assert mine.version == store.version(gid) and mine.state.current_player == "marshal"
+    assert desk.play(mine, Draw(marshal_view(mine.state).legal_decks()[0])) is None
+    assert len(store.open(gid).record.events) == 3
+
+
 def test_attack_the_maker_calls_off_the_thiefs_match_until_the_invited_seat_moves(store):
     maker, thief, friend = person(), person(), person()
     desk, m, inv = invite(store, maker)

@@ -82,7 +82,20 @@ def test_each_link_opens_its_own_view_and_nothing_else(make_app, db):
     assert "Your turn · Fugitive" in status(f.run())
 
 
-def test_moves_go_from_one_phone_to_the_other_and_a_stale_tap_is_refused(make_app, db):
+def test_moves_go_from_one_phone_to_the_other_and_a_stale_tap_is_refused(make_app, db, monkeypatch):
+    """Each move is made by the controller (``Matches.play``, the path the store's load
+    harness drives with several app servers at once); a stale tab's tap is caught
+    before it (the page reads the store's version first), so it makes no move at all."""
+    from app.match_control import Matches
+
+    played, real_play = [], Matches.play
+
+    def play(self, m, move):
+        got = real_play(self, m, move)
+        played.append((m.role, type(move).__name__, getattr(got, "code", got)))
+        return got
+
+    monkeypatch.setattr(Matches, "play", play)
     mkey, fkey = new_owner_key(), new_owner_key()
     m = _invite(make_app, key=mkey)
     gid, fsecret = _link(m, "fugitive")
@@ -105,8 +118,10 @@ def test_moves_go_from_one_phone_to_the_other_and_a_stale_tap_is_refused(make_ap
     no_exception(f2)
     assert len(store.open(gid).record.events) == 1
     assert "moved on in another window" in texts(f2) or "Not saved" in texts(f2)
+    assert played == [("fugitive", "PlaceHideout", None)]
     # he ends his turn; her page, run again (its watch would), shows it: her turn
     f.button(key=next(b.key for b in f.button if (b.key or "").startswith("mc_pass_"))).click().run()
+    assert played[1:] == [("fugitive", "PassTurn", None)]  # a turn end, made and saved like a move
     m.run()
     assert "Your turn · Marshal" in status(m)
     assert "moved on in another window" not in texts(m)  # the other side's move: expected, not a warning

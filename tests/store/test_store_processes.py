@@ -5,8 +5,9 @@ PostgreSQL database): what two app servers sharing one database do.
   exactly one save is written, the other is refused ``changed_elsewhere``.
 - Two processes opening a new database at the same moment: the schema is made once.
 - Bot-against-bot matches played through the store by two processes at once
-  (harness/store_load.py): one process per seat (a move saved by one is read by the
-  other), and both racing for every move. No move is lost or doubled: every match
+  (harness/store_load.py), every move by the app's match controller as the seat's
+  holder: one process per seat (a move saved by one is read by the other), and both
+  racing for every move. No move is lost or doubled: every match
   ends exactly as it does played alone, its version counts its moves, and every
   record passes the validator. ``python -m bench store`` runs the 50-match load.
 """
