@@ -17,7 +17,6 @@ whatever it opens: a recovery code brings games in, it never takes any out.
 """
 from __future__ import annotations
 
-import json
 from typing import Callable
 from urllib.parse import parse_qs, unquote, urlencode
 
@@ -29,7 +28,7 @@ from store.access import Principal, Recovered, new_owner_key, plausible, plausib
 
 from . import services
 from .i18n import error_text, t
-from .templating import render
+from .templating import render, script
 
 OWNER_COOKIE = "fugitive_owner"  #: the cookie that keeps this browser's owner key
 OWNER = "online_owner"  #: session_state: this session's owner key
@@ -87,13 +86,10 @@ def keep_owner_key() -> None:
         del st.query_params["owner"]
         st.toast(t("owner_param_ignored"))
     if st.session_state.get(NEXT_USED) and st.context.cookies.get(NEXT_COOKIE):
-        st.html(f"<script>document.cookie = '{NEXT_COOKIE}=; max-age=0; path=/';</script>",
-                unsafe_allow_javascript=True)
+        _set_cookie(NEXT_COOKIE, "", 0, same_site=False)
     if st.context.cookies.get(OWNER_COOKIE) == key:
         return
-    st.html(f"<script>document.cookie = {json.dumps(f'{OWNER_COOKIE}={key}')} + "
-            f"'; max-age={COOKIE_SECONDS}; path=/; SameSite=Lax{_secure()}';</script>",
-            unsafe_allow_javascript=True)
+    _set_cookie(OWNER_COOKIE, key, COOKIE_SECONDS)
 
 
 def remembered_lang() -> str | None:
@@ -110,8 +106,17 @@ def keep_lang(lang: str) -> None:
     cookie does not say it already (a script of zero height, last on the page)."""
     if st.context.cookies.get(LANG_COOKIE) == lang or (lang == "en" and st.context.cookies.get(LANG_COOKIE) is None):
         return
-    st.html(f"<script>document.cookie = {json.dumps(f'{LANG_COOKIE}={lang}')} + "
-            f"'; max-age={COOKIE_SECONDS}; path=/; SameSite=Lax{_secure()}';</script>",
+    _set_cookie(LANG_COOKIE, lang, COOKIE_SECONDS)
+
+
+def _set_cookie(name: str, value: str, max_age: int, same_site: bool = True) -> None:
+    """Write the cookie ``name`` in this browser (app/assets/cookie.js: a script of zero
+    height, drawn last, so it moves nothing): ``value`` URI-encoded in the browser (an
+    owner key and a language are URL-safe already, and stay as they are), for
+    ``max_age`` seconds (0 removes it), for the whole site; ``SameSite=Lax`` (and
+    ``Secure`` over HTTPS) where ``same_site``, not for a removal."""
+    attributes = f"; SameSite=Lax{_secure()}" if same_site else ""
+    st.html(script("cookie.js", name=name, value=value, max_age=max_age, attributes=attributes),
             unsafe_allow_javascript=True)
 
 
@@ -149,8 +154,7 @@ def keep_next() -> None:
     if not params.get("game"):
         return
     value = urlencode({k: v for k, v in params.items() if v})
-    st.html(f"<script>document.cookie = {json.dumps(f'{NEXT_COOKIE}=')} + encodeURIComponent({json.dumps(value)})"
-            f" + '; max-age={NEXT_SECONDS}; path=/; SameSite=Lax{_secure()}';</script>", unsafe_allow_javascript=True)
+    _set_cookie(NEXT_COOKIE, value, NEXT_SECONDS)
 
 
 NEXT_USED = "identity_next_used"  #: session_state: the next link was taken (its cookie goes at the end of the page)

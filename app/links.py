@@ -17,7 +17,7 @@ from store.access import GAME_ID_MAX, SECRET_MAX, SECRET_MIN, plausible, plausib
 
 from .i18n import t
 from .phone import connection, is_local, network_address, qr_svg
-from .templating import render
+from .templating import render, script
 
 #: the URL's parameters that name a game, and those that carry a secret (a seat's or
 #: watchers' link ``s``). No parameter says who the browser is (app.identity).
@@ -67,9 +67,7 @@ def link_box(link: str, testid: str, label: str, qr: bool = False) -> None:
     share sheet) or copies it, and its QR code to scan from this screen if ``qr``."""
     st.html(
         str(render("links/link_box.html", testid=testid, link=link, label=label))
-        + "<script>for (const b of document.querySelectorAll('button.fg-copy')) b.onclick = async () => {"
-        " const u = b.dataset.url; try { if (navigator.share) { await navigator.share({url: u}); return; } }"
-        " catch (e) {} try { await navigator.clipboard.writeText(u); b.textContent = '✓'; } catch (e) {} };</script>",
+        + script("copy_link.js"),
         unsafe_allow_javascript=True)
     if qr:
         st.html(render("links/qr.html", qr=qr_svg(link), size=160, url=None))

@@ -16,7 +16,6 @@ opponent.
 from __future__ import annotations
 
 import secrets
-import time
 
 import streamlit as st
 
@@ -28,7 +27,7 @@ from store.ratings import Rating, Side
 from . import formatting, identity, services
 from .i18n import error_text, t
 from .match_control import MatchSession, Matches
-from .templating import render
+from .templating import render, script
 
 #: how often the lobby reads its counter (a change shows within a second)
 LOBBY_SECONDS = 0.25
@@ -120,17 +119,7 @@ def watch_title(drawn: tuple[str, ...] | None = None) -> None:
         return
     if drawn is not None and tuple(ids) != drawn:
         st.rerun(scope="app")
-    st.html("<script>(() => {"
-            f" window.__fgWaiting = {len(ids)};"
-            " const fix = () => { const base = document.title.replace(/^\\(\\d+\\) /, '');"
-            "  const want = (window.__fgWaiting ? '(' + window.__fgWaiting + ') ' : '') + base;"
-            "  if (document.title !== want) document.title = want; };"
-            " fix();"
-            " const el = document.querySelector('title');"
-            " if (el && !window.__fgTitleWatch) { window.__fgTitleWatch = new MutationObserver(fix);"
-            "  window.__fgTitleWatch.observe(el, {childList: true, characterData: true, subtree: true}); }"
-            f" }})(); /* {time.time():.3f} */</script>",
-            unsafe_allow_javascript=True)
+    st.html(script("title.js", fresh=True, waiting=len(ids)), unsafe_allow_javascript=True)
 
 
 # --------------------------------------------------------------------------- the lobby

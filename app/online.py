@@ -41,9 +41,7 @@ title says so and the phone vibrates where the browser allows it.
 """
 from __future__ import annotations
 
-import json
 import secrets
-import time
 from dataclasses import dataclass
 from typing import Callable, Literal
 
@@ -62,7 +60,7 @@ from . import formatting, services, ui
 from .i18n import error_text, t
 from .match_control import Closed, MatchSession, invited_moved
 from .phone import on_this_machine
-from .templating import render
+from .templating import render, script
 
 INVITES = "online_invites"  # session_state: {game id: {role: secret}}: the links this session made
 NOTE_KEY = "match_note"  # session_state: a note for the next run (app.match shows it)
@@ -322,15 +320,7 @@ def _idle_line(m: MatchSession, mine: bool) -> None:
         text = t("idle_theirs", who=t(turn), left="{left}")
     before, shown, after = text.partition("{left}")
     st.html(str(render("online/idle.html", before=before, after=after, left=dict(left, shown=bool(shown))))
-            + "<script>(() => { const tick = () => {"
-            " for (const e of document.querySelectorAll('span.fg-left')) {"
-            " if (e.dataset.t0 === undefined) e.dataset.t0 = performance.now();"
-            " const s = Math.max(0, (Number(e.dataset.left) - (performance.now() - Number(e.dataset.t0))) / 1000);"
-            " const h = Math.floor(s / 3600), m = Math.floor(s % 3600 / 60);"
-            " e.textContent = h ? e.dataset.h.replace('{h}', h).replace('{m}', m)"
-            " : m ? e.dataset.m.replace('{m}', m) : e.dataset.s; } };"
-            " tick(); if (!window.__fgLeft) window.__fgLeft = setInterval(tick, 1000); })();</script>",
-            unsafe_allow_javascript=True)
+            + script("idle_tick.js"), unsafe_allow_javascript=True)
 
 
 def _turn_signal(gid: str, role: str, mine: bool) -> None:
@@ -339,13 +329,7 @@ def _turn_signal(gid: str, role: str, mine: bool) -> None:
     the phone vibrates where the browser allows it (``navigator.vibrate``). Zero
     height, after everything: it moves nothing."""
     title = t("turn_title", who=t(role)) if mine else "Fugitive"
-    st.html("<script>(() => {"
-            f" const key = {json.dumps('fg-mine-' + gid)}, mine = {json.dumps(mine)};"
-            f" document.title = {json.dumps(title)};"
-            " const was = sessionStorage.getItem(key);"
-            " if (mine && was === '0' && navigator.vibrate) { try { navigator.vibrate([200, 100, 200]); } catch (e) {} }"
-            " sessionStorage.setItem(key, mine ? '1' : '0');"
-            f" }})(); /* {time.time():.3f} */</script>",
+    st.html(script("turn_signal.js", fresh=True, key="fg-mine-" + gid, mine=mine, title=title),
             unsafe_allow_javascript=True)
 
 
@@ -365,30 +349,7 @@ def _lost_tap_watch() -> None:
     (saved) or is refused in words (an alert); once the page is idle again for
     LOST_TAP_MS with neither, the tap was lost. Zero height, drawn last."""
     selector = ",".join(f'[class*="st-key-{k}"]' for k in _COMMITS)
-    st.html("<script>(() => {"
-            f" window.__fgLostText = {json.dumps(t('lost_move'))};"
-            " if (window.__fgLostWatch) return; window.__fgLostWatch = true;"
-            " const version = () => (document.querySelector('[data-testid=\"fg-status\"]') || {dataset: {}}).dataset.version;"
-            " const busy = () => !!document.querySelector('[data-testid=\"stStatusWidgetRunningIcon\"]');"
-            " let pending = null, idleSince = null;"
-            " document.addEventListener('click', (e) => {"
-            f"  if (!e.target.closest('button') || !e.target.closest({json.dumps(selector)})) return;"
-            "  pending = {v: version()}; idleSince = null;"
-            "  const old = document.getElementById('fg-lost-tap'); if (old) old.remove(); }, true);"
-            " setInterval(() => {"
-            "  if (!pending) return;"
-            "  if (version() !== pending.v || document.querySelector('[data-testid=\"stAlert\"]')) {"
-            "   pending = null; return; }  /* saved, or refused and said */"
-            "  if (busy() || !navigator.onLine) { idleSince = null; return; }"
-            "  const now = performance.now(); if (idleSince === null) { idleSince = now; return; }"
-            f"  if (now - idleSince < {LOST_TAP_MS}) return;"
-            "  pending = null; const n = document.createElement('div'); n.id = 'fg-lost-tap';"
-            "  n.setAttribute('data-testid', 'fg-lost-tap'); n.setAttribute('role', 'alert');"
-            "  n.textContent = window.__fgLostText;"
-            "  n.style.cssText = 'position:fixed;left:8px;right:8px;bottom:8px;z-index:1000;padding:10px 12px;"
-            "border-radius:10px;background:#7a1f2b;color:#fff;font:600 15px system-ui,sans-serif';"
-            "  n.onclick = () => n.remove(); document.body.appendChild(n);"
-            " }, 250); })();</script>",
+    st.html(script("tap_watch.js", text=t("lost_move"), selector=selector, lost_ms=LOST_TAP_MS),
             unsafe_allow_javascript=True)
 
 

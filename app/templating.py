@@ -16,6 +16,8 @@ against 1.4 ms, median, docs/app.md "Speed"), against a tap's 50 ms.
 from __future__ import annotations
 
 import functools
+import json
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -25,7 +27,7 @@ from markupsafe import Markup
 TEMPLATES = Path(__file__).with_name("templates")
 ASSETS = Path(__file__).with_name("assets")
 
-__all__ = ["ASSETS", "TEMPLATES", "Markup", "asset", "environment", "macro", "render", "style"]
+__all__ = ["ASSETS", "TEMPLATES", "Markup", "asset", "environment", "macro", "render", "script", "style"]
 
 
 @functools.cache
@@ -67,3 +69,20 @@ def style(name: str) -> str:
     """The stylesheet app/assets/``name`` as a ``<style>`` element, for ``st.html``
     (styles only: Streamlit puts them in its event container, not laid out)."""
     return f"<style>\n{asset(name)}</style>\n"
+
+
+def script(name: str, /, *, fresh: bool = False, **values: object) -> str:
+    """The script app/assets/``name`` as a ``<script>`` element, for ``st.html`` with
+    ``unsafe_allow_javascript``: the one way a value from Python reaches a page's script.
+
+    The file runs in a scope of its own, ``(() => { ... })()`` (two scripts on a page
+    never share a name; a ``return`` ends it early), after ``const FG = {...};``: the
+    ``values``, as JSON with every ``<``, ``>`` and ``&`` written as a JavaScript
+    escape, so that no value (a game's name, a text in any language) can close the
+    script or open a comment in it, whatever it holds. ``fresh`` ends the element with
+    a comment holding the time: Streamlit leaves an element it drew before with the
+    same text as it is, so without it the browser would not run the script again on
+    the next run of the page."""
+    prelude = json.dumps(values).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    stamp = f" /* {time.time():.3f} */" if fresh else ""
+    return f"<script>(() => {{ const FG = {prelude};\n{asset(name)}}})();{stamp}</script>"

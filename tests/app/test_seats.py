@@ -172,7 +172,7 @@ def _page(at) -> str:
     puts this browser's key in its own cookie (an AppTest has no cookie, so every run
     sends it; a browser that holds the cookie never gets it again:
     ``test_browser_seats.py`` reads its frames)."""
-    cookie = re.compile(r'document\.cookie = "fugitive_owner=[\w-]+"')
+    cookie = re.compile(r'"name": "fugitive_owner", "value": "[\w-]+"')
     return cookie.sub("", texts(at) + "\n".join(html_bodies(at))) + " ".join(str(e.value) for e in at.code)
 
 

@@ -1,5 +1,6 @@
 """The pages' templates and asset files (``app.templating``): every template compiles,
-the pad's script gets its timings from Python, the stylesheets are what the pages send."""
+the pad's script gets its timings from Python, the stylesheets are what the pages send,
+every other script takes its values from Python through one escaped path."""
 from __future__ import annotations
 
 import re
@@ -34,3 +35,37 @@ def test_the_stylesheets_are_style_elements_of_the_asset_files():
         assert css == f"<style>\n{templating.asset(name)}</style>\n"
         # (issue 29: Streamlit's sanitizer dropped a whole style block holding a "<")
         assert "<" not in templating.asset(name), name
+
+
+def test_every_script_asset_is_sent_by_a_module():
+    """Each app/assets/*.js is a page's script: the pad's is the component's
+    (``asset("pad.js")``), every other one goes through ``templating.script``."""
+    from pathlib import Path
+
+    sources = "\n".join(p.read_text(encoding="utf-8") for p in Path(templating.__file__).parent.glob("*.py"))
+    names = sorted(p.name for p in templating.ASSETS.glob("*.js"))
+    assert {"pad.js", "title.js", "idle_tick.js", "turn_signal.js", "tap_watch.js", "copy_link.js",
+            "cookie.js"} <= set(names)
+    for name in names:
+        assert f'script("{name}"' in sources or f'asset("{name}")' in sources, name
+        # nothing in a file may end the element it is sent in, or open a comment there
+        assert "</script" not in templating.asset(name).lower() and "<!--" not in templating.asset(name), name
+
+
+def test_a_value_reaches_a_script_escaped_and_cannot_end_it():
+    """``script`` is the one path from Python into a page's script: the values are JSON
+    with ``<``, ``>`` and ``&`` escaped, so a hostile text stays a string of the script."""
+    import json
+
+    hostile = "</script><img src=x onerror=alert(1)><!-- & </SCRIPT >"
+    sent = templating.script("turn_signal.js", key="fg-mine-x", mine=True, title=hostile)
+    assert sent.startswith("<script>(() => { const FG = {") and sent.endswith("})();</script>")
+    inner = sent[len("<script>"):-len("</script>")]
+    assert "<" not in inner.split("\n", 1)[0] and ">" not in inner.split("\n", 1)[0].replace("=>", "")
+    assert "</" not in inner and "<!--" not in inner and "<img" not in inner
+    prelude = inner.split("\n", 1)[0].removeprefix("(() => { const FG = ").removesuffix(";")
+    assert json.loads(prelude) == {"key": "fg-mine-x", "mine": True, "title": hostile}  # the same text, unharmed
+    assert templating.asset("turn_signal.js") in inner  # the file itself, as it is
+    # fresh: a comment with the time, so that Streamlit draws the element again and the browser runs it again
+    assert re.fullmatch(r".*\}\)\(\); /\* \d+\.\d{3} \*/</script>", templating.script("title.js", fresh=True, waiting=2),
+                        flags=re.S)
