@@ -104,8 +104,13 @@ def test_a_double_tap_on_her_last_opening_card_is_one_entry(served, touch):
         for gap in (0, 150):
             (page.touchscreen.tap if touch else page.mouse.click)(x, y)
             page.wait_for_timeout(gap)
-        assert taps.outcome(page, n) == "saved" and taps.outcome(page, n + 1) in ("busy", "stale")
+        assert taps.outcome(page, n) == "saved"
         browser.wait_idle(page)
+        # the second: dropped on its way (busy), or refused as the second of a double tap
+        # (stale); or, the pad's answer drawn before it came (it answers in tens of ms), it
+        # fell where the new screen has no control, and the pad took no tap at all
+        later = page.evaluate("(n) => window.fgPadLog.slice(n + 1).map(e => e.outcome)", n)
+        assert later in ([], ["busy"], ["stale"]), later
         assert GameStore(served.db).open(_gid(page)).record.events == (Place(1), MarshalDraw(17), MarshalDraw(35))
         assert page.locator('[data-testid="fg-guess"]').get_attribute("data-chosen") == ""
 
