@@ -13,7 +13,6 @@ from typing import Callable, Generic, TypeVar
 
 import streamlit as st
 from cachetools import LRUCache
-from markupsafe import Markup
 
 from advisor.coach_fugitive import CoachTurn, coach_fugitive, hindsight, truth_at
 from advisor.coach_marshal import MarshalCall, coach_marshal
@@ -299,7 +298,7 @@ def _hindsight(full: Record, prefix: Record, step: int, state: PublicState) -> N
     cards = [ui.RowCard(i, h.face_up, len(h.sprint_cards), h.number, tuple(h.sprint_cards))
              for i, h in enumerate(real.row[1:], start=1)]
     st.markdown(f"**{t('hindsight_title')}**")
-    st.html(render("learning/truth_row.html", row=Markup(ui.row_html(cards))))
+    st.html(render("learning/truth_row.html", row=ui.row_html(cards)))
     post = None
     if prefix.events:
         post = services.solve(prefix)
@@ -310,8 +309,8 @@ def _hindsight(full: Record, prefix: Record, step: int, state: PublicState) -> N
         outline = "".join(f'.fg-truth [data-n="{x.number}"] {{outline: 3px solid #1a7f37; outline-offset: -3px;}}'
                           for x in spots)
         st.html(f"<style>{outline}</style>" if outline else "<span></span>")
-        st.html(render("learning/truth_heat.html", heat=Markup(ui.heatmap_html(
-            post.hideouts, state.face_up_numbers, state.marshal_hand, len(prefix.events)))))
+        st.html(render("learning/truth_heat.html", heat=ui.heatmap_html(
+            post.hideouts, state.face_up_numbers, state.marshal_hand, len(prefix.events))))
     if spots:
         st.html(render("learning/hindsight.html", spots=[
             t("hindsight_spot", p=x.position, x=x.number, ph=percent(x.p_here), pn=percent(x.p_number), b=x.her_best,

@@ -147,7 +147,7 @@ def table(m: MatchSession, viewer: str) -> None:
 
 
 def _row(cards: Iterable[ui.RowCard]) -> None:
-    st.html(render("match/row.html", row=Markup(ui.row_html(list(cards)))))
+    st.html(render("match/row.html", row=ui.row_html(list(cards))))
 
 
 def _drawn_this_turn(state: GameState) -> frozenset[int]:

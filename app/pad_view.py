@@ -180,12 +180,6 @@ def button(label: str, kind: str, value: int | None = None, *, cls: str = "", of
                   json.dumps(fix_payload(fix)) if fix is not None else None, sub)
 
 
-def _html(made: str) -> Markup:
-    """HTML that ``app.ui`` made (the status, the row, a card, the legend), which escapes
-    its own values: marked so here, where the pad takes it in."""
-    return Markup(made)
-
-
 # --------------------------------------------------------------------------- the pad
 @dataclass(frozen=True)
 class PadView:
@@ -231,13 +225,13 @@ def build(gid: str, game: OpenGame, draft: Draft, message: Message | None, post:
     hand = s.marshal_hand
     body = render(
         "pad/pad.html", gid=gid, version=game.version, n=len(pad), screen=screen,
-        back=t("back_to_list"), status=_html(ui.status_html(text, who)),
+        back=t("back_to_list"), status=ui.status_html(text, who),
         undo=button("↶ " + t("undo_short"), "undo", cls="fg-undo", disabled=not len(pad), title=t("undo")),
         row=_row(pad, draft), decks=decks, band=_band(pad, message, contradiction), controls=controls,
         heat="" if screen in ("guess", "hit") else _heat(pad, post),
         # its reason under the heat map: the deck is named above her cards
         tip=t("draw_tip", d=draw_tip[0], why=draw_tip[1]) if screen == "draw" and draw_tip else "",
-        positions=_html(ui.positions_html(post, rest_on_tap=True)),
+        positions=ui.positions_html(post, rest_on_tap=True),
         hand=t("your_hand") + ": " + " ".join(map(str, hand)) if hand else "",
         entries=[Entry(i, ui.describe(e), i == bad) for i, e in enumerate(pad.events)], entries_word=t("entries"))
     return PadView(str(body), game.version, screen)
@@ -265,7 +259,7 @@ def _row(pad: Notepad, draft: Draft) -> Markup:
         mark = next((x.position for x in s.row if x.placed_at == draft.edit), None)
     elif len(pad) and isinstance(pad.events[-1], Place):
         mark = len(s.row)
-    return _html(ui.row_html(ui.public_row(s.row), pick=True, mark=mark))
+    return ui.row_html(ui.public_row(s.row), pick=True, mark=mark)
 
 
 def _band(pad: Notepad, message: Message | None, contradiction: Message | None) -> Markup:
@@ -297,7 +291,7 @@ def _confirmation(pad: Notepad, fresh: bool) -> Markup:
     what = t("saved", what=ui.describe(event)) if fresh else t("last_entry", i=i + 1, what=ui.describe(event))
     card, sprints = None, 0
     if isinstance(event, Place):
-        card, sprints = _html(ui.card_html(ui.public_row([pad.state.row[-1]])[0], "fg-big")), event.sprints
+        card, sprints = ui.card_html(ui.public_row([pad.state.row[-1]])[0], "fg-big"), event.sprints
     return render("pad/confirm.html", fresh=fresh, kind="saved" if fresh else "last", entry=i + 1, card=card,
                   sprints=sprints, what=what)
 
@@ -527,4 +521,4 @@ def _heat(pad: Notepad, post: Posterior | None) -> Markup:
 def _legend(pad: Notepad, post: Posterior | None, sprint_up: bool) -> Markup:
     if post is None or not post.consistent:
         return Markup()
-    return _html(ui.legend_html(pad.record, post, sprint_up, ' data-testid="fg-legend"'))
+    return ui.legend_html(pad.record, post, sprint_up, ' data-testid="fg-legend"')

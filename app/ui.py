@@ -6,9 +6,9 @@ a few milliseconds; the heat map is one ``st.html`` element (41 cells) rather th
 in app/templates/ui (``app.templating``: every value escaped by the template engine);
 the heat map's colours are the one rule of :mod:`app.colours`, as on the entry pad.
 
-The ``*_html`` functions return the HTML as ``str``: their callers still join it with
-other HTML text (``Markup + str`` would escape the text), and put it into a template
-as ``Markup`` where they draw one.
+The ``*_html`` functions return ``Markup`` (HTML whose values the templates escaped):
+a page puts it into its own template as it is, and nobody marks a ``str`` as HTML by
+hand on the way.
 """
 from __future__ import annotations
 
@@ -155,7 +155,7 @@ def cell_look(x: int, p: float, face_up: Set[int], hand: Set[int], sprint_up: Se
 
 
 def heatmap_html(hideouts: dict[int, float], face_up: Iterable[int] = (), hand: Iterable[int] = (),
-                 events: int = 0, sprint_up: Iterable[int] = ()) -> str:
+                 events: int = 0, sprint_up: Iterable[int] = ()) -> Markup:
     """41 cells, 7 per row: certain, likely, ruled out at a glance; face-up numbers
     (hideouts, and revealed sprint cards beside them) and her own cards marked."""
     face_up, hand, sprint_up = set(face_up), set(hand), set(sprint_up)
@@ -164,7 +164,7 @@ def heatmap_html(hideouts: dict[int, float], face_up: Iterable[int] = (), hand: 
         p = float(hideouts.get(x, 0.0))
         look = cell_look(x, p, face_up, hand, sprint_up)
         cells.append({"n": x, "p": f"{p:.4f}", "kind": look.kind, "style": look.style, "label": look.label})
-    return str(render("ui/heatmap.html", cells=cells, events=events))
+    return render("ui/heatmap.html", cells=cells, events=events)
 
 
 @dataclass(frozen=True)
@@ -199,7 +199,7 @@ def _slot(card: RowCard, cls: str) -> dict[str, object]:
             "title": t("sprint_cards_n", n=card.sprints) if card.sprints else ""}
 
 
-def row_html(row: Iterable[RowCard], *, pick: bool = False, mark: int | None = None) -> str:
+def row_html(row: Iterable[RowCard], *, pick: bool = False, mark: int | None = None) -> Markup:
     """The row as cards: card 0, then each card with its sprint cards under it. A
     face-down card is a card back with its position in a small ring (or, in brackets,
     the hidden number its owner knows).
@@ -208,13 +208,13 @@ def row_html(row: Iterable[RowCard], *, pick: bool = False, mark: int | None = N
     read by the entry pad, :mod:`app.pad`); ``mark``: the position whose card is ringed (the
     newest, or the one being corrected)."""
     slots = [_slot(card, "fg-slot marked" if card.position == mark else "fg-slot") for card in row]
-    return str(render("ui/row.html", slots=slots, pick=pick, alone=False))
+    return render("ui/row.html", slots=slots, pick=pick, alone=False)
 
 
-def card_html(card: RowCard, cls: str = "") -> str:
+def card_html(card: RowCard, cls: str = "") -> Markup:
     """One card of the row with its sprint cards under it (a stack of backs and their
     count, or their numbers), drawn alone, e.g. large (``cls``) to confirm an entry."""
-    return str(render("ui/row.html", slots=[_slot(card, f"fg-slot {cls}")], pick=False, alone=True))
+    return render("ui/row.html", slots=[_slot(card, f"fg-slot {cls}")], pick=False, alone=True)
 
 
 
@@ -231,10 +231,10 @@ def status(text: str, who: str | None = None) -> None:
     st.html(status_html(text, who))
 
 
-def status_html(text: str, who: str | None = None, attrs: str = "") -> str:
+def status_html(text: str, who: str | None = None, attrs: str = "") -> Markup:
     """The status line (whose turn, what to do; coloured by ``who``) as HTML;
     ``attrs``: more attributes of its element (HTML, escaped by the caller)."""
-    return str(render("ui/status.html", text=text, who=who, attrs=Markup(attrs)))
+    return render("ui/status.html", text=text, who=who, attrs=Markup(attrs))
 
 
 # --------------------------------------------------------------------------- analysis
@@ -271,12 +271,12 @@ def heat(record: Record, hand: tuple[int, ...], face_up: tuple[int, ...], header
     return post
 
 
-def legend_html(record: Record, post: Posterior, sprint_up: bool = False, attrs: str = "") -> str:
+def legend_html(record: Record, post: Posterior, sprint_up: bool = False, attrs: str = "") -> Markup:
     """The heat map's legend line: what the colours mean, how many histories, the
     solve's milliseconds (``attrs``: more attributes of its element)."""
     legend = t("legend") + (" · " + t("legend_sprint") if sprint_up else "")
-    return str(render("ui/legend.html", attrs=Markup(attrs), legend=legend, histories=t("histories", h=_big(post.histories)),
-                      ms=services.solve_ms(record)))
+    return render("ui/legend.html", attrs=Markup(attrs), legend=legend, histories=t("histories", h=_big(post.histories)),
+                      ms=services.solve_ms(record))
 
 
 def suggestions(record: Record, post: Posterior | None, manhunt: bool, limit: int = 5) -> None:
@@ -286,24 +286,24 @@ def suggestions(record: Record, post: Posterior | None, manhunt: bool, limit: in
         st.html(body)
 
 
-def suggestions_html(record: Record, post: Posterior | None, manhunt: bool, limit: int = 5) -> str:
+def suggestions_html(record: Record, post: Posterior | None, manhunt: bool, limit: int = 5) -> Markup:
     """:func:`suggestions` as HTML ("" when there is nothing to suggest), for a page
     that draws it in one element with its neighbours."""
     if post is None or not post.consistent:
-        return ""
+        return Markup()
     if manhunt:
         plan = services.manhunt_plan(record)
         if not plan:
-            return ""
+            return Markup()
         catch = (t("manhunt_catch", p=percent(plan.lower)) if abs(plan.upper - plan.lower) < 1e-9
                  else t("manhunt_catch_range", lo=percent(plan.lower), hi=percent(plan.upper)))
-        return str(render("ui/manhunt.html", catch=catch,
-                          next=t_html("manhunt_next", x=Markup("<b>%s</b>") % plan.guess, p=percent(plan.hit))))
+        return render("ui/manhunt.html", catch=catch,
+                          next=t_html("manhunt_next", x=Markup("<b>%s</b>") % plan.guess, p=percent(plan.hit)))
     tips = services.advice(record, limit)
     if not tips:
-        return ""
-    return str(render("ui/suggestions.html", title=t("suggestions"), tips=[
-        {"numbers": "+".join(map(str, a.numbers)), "p": percent(a.probability), "text": a.text()} for a in tips]))
+        return Markup()
+    return render("ui/suggestions.html", title=t("suggestions"), tips=[
+        {"numbers": "+".join(map(str, a.numbers)), "p": percent(a.probability), "text": a.text()} for a in tips])
 
 
 def positions(post: Posterior | None) -> None:
@@ -313,13 +313,13 @@ def positions(post: Posterior | None) -> None:
         st.html(body)
 
 
-def positions_html(post: Posterior | None, rest_on_tap: bool = False) -> str:
+def positions_html(post: Posterior | None, rest_on_tap: bool = False) -> Markup:
     """:func:`positions` as HTML ("" when no position is face down). ``rest_on_tap``:
     the candidates after the sixth are in the page, shown by a tap on "and N more"
     (``data-toggle``, which the assistant's pad opens and closes)."""
     downs = [p for p in post.positions if not p.revealed] if post is not None and post.consistent else []
     if not downs:
-        return ""
+        return Markup()
     lines = []
     for p in downs:
         cands = sorted(p.candidates.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -328,7 +328,7 @@ def positions_html(post: Posterior | None, rest_on_tap: bool = False) -> str:
         rest = ", ".join(f"{x} {percent(q)}" for x, q in cands[6:]) if more and rest_on_tap else None
         lines.append({"position": p.position, "name": t("position_n", p=p.position, s=p.sprints),
                       "shown": ", ".join(f"{x} {percent(q)}" for x, q in cands[:6]), "more": more, "rest": rest})
-    return str(render("ui/positions.html", title=t("positions"), downs=lines))
+    return render("ui/positions.html", title=t("positions"), downs=lines)
 
 
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
