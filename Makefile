@@ -39,15 +39,18 @@ run: $(STAMP)
 
 BROWSER_STAMP := $(VENV)/.browser
 
-$(BROWSER_STAMP): $(STAMP) scripts/install-browser.sh
-	bash scripts/install-browser.sh $(BIN)/pip
-	if [ -x /usr/bin/chromium ]; then touch $(BROWSER_STAMP); fi
+$(BROWSER_STAMP): $(STAMP) scripts/install-browser.sh scripts/extra_requirements.py
+	bash scripts/install-browser.sh $(BIN)/python
+	if [ -x /usr/bin/chromium ] || [ -x /usr/bin/chromium-headless-shell ]; then touch $(BROWSER_STAMP); fi
 
-# the optional research extra (OpenSpiel, PettingZoo): installed for the tests
+# the optional research extra (OpenSpiel, PettingZoo): installed for the tests. An
+# extra's own requirements (scripts/extra_requirements.py), not `pip install -e
+# '.[research]'`, which would build the installed project and its compiled core again
 RESEARCH_STAMP := $(VENV)/.research
 
-$(RESEARCH_STAMP): $(STAMP)
-	$(BIN)/pip install --quiet -e '.[research]'
+$(RESEARCH_STAMP): $(STAMP) scripts/extra_requirements.py
+	$(BIN)/python scripts/extra_requirements.py research > $(VENV)/research.txt
+	$(BIN)/pip install --quiet -r $(VENV)/research.txt
 	touch $(RESEARCH_STAMP)
 
 PG_STAMP := $(VENV)/.postgres

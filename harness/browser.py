@@ -19,7 +19,12 @@ import time
 import urllib.request
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-CHROMIUM = os.environ.get("FUGITIVE_CHROMIUM", "/usr/bin/chromium")
+#: the browser the tests drive: Debian's old headless shell where it is installed (the
+#: same Blink, layout and styles as chromium without the full browser around it; the
+#: browser tests cost about a fifth less CPU on it: docs/benchmarks.md), else chromium
+#: itself; FUGITIVE_CHROMIUM names another
+CHROMIUM = os.environ.get("FUGITIVE_CHROMIUM") or next(
+    (p for p in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium") if os.path.exists(p)), "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
