@@ -1,6 +1,7 @@
 """Running the app for real: a Streamlit server on a free local port and a headless
-Chromium (Playwright driving /usr/bin/chromium; browser downloads are impossible
-here, so ``playwright install`` is never used). Shared by the browser tests and
+Chromium (Playwright driving Debian's chromium-headless-shell or chromium, see
+:data:`CHROMIUM`; browser downloads are impossible here, so ``playwright install`` is
+never used). Shared by the browser tests and
 ``bench/app_bench.py``.
 """
 from __future__ import annotations
