@@ -21,14 +21,18 @@ $(MODULES): FORCE
 	@find $(PACKAGES) -name '*.py' | LC_ALL=C sort > $(MODULES).new
 	@if cmp -s $(MODULES).new $(MODULES); then rm $(MODULES).new; else mv $(MODULES).new $(MODULES); fi
 
-$(STAMP): pyproject.toml $(CORE_SOURCES) $(MODULES)
+# every install into the venv: through uv where it could be installed, else pip
+INSTALL := VENV=$(VENV) bash scripts/install.sh
+
+$(STAMP): pyproject.toml $(CORE_SOURCES) $(MODULES) scripts/install.sh
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]' || { \
+	$(BIN)/pip install --quiet uv || echo "NOTE: no uv here: pip installs everything (slower)"
+	$(INSTALL) -e '.[dev]' || { \
 	  echo "*** WARNING: the compiled counting core did not build (errors above). Installing without it:"; \
 	  echo "*** counting runs on the Python core (the same counts, 10-30x slower). Install a C++ compiler"; \
 	  echo "*** and the Python headers (apt-get install g++ python3-dev), then run make venv again."; \
-	  $(BIN)/pip install --quiet -e '.[dev]' -C cmake.define.FUGITIVE_COMPILED_CORE=OFF; }
+	  $(INSTALL) -e '.[dev]' -C cmake.define.FUGITIVE_COMPILED_CORE=OFF; }
 	$(BIN)/python -m fugitive_cli.main doctor
 	touch $(STAMP)
 
@@ -40,7 +44,7 @@ run: $(STAMP)
 BROWSER_STAMP := $(VENV)/.browser
 
 $(BROWSER_STAMP): $(STAMP) scripts/install-browser.sh scripts/extra_requirements.py
-	bash scripts/install-browser.sh $(BIN)/python
+	VENV=$(VENV) bash scripts/install-browser.sh
 	if [ -x /usr/bin/chromium ] || [ -x /usr/bin/chromium-headless-shell ]; then touch $(BROWSER_STAMP); fi
 
 # the optional research extra (OpenSpiel, PettingZoo): installed for the tests. An
@@ -50,7 +54,7 @@ RESEARCH_STAMP := $(VENV)/.research
 
 $(RESEARCH_STAMP): $(STAMP) scripts/extra_requirements.py
 	$(BIN)/python scripts/extra_requirements.py research > $(VENV)/research.txt
-	$(BIN)/pip install --quiet -r $(VENV)/research.txt
+	$(INSTALL) -r $(VENV)/research.txt
 	touch $(RESEARCH_STAMP)
 
 PG_STAMP := $(VENV)/.postgres

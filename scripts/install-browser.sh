@@ -5,7 +5,7 @@
 # drives them; no browser download). Never fails the build: where the machine does not
 # allow it, it says so loudly and the browser tests skip with the same reason.
 set -u
-PY="${1:-.venv/bin/python}"
+VENV="${VENV:-.venv}"
 if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromium-headless-shell ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     echo "installing Debian's chromium and chromium-headless-shell (and a Korean font) for the browser tests (once)..."
@@ -21,6 +21,6 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromium-headless-shell ]; then
 fi
 # the browser extra's own requirements: `pip install -e '.[browser]'` would build the
 # installed project (its compiled core) again
-REQS="$(dirname "$PY")/../browser.txt"
-"$PY" scripts/extra_requirements.py browser > "$REQS" && "$PY" -m pip install --quiet -r "$REQS" \
+REQS="$VENV/browser.txt"
+"$VENV/bin/python" scripts/extra_requirements.py browser > "$REQS" && VENV="$VENV" bash scripts/install.sh -r "$REQS" \
   || echo "WARNING: could not install playwright: the browser tests will be SKIPPED"
