@@ -257,9 +257,18 @@ private:
     Counter<K>& c = node.c;
 };
 
-// a CounterK<primes> over the record's facts: primes 1..3 (counters_low.cpp) and 4..6
-// (counters_high.cpp); module.cpp's make() picks one
-std::unique_ptr<AnyCounter> make_counter_low(int primes, FactsIn f, Plan plan);
-std::unique_ptr<AnyCounter> make_counter_high(int primes, FactsIn f, Plan plan);
+// a CounterK<K> over the record's facts; module.cpp's make() picks K. Instantiated in
+// counters_low.cpp (K = 1..3) and counters_high.cpp (K = 4..6) only: `extern` keeps every
+// other file from compiling them again
+template <int K>
+std::unique_ptr<AnyCounter> make_counter(FactsIn f, Plan plan) {
+    return std::make_unique<CounterK<K>>(std::move(f), std::move(plan));
+}
+extern template std::unique_ptr<AnyCounter> make_counter<1>(FactsIn, Plan);
+extern template std::unique_ptr<AnyCounter> make_counter<2>(FactsIn, Plan);
+extern template std::unique_ptr<AnyCounter> make_counter<3>(FactsIn, Plan);
+extern template std::unique_ptr<AnyCounter> make_counter<4>(FactsIn, Plan);
+extern template std::unique_ptr<AnyCounter> make_counter<5>(FactsIn, Plan);
+extern template std::unique_ptr<AnyCounter> make_counter<6>(FactsIn, Plan);
 
 }  // namespace fugitive::binding

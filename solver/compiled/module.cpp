@@ -43,9 +43,15 @@ std::unique_ptr<AnyCounter> make(int primes, int n, const std::vector<long long>
     f.missed_sets = missed_sets;
     Plan plan;
     if (!prepare(f, plan)) return nullptr;
-    if (primes < 1 || primes > 6) throw std::invalid_argument("primes: 1 to 6");
-    return primes <= 3 ? make_counter_low(primes, std::move(f), std::move(plan))
-                       : make_counter_high(primes, std::move(f), std::move(plan));
+    switch (primes) {
+        case 1: return make_counter<1>(std::move(f), std::move(plan));
+        case 2: return make_counter<2>(std::move(f), std::move(plan));
+        case 3: return make_counter<3>(std::move(f), std::move(plan));
+        case 4: return make_counter<4>(std::move(f), std::move(plan));
+        case 5: return make_counter<5>(std::move(f), std::move(plan));
+        case 6: return make_counter<6>(std::move(f), std::move(plan));
+        default: throw std::invalid_argument("primes: 1 to 6");
+    }
 }
 
 // the Manhunt planner's sum over sprint sets (catches.hpp); None when a count does not
