@@ -1,0 +1,31 @@
+"""The set-up's own helpers (``make test`` runs them before anything is installed)."""
+from __future__ import annotations
+
+import pathlib
+import subprocess
+import sys
+import tomllib
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "scripts" / "extra_requirements.py"
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, cwd=ROOT, check=False)
+
+
+def test_each_extras_requirements_are_printed_one_per_line_as_pyproject_has_them():
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert {"browser", "research"} <= set(extras)  # the two make test installs by their lines
+    for name, requirements in extras.items():
+        got = _run(name)
+        assert got.returncode == 0, got.stderr
+        assert got.stdout.splitlines() == requirements
+
+
+def test_an_unknown_extra_or_no_extra_is_said_and_fails():
+    got = _run("browsers")
+    assert got.returncode == 1 and got.stdout == ""
+    assert "no optional extra 'browsers'" in got.stderr and "browser, dev, research" in got.stderr
+    got = _run()
+    assert got.returncode == 1 and "usage:" in got.stderr
