@@ -53,3 +53,21 @@ def pytest_collection_modifyitems(config, items):
         if item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.xdist_group(item.module.__name__))
     items.sort(key=lambda item: 0 if item.get_closest_marker("browser") else 1 if item.get_closest_marker("slow") else 2)
+
+
+
+def pytest_xdist_node_collection_finished(node, ids):
+    """Under ``--dist loadgroup`` each worker writes a grouped test's group into its node
+    id, and the scheduler keeps a group on one worker by it. A pytest whose node ids no
+    longer take it (9.2 with pytest-xdist 3.8: pytest-xdist issue 1386) would spread
+    every browser module over both workers, each starting its own app server (and two
+    lobbies' one-second checks at once), and nothing would say so: this says so, in the
+    controller, and stops the run."""
+    if node.config.getvalue("dist") != "loadgroup":
+        return
+    browser = [i for i in ids if i.split("::")[0].rsplit("/", 1)[-1].startswith("test_browser")]
+    lost = [i for i in browser if "@" not in i.rpartition("]")[2].rpartition("::")[2]]
+    if lost:
+        pytest.exit(f"--dist loadgroup does not group the browser tests here: {len(lost)} of {len(browser)} have no "
+                    f"group in their node id (first: {lost[0]}); pytest and pytest-xdist do not agree (pyproject.toml "
+                    "pins pytest below 9.2 for this)", returncode=3)
