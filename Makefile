@@ -43,7 +43,7 @@ run: $(STAMP)
 
 BROWSER_STAMP := $(VENV)/.browser
 
-$(BROWSER_STAMP): $(STAMP) scripts/install-browser.sh scripts/extra_requirements.py
+$(BROWSER_STAMP): $(STAMP) scripts/install-browser.sh scripts/extra_requirements.py scripts/install.sh
 	VENV=$(VENV) bash scripts/install-browser.sh
 	if [ -x /usr/bin/chromium ] || [ -x /usr/bin/chromium-headless-shell ]; then touch $(BROWSER_STAMP); fi
 
@@ -52,7 +52,7 @@ $(BROWSER_STAMP): $(STAMP) scripts/install-browser.sh scripts/extra_requirements
 # '.[research]'`, which would build the installed project and its compiled core again
 RESEARCH_STAMP := $(VENV)/.research
 
-$(RESEARCH_STAMP): $(STAMP) scripts/extra_requirements.py
+$(RESEARCH_STAMP): $(STAMP) scripts/extra_requirements.py scripts/install.sh
 	$(BIN)/python scripts/extra_requirements.py research > $(VENV)/research.txt
 	$(INSTALL) -r $(VENV)/research.txt
 	touch $(RESEARCH_STAMP)

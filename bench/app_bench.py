@@ -16,7 +16,7 @@ the same span measured from outside, from Playwright's click call, which adds
 Playwright's own actionability checks to every entry, and how long a spinner was on
 screen (the page shows one only while the solver works, after half a second).
 
-Needs /usr/bin/chromium and the playwright package (pip install -e '.[browser]').
+Needs Debian's chromium (harness.browser.CHROMIUM: its headless shell where installed) and the playwright package (pip install -e '.[browser]').
 """
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ stored record must be exactly the entries whose taps the page accepted.
 
 ``python -m bench storm`` makes 2,000 taps (``STORM_TAPS``, ``STORM_SEED``) and prints
 what came of them; it fails (SystemExit) on any phantom entry or any double tap whose
-second tap was taken. Needs /usr/bin/chromium and the playwright package.
+second tap was taken. Needs Debian's chromium (harness.browser.CHROMIUM) and the playwright package.
 """
 from __future__ import annotations
 

@@ -3,11 +3,17 @@
 # through uv where uv is installed there, else pip. uv installs the same requirements
 # several times faster (a fresh venv: about 40 s instead of 80 s, most of it the
 # compiled core's build; the test extras: 2 s instead of 17 s). It is a saving, not a
-# need: where uv cannot be had, or fails, pip does the install.
+# need: where uv cannot be had, or fails, pip does the install (a core that does not
+# compile is then tried once more by pip, before the Makefile installs without it).
 set -u
 BIN="${VENV:-.venv}/bin"
 if [ -x "$BIN/uv" ]; then
-  "$BIN/uv" pip install --quiet --python "$BIN/python" "$@" && exit 0
+  # uv takes an installed editable project for up to date unless its pyproject.toml
+  # changed: the make rule that calls this runs when a C++ source or a module changed,
+  # so the project is built and installed again, as pip does
+  again=()
+  for arg in "$@"; do [ "$arg" = "-e" ] && again=(--reinstall-package fugitive); done
+  "$BIN/uv" pip install --quiet --python "$BIN/python" "${again[@]}" "$@" && exit 0
   echo "NOTE: uv could not install ($*); pip tries" >&2
 fi
 exec "$BIN/pip" install --quiet "$@"

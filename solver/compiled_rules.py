@@ -64,10 +64,10 @@ def header_text() -> str:
         "namespace fugitive {",
         "",
     ]
-    lines += [f"constexpr int {name} = {value};" for name, value in CONSTANTS.items()]
+    lines += [f"inline constexpr int {name} = {value};" for name, value in CONSTANTS.items()]
     lines.append("")
     for name, values in TABLES.items():
-        lines.append(f"constexpr int {name}[{len(values)}] = {{{_table(values)}}};")
+        lines.append(f"inline constexpr int {name}[{len(values)}] = {{{_table(values)}}};")
     decks = ", ".join(f"deck {d}: {r.start}-{r.stop - 1}" for d, r in DECKS.items())
     lines += [f"// ({decks})", "", "// the arithmetic of engine/rules.py, the same names", *FUNCTIONS, ""]
     for sprints in range(4):

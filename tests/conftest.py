@@ -8,6 +8,7 @@ examples each run and so keeps looking for what the fixed ones miss.
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 from hypothesis import settings
@@ -56,6 +57,7 @@ def pytest_collection_modifyitems(config, items):
 
 
 
+@pytest.hookimpl(optionalhook=True)  # xdist's hook: pytest without xdist (-p no:xdist) knows no such hook
 def pytest_xdist_node_collection_finished(node, ids):
     """Under ``--dist loadgroup`` each worker writes a grouped test's group into its node
     id, and the scheduler keeps a group on one worker by it. A pytest whose node ids no
@@ -65,7 +67,8 @@ def pytest_xdist_node_collection_finished(node, ids):
     controller, and stops the run."""
     if node.config.getvalue("dist") != "loadgroup":
         return
-    browser = [i for i in ids if i.split("::")[0].rsplit("/", 1)[-1].startswith("test_browser")]
+    # (the controller has the workers' node ids, not their marks: the browser tests' files)
+    browser = [i for i in ids if re.match(r"test_browser|test_two_servers", i.split("::")[0].rsplit("/", 1)[-1])]
     lost = [i for i in browser if "@" not in i.rpartition("]")[2].rpartition("::")[2]]
     if lost:
         pytest.exit(f"--dist loadgroup does not group the browser tests here: {len(lost)} of {len(browser)} have no "

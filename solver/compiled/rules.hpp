@@ -5,14 +5,14 @@
 
 namespace fugitive {
 
-constexpr int ESCAPE = 42;
-constexpr int MAX_CARD = 41;
-constexpr int BASE_STEP = 3;
-constexpr int MIN_SPRINT_VALUE = 1;
-constexpr int MAX_SPRINT_VALUE = 2;
+inline constexpr int ESCAPE = 42;
+inline constexpr int MAX_CARD = 41;
+inline constexpr int BASE_STEP = 3;
+inline constexpr int MIN_SPRINT_VALUE = 1;
+inline constexpr int MAX_SPRINT_VALUE = 2;
 
-constexpr int SPRINT_VALUE[43] = {2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2};
-constexpr int DECK_OF[43] = {0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0};
+inline constexpr int SPRINT_VALUE[43] = {2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2};
+inline constexpr int DECK_OF[43] = {0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0};
 // (deck 1: 4-14, deck 2: 15-28, deck 3: 29-41)
 
 // the arithmetic of engine/rules.py, the same names

@@ -1,7 +1,7 @@
 """End-to-end: the real app in a real headless Chromium at a 390x844 phone viewport.
 
 The server is started with ``streamlit run streamlit_app.py`` on 127.0.0.1 and a
-temporary FUGITIVE_DB; Playwright drives /usr/bin/chromium. Screenshots go to a
+temporary FUGITIVE_DB; Playwright drives Debian's chromium (harness.browser.CHROMIUM). Screenshots go to a
 temporary folder, or to docs/screenshots/ (shown in the README) when
 FUGITIVE_SCREENSHOTS=1, so an ordinary test run leaves the work tree as it was.
 """

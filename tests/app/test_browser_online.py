@@ -362,7 +362,9 @@ def test_a_tap_lost_in_a_network_blip_is_said_and_a_tap_again_saves_it(server):
         # session arrived between the look and the tap) is no tap; nothing saved yet
         from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-        deadline = time.monotonic() + 30
+        browser.wait_idle(fp)
+        assert store.version(gid) == version, "the lost tap was saved when the page came back"
+        deadline, clicks = time.monotonic() + 30, 0
         while store.version(gid) == version:
             assert time.monotonic() < deadline, "the tap again never saved the move"
             browser.wait_idle(fp)
@@ -373,7 +375,9 @@ def test_a_tap_lost_in_a_network_blip_is_said_and_a_tap_again_saves_it(server):
                 fp.locator('button:has-text("Place")').first.click(timeout=2_000)
             except PlaywrightTimeout:
                 continue
+            clicks += 1
             wait_version(fp, version + 1)
+        assert clicks >= 1  # the move was saved by the tap again, not by the lost one
         assert len(store.open(gid).record.events) == events + 1
         assert fp.locator('[data-testid="fg-lost-tap"]').count() == 0
 
