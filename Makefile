@@ -47,14 +47,12 @@ $(BROWSER_STAMP): $(STAMP) scripts/install-browser.sh scripts/extra_requirements
 	VENV=$(VENV) bash scripts/install-browser.sh
 	if [ -x /usr/bin/chromium ] || [ -x /usr/bin/chromium-headless-shell ]; then touch $(BROWSER_STAMP); fi
 
-# the optional research extra (OpenSpiel, PettingZoo): installed for the tests. An
-# extra's own requirements (scripts/extra_requirements.py), not `pip install -e
-# '.[research]'`, which would build the installed project and its compiled core again
+# the optional research extra (OpenSpiel, PettingZoo): installed for the tests, by its
+# own requirements (scripts/install.sh --extra)
 RESEARCH_STAMP := $(VENV)/.research
 
 $(RESEARCH_STAMP): $(STAMP) scripts/extra_requirements.py scripts/install.sh
-	$(BIN)/python scripts/extra_requirements.py research > $(VENV)/research.txt
-	$(INSTALL) -r $(VENV)/research.txt
+	$(INSTALL) --extra research
 	touch $(RESEARCH_STAMP)
 
 PG_STAMP := $(VENV)/.postgres

@@ -19,8 +19,5 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromium-headless-shell ]; then
     echo "WARNING: the browser tests will be SKIPPED"
   fi
 fi
-# the browser extra's own requirements: `pip install -e '.[browser]'` would build the
-# installed project (its compiled core) again
-REQS="$VENV/browser.txt"
-"$VENV/bin/python" scripts/extra_requirements.py browser > "$REQS" && VENV="$VENV" bash scripts/install.sh -r "$REQS" \
+VENV="$VENV" bash scripts/install.sh --extra browser \
   || echo "WARNING: could not install playwright: the browser tests will be SKIPPED"

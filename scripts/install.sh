@@ -5,8 +5,16 @@
 # compiled core's build; the test extras: 2 s instead of 17 s). It is a saving, not a
 # need: where uv cannot be had, or fails, pip does the install (a core that does not
 # compile is then tried once more by pip, before the Makefile installs without it).
+# `install.sh --extra NAME`: the requirements of pyproject.toml's optional extra NAME
+# (scripts/extra_requirements.py), not `-e '.[NAME]'`, which would build the installed
+# project and its compiled core again.
 set -u
 BIN="${VENV:-.venv}/bin"
+if [ "${1:-}" = "--extra" ]; then
+  reqs="${VENV:-.venv}/$2.txt"
+  "$BIN/python" scripts/extra_requirements.py "$2" > "$reqs" || exit 1
+  set -- -r "$reqs"
+fi
 if [ -x "$BIN/uv" ]; then
   # uv takes an installed editable project for up to date unless its pyproject.toml
   # changed: the make rule that calls this runs when a C++ source or a module changed,

@@ -56,7 +56,6 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: 0 if item.get_closest_marker("browser") else 1 if item.get_closest_marker("slow") else 2)
 
 
-
 @pytest.hookimpl(optionalhook=True)  # xdist's hook: pytest without xdist (-p no:xdist) knows no such hook
 def pytest_xdist_node_collection_finished(node, ids):
     """Under ``--dist loadgroup`` each worker writes a grouped test's group into its node

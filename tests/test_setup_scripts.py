@@ -10,12 +10,16 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "extra_requirements.py"
 
 
+def _extras() -> dict[str, list[str]]:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+
+
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, cwd=ROOT, check=False)
 
 
 def test_each_extras_requirements_are_printed_one_per_line_as_pyproject_has_them():
-    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    extras = _extras()
     assert {"browser", "research"} <= set(extras)  # the two make test installs by their lines
     for name, requirements in extras.items():
         got = _run(name)
@@ -24,7 +28,7 @@ def test_each_extras_requirements_are_printed_one_per_line_as_pyproject_has_them
 
 
 def test_an_unknown_extra_or_no_extra_is_said_and_fails():
-    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    extras = _extras()
     got = _run("browsers")
     assert got.returncode == 1 and got.stdout == ""
     assert "no optional extra 'browsers'" in got.stderr and ", ".join(sorted(extras)) in got.stderr
