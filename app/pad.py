@@ -48,18 +48,20 @@ from .templating import asset
 
 #: two taps this close (ms, in the page's clock), at one place: one double tap
 DOUBLE_MS = 400
+#: two taps closer than this (px) stand at one place, for a double tap
+ONE_PLACE_PX = 24
 #: a tap with no answer after this long (ms) is sent again, with its own id
 RESEND_MS = 4000
 
 
 def script() -> str:
-    """The pad's script, app/assets/pad.js, with DOUBLE_MS and RESEND_MS filled in from
+    """The pad's script, app/assets/pad.js, with DOUBLE_MS, ONE_PLACE_PX and RESEND_MS filled in from
     here (their one source). Its text, not its path: Streamlit 1.67 takes a path for
     ``js`` only from a component of an installed package that declares an ``asset_dir``
     in its pyproject.toml (``streamlit.components.v2.component_definition_resolver``),
     and the pad is declared in the app."""
     text = asset("pad.js")
-    for name, value in (("__DOUBLE_MS__", DOUBLE_MS), ("__RESEND_MS__", RESEND_MS)):
+    for name, value in (("__DOUBLE_MS__", DOUBLE_MS), ("__ONE_PLACE_PX__", ONE_PLACE_PX), ("__RESEND_MS__", RESEND_MS)):
         if name not in text:
             raise RuntimeError(f"app/assets/pad.js: {name} is not in it (its value comes from app/pad.py)")
         text = text.replace(name, str(value))

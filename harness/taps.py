@@ -16,7 +16,7 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-from app.pad import DOUBLE_MS
+from app.pad import DOUBLE_MS, ONE_PLACE_PX
 
 from engine.cards import deck_of
 from engine.record import TURN_ENDS, Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place
@@ -115,8 +115,6 @@ def log_length(page) -> int:
 
 #: each page's last tap: when (this process's clock, after the click) and where
 _LAST_TAP: weakref.WeakKeyDictionary[object, tuple[float, float, float]] = weakref.WeakKeyDictionary()
-#: the pad's own measure of "one place" for a double tap (px), as app/pad's script has it
-_ONE_PLACE_PX = 24
 
 
 def tap_pad(page, target, what: str = "") -> str:
@@ -133,7 +131,7 @@ def tap_pad(page, target, what: str = "") -> str:
     if box is not None:
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
         last = _LAST_TAP.get(page)
-        if last is not None and math.hypot(x - last[1], y - last[2]) < _ONE_PLACE_PX:
+        if last is not None and math.hypot(x - last[1], y - last[2]) < ONE_PLACE_PX:
             wait = (DOUBLE_MS + 60) / 1000 - (time.monotonic() - last[0])
             if wait > 0:
                 time.sleep(wait)

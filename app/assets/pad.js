@@ -1,8 +1,9 @@
 // The entry pad's script: the code of the Streamlit v2 component "fugitive_pad" (app/pad.py,
 // whose docstring says what it does and why). It runs in the page itself (no iframe).
-// DOUBLE_MS and RESEND_MS are filled in by app/pad.py from its constants, their one
-// source (the browser tests and the tap storm read them there).
+// DOUBLE_MS, ONE_PLACE_PX and RESEND_MS are filled in by app/pad.py from its constants,
+// their one source (the browser tests and the tap storm read them there).
 const DOUBLE_MS = __DOUBLE_MS__;  // two taps this close, at one place: one double tap
+const ONE_PLACE_PX = __ONE_PLACE_PX__;  // two taps closer than this stand at one place
 const RESEND_MS = __RESEND_MS__;  // a tap with no answer yet goes again (the same id) after this long
 
 export default function(component) {
@@ -68,7 +69,7 @@ export default function(component) {
             // (the record changed since: an entry or an Undo was saved; or another control
             // stands there now. The same control again, once the page answered and the
             // record stayed, is a tap she means: a number picked again to take it back)
-            if (pointer && last && now - last.at < DOUBLE_MS && Math.hypot(event.clientX - last.x, event.clientY - last.y) < 24
+            if (pointer && last && now - last.at < DOUBLE_MS && Math.hypot(event.clientX - last.x, event.clientY - last.y) < ONE_PLACE_PX
                     && (last.version !== entry.version || (last.html !== pad.html && last.control !== control))) {
                 entry.outcome = 'stale'; entry.done = now; flash(el); note(pad.words.double);
                 last.at = now;  // a third tap as quick belongs to the same burst, meant for the same page
