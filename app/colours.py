@@ -15,9 +15,8 @@ the tests alike.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Protocol
 
-__all__ = ["LOOKS", "Look", "cell_style", "contrast", "heat_colours", "kind_style", "luminance"]
+__all__ = ["LOOKS", "contrast", "heat_colours", "kind_colours", "kind_style", "luminance"]
 
 
 def _rgb(hex_colour: str) -> tuple[float, float, float]:
@@ -73,25 +72,17 @@ LOOKS = {
 }
 
 
-class Look(Protocol):
-    """What the rule needs of a number's look (``ui.CellLook``): its kind (up, sprint,
-    mine, out, certain, likely)."""
-
-    @property
-    def kind(self) -> str: ...
-
-
-def cell_style(look: Look, p: float) -> str:
-    """The inline style of one number at probability ``p`` (a heat map's cell, a guess
-    button): its background, text and border."""
-    return kind_style(look.kind, p)
+def kind_colours(kind: str, p: float) -> tuple[str, str, str]:
+    """The background, text colour and border of a number of kind ``kind``
+    (``ui.cell_look``'s kinds: up, sprint, mine, out, certain, likely) at probability
+    ``p``: a heat map's cell, a guess button."""
+    if kind == "likely":
+        bg, fg = heat_colours(p)
+        return bg, fg, f"2px solid {bg}"
+    return LOOKS[kind]
 
 
 def kind_style(kind: str, p: float) -> str:
-    """:func:`cell_style` of a number of kind ``kind`` (``ui.cell_look``'s kinds)."""
-    if kind == "likely":
-        bg, fg = heat_colours(p)
-        border = f"2px solid {bg}"
-    else:
-        bg, fg, border = LOOKS[kind]
+    """:func:`kind_colours` as an inline style."""
+    bg, fg, border = kind_colours(kind, p)
     return f"background:{bg};color:{fg};border:{border}"

@@ -26,7 +26,7 @@ from store import StoreError
 from . import identity
 from . import match_logic as ml
 from . import services, ui
-from .colours import cell_style
+from .colours import kind_colours
 from .match_control import MatchSession, Matches
 from .match_control import apply_move
 from .i18n import error_text, t
@@ -320,7 +320,7 @@ def _guess_controls(m: MatchSession, key: str) -> None:
     def label(x: int) -> str:
         # the number, and under it its chance (or its mark) as the pad says it
         if x in looks:
-            return f"{x}  \n:small[{looks[x][0].label}]"
+            return f"{x}  \n:small[{looks[x].label}]"
         return f"{x}◆" if x in hand else str(x)
 
     # the status line says what to do: the numbers need no label of their own on screen
@@ -340,7 +340,7 @@ def _guess_controls(m: MatchSession, key: str) -> None:
                    text=t("own_cards_marked") if hand and not mine else ""))
 
 
-def _number_looks(state: GameState) -> dict[int, tuple[ui.CellLook, float]]:
+def _number_looks(state: GameState) -> dict[int, ui.CellLook]:
     """Each number's look and chance for her guess (the heat map's posterior: one solve,
     cached by the record; the assistant pad's rule, ``ui.cell_look``); empty before
     her first entry or when her record is inconsistent."""
@@ -352,25 +352,22 @@ def _number_looks(state: GameState) -> dict[int, tuple[ui.CellLook, float]]:
         return {}
     face_up, hand = set(state.up_numbers - {0}), set(state.marshal_hand)
     sprint_up = {c for h in state.row if h.face_up for c in h.sprint_cards}
-    out = {}
-    for x in range(1, 42):
-        p = float(post.probability(x))
-        out[x] = (ui.cell_look(x, p, face_up, hand, sprint_up), p)
-    return out
+    return {x: ui.cell_look(x, float(post.probability(x)), face_up, hand, sprint_up) for x in range(1, 42)}
 
 
-def _number_css(key: str, looks: list[tuple[ui.CellLook, float]]) -> str:
+def _number_css(key: str, looks: list[ui.CellLook]) -> str:
     """The colours of her guess's buttons, in their order: the pad's colour rule
-    (``colours.cell_style``), a chosen number ringed as on the pad."""
+    (``colours.kind_colours``), a chosen number ringed as on the pad."""
     base = f'div.st-key-{key} [role="toolbar"] > button'
     rules_ = [f"{base} {{line-height: 1.05; padding: 2px 3px !important; min-height: 46px;}}",
               f"{base} p {{margin: 0; font-weight: 700;}}",
               f"{base} p span {{font-weight: 400; font-size: 11px !important;}}",
               f'{base}[aria-pressed="true"] {{box-shadow: inset 0 0 0 3px #1747c9 !important;'
               " border-color: #1747c9 !important;}"]
-    for i, (look, p) in enumerate(looks, start=1):
-        style = "; ".join(part.replace(":", ": ", 1) + " !important" for part in cell_style(look, p).split(";"))
-        rules_.append(f"{base}:nth-child({i}) {{{style};}}")
+    for i, look in enumerate(looks, start=1):
+        bg, fg, border = kind_colours(look.kind, look.p)
+        rules_.append(f"{base}:nth-child({i}) {{background: {bg} !important; color: {fg} !important;"
+                      f" border: {border} !important;}}")
     return "<style>" + "\n".join(rules_) + "</style>"
 
 

@@ -51,7 +51,6 @@ from notepad import FugitiveDrawEntry, Notepad, PlaceEntry
 from solver import Posterior
 
 from . import ui
-from .colours import cell_style
 from .assistant_fixes import Fix
 from .assistant_logic import Draft, GameRef, Message, OpenGame, Say, active_number, complete, fix_payload, \
     possible_positions, seen_cards
@@ -382,12 +381,11 @@ def _first_turn(pad: Notepad) -> bool:
 
 
 # --------------------------------------------------------------------------- her guess
-def _looks(pad: Notepad, post: Posterior | None) -> dict[int, tuple[ui.CellLook, float]]:
+def _looks(pad: Notepad, post: Posterior | None) -> dict[int, ui.CellLook]:
     s = pad.state
     face_up, hand, sprint_up = set(s.face_up_numbers), set(s.marshal_hand), set(s.face_up_sprint_cards)
     probs = post.hideouts if post is not None and post.consistent else {}
-    return {x: (ui.cell_look(x, float(probs.get(x, 0.0)), face_up, hand, sprint_up), float(probs.get(x, 0.0)))
-            for x in range(1, 42)}
+    return {x: ui.cell_look(x, float(probs.get(x, 0.0)), face_up, hand, sprint_up) for x in range(1, 42)}
 
 
 def _guess(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str] | None) -> Markup:
@@ -397,10 +395,10 @@ def _guess(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, s
     manhunt = s.allows("manhunt_guess")
     chosen = set(draft.numbers)
     buttons = []
-    for x, (look, p) in _looks(pad, post).items():
+    for x, look in _looks(pad, post).items():
         up = look.kind in ("up", "sprint")
         buttons.append(button(str(x), "pick", x, cls="fg-num" + (" fg-chosen" if x in chosen else ""),
-                              disabled=up, style=cell_style(look, p), sub=look.label))
+                              disabled=up, style=look.style, sub=look.label))
     hint, chance = _chance(pad, draft, post, manhunt)
     return render("pad/guess.html", chosen=",".join(map(str, sorted(chosen))),
                   text=t("guess_number" if manhunt else "guess_numbers"), buttons=buttons, columns=GRID,
@@ -513,7 +511,7 @@ def _heat(pad: Notepad, post: Posterior | None) -> Markup:
     percentage or mark as text."""
     if post is None or not post.consistent:
         return Markup()
-    cells = [Cell(x, cell_style(look, p), f"{p:.4f}", look.kind, look.label) for x, (look, p) in _looks(pad, post).items()]
+    cells = [Cell(x, look.style, f"{look.p:.4f}", look.kind, look.label) for x, look in _looks(pad, post).items()]
     return render("pad/heat.html", events=len(pad), cells=cells,
                   legend=_legend(pad, post, bool(pad.state.face_up_sprint_cards)))
 

@@ -36,7 +36,6 @@ def _rgb(hex_colour: str) -> str:
 
 def test_each_number_of_her_guess_says_its_chance_in_the_pads_words_and_colour(server, page):
     from app import services, ui
-    from app.colours import cell_style
 
     url, db = server
     state = bots_until(3, lambda s: s.phase == "marshal_guess" and len(s.events) > 12)
@@ -55,7 +54,7 @@ def test_each_number_of_her_guess_says_its_chance_in_the_pads_words_and_colour(s
         p = float(post.probability(x))
         look = ui.cell_look(x, p, face_up, hand, sprint_up)
         assert [s.strip() for s in lines] == [str(x), look.label], (x, lines)
-        want = dict(part.split(":", 1) for part in cell_style(look, p).split(";"))
+        want = dict(part.split(":", 1) for part in look.style.split(";"))
         got = b.evaluate("e => [getComputedStyle(e).backgroundColor, getComputedStyle(e).color]")
         assert got == [_rgb(want["background"]), _rgb(want["color"])], (x, got, want)
         likely += look.kind == "likely"
@@ -73,9 +72,9 @@ def test_each_number_of_her_guess_says_its_chance_in_the_pads_words_and_colour(s
 
 def test_the_match_pages_heat_map_wears_the_pads_colours_and_every_number_reads(server, page):
     """Issue 37, one colour rule: her assistant panel's heat map on the match page, as
-    Chromium draws it, gives each number the pad's solid colours (``colours.cell_style``)
+    Chromium draws it, gives each number the pad's solid colours (``CellLook.style``)
     and its text reads at 4.5:1 (the translucent red it had: 2.9:1 at 45%)."""
-    from app import colours, services, ui
+    from app import services, ui
 
     from .test_browser_colours import CONTRASTS
 
@@ -95,7 +94,7 @@ def test_the_match_pages_heat_map_wears_the_pads_colours_and_every_number_reads(
         p = float(post.probability(x))
         look = ui.cell_look(x, p, face_up, hand, sprint_up)
         kinds.add(look.kind)
-        want = dict(part.split(":", 1) for part in colours.cell_style(look, p).split(";"))
+        want = dict(part.split(":", 1) for part in look.style.split(";"))
         assert [bg, fg] == [_rgb(want["background"]), _rgb(want["color"])], (x, p, look.kind, bg, fg, want)
     assert "likely" in kinds and "out" in kinds, kinds
     heat_texts = [m for m in page.evaluate(CONTRASTS) if m[4] in ("div.n", "div.p")]

@@ -50,7 +50,7 @@ def _cells(page: str) -> dict[int, dict[str, str]]:
 def test_the_match_and_learning_heat_map_paints_each_number_as_the_pad_does():
     """Issue 37: one colour rule for every page. ``ui.heatmap_html`` (the match page's
     assistant panel, Learning's hindsight) gives every number the pad's inline colours
-    (``colours.cell_style``: the same background and text at the same chance), and the
+    (``CellLook.style``: the same background and text at the same chance), and the
     text of every cell reads at 4.5:1 on it (the translucent red it had, with its fixed
     text colours, read at under 4.5:1 from 45% to 83%: 2.9:1 at 45%)."""
     from app import ui
@@ -65,7 +65,7 @@ def test_the_match_and_learning_heat_map_paints_each_number_as_the_pad_does():
         p = float(hideouts.get(x, 0.0))
         look = ui.cell_look(x, p, face_up, hand, sprint_up)
         kinds.add(look.kind)
-        want = {k: v for k, v in (part.split(":", 1) for part in colours.cell_style(look, p).split(";"))}
+        want = {k: v for k, v in (part.split(":", 1) for part in look.style.split(";"))}
         assert style == want, (x, p, look.kind, style, want)
         assert colours.contrast(style["background"], style["color"]) >= 4.5, (x, p, style)
     assert kinds == {"up", "sprint", "mine", "out", "certain", "likely"}
