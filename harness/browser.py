@@ -173,24 +173,40 @@ def phone_pages(count: int, **options):
                 pass
 
 
+#: The page's own account of when it was last busy (``window.__fgIdle.last``, its clock):
+#: a Streamlit rerun on screen (the running icon, a stale element, a spinner), or a tap
+#: or key, whose rerun may show a moment later. Kept by a MutationObserver and input
+#: listeners from the first ``wait_idle`` on each document, so that a second wait with
+#: nothing in between returns at once instead of waiting out another quiet period.
+IDLE = """(quiet) => {
+    const busy = () => !!(document.querySelector('[data-testid="stStatusWidgetRunningIcon"]')
+        || document.querySelector('[data-stale="true"]')
+        || document.querySelector('[data-testid="stSpinner"]'));
+    let w = window.__fgIdle;
+    if (w === undefined) {
+        w = window.__fgIdle = {last: performance.now(), busy: busy()};
+        new MutationObserver(() => {
+            const b = busy();
+            if (b || w.busy) w.last = performance.now();  // busy now, or just stopped
+            w.busy = b;
+        }).observe(document, {subtree: true, childList: true, attributes: true,
+                              attributeFilter: ['data-stale', 'data-testid']});
+        for (const type of ['pointerdown', 'click', 'keydown', 'input', 'change']) {
+            document.addEventListener(type, () => { w.last = performance.now(); }, {capture: true});
+        }
+    }
+    const now = performance.now();
+    if (busy()) { w.last = now; w.busy = true; return false; }
+    return now - w.last >= quiet;
+}"""
+
+
 def wait_idle(page, timeout: float = 60_000, quiet_ms: int = 150) -> None:
     """Wait until Streamlit's rerun is over: no running indicator, no stale element,
-    no spinner, continuously for ``quiet_ms`` (a tap's rerun may start a moment late)."""
-    page.wait_for_function(
-        """(quiet) => {
-            const busy = document.querySelector('[data-testid="stStatusWidgetRunningIcon"]')
-                || document.querySelector('[data-stale="true"]')
-                || document.querySelector('[data-testid="stSpinner"]');
-            const now = performance.now();
-            if (busy) { window.__fgIdleSince = undefined; return false; }
-            if (window.__fgIdleSince === undefined) window.__fgIdleSince = now;
-            return now - window.__fgIdleSince >= quiet;
-        }""",
-        arg=quiet_ms,
-        timeout=timeout,
-        polling=25,
-    )
-    page.evaluate("window.__fgIdleSince = undefined")
+    no spinner, and none of them nor a tap or key for ``quiet_ms`` (a tap's rerun may
+    start a moment late). The quiet is counted from the page's last activity (``IDLE``),
+    not from this call: a page idle since the last wait is not waited for again."""
+    page.wait_for_function(IDLE, arg=quiet_ms, timeout=timeout, polling=25)
 
 
 try:  # the browser tests' package: only they make a Blip

@@ -11,6 +11,8 @@ Refusals and stale taps are shown in the band, which keeps its height: nothing m
 """
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from harness import browser, taps
@@ -117,10 +119,7 @@ class Thumb:
         what = f"entry {n}: {tap.what} at y={box['y']:.0f}..{box['y'] + box['height']:.0f}"
         if box["y"] < 0 or box["y"] + box["height"] > SCREEN:
             self.off_screen.append(what)
-        self.page.wait_for_timeout(250)  # a late element (suggestions, a message) must not push it away
-        again = _box(tap.target)
-        if abs(again["y"] - box["y"]) > 1 or abs(again["x"] - box["x"]) > 1:
-            self.moved.append(f"{what}: moved to y={again['y']:.0f} while the thumb went to it")
+        travel = time.monotonic() + 0.25  # the thumb's way to it: a late element (suggestions, a message) must not push it away
         # every control keeps its place on its screen from one entry to the next (her cards
         # at every draw, the opening's draws included; his sprint counts at every placement)
         screen = self.page.locator(taps.PAD).get_attribute("data-screen")
@@ -140,6 +139,11 @@ class Thumb:
                 self.jumped.append(f"{what}: {name} on the {screen} screen stood at {self.before[name]}, now ({x}, {y})")
         self.before = now
         self.tappable_words.update(f"{screen} screen: {w}" for w in self.page.evaluate(TAPPABLE_WORDS))
+        # (the looks above are taken while the thumb travels; then, where it lands)
+        self.page.wait_for_timeout(max(0.0, travel - time.monotonic()) * 1000)
+        again = _box(tap.target)
+        if abs(again["y"] - box["y"]) > 1 or abs(again["x"] - box["x"]) > 1:
+            self.moved.append(f"{what}: moved to y={again['y']:.0f} while the thumb went to it")
 
 
 def _expected_looks(events) -> dict[int, tuple[str, str, str]]:
