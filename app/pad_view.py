@@ -383,9 +383,8 @@ def _first_turn(pad: Notepad) -> bool:
 # --------------------------------------------------------------------------- her guess
 def _looks(pad: Notepad, post: Posterior | None) -> dict[int, ui.CellLook]:
     s = pad.state
-    face_up, hand, sprint_up = set(s.face_up_numbers), set(s.marshal_hand), set(s.face_up_sprint_cards)
     probs = post.hideouts if post is not None and post.consistent else {}
-    return {x: ui.cell_look(x, float(probs.get(x, 0.0)), face_up, hand, sprint_up) for x in range(1, 42)}
+    return ui.number_looks(probs, s.face_up_numbers, s.marshal_hand, s.face_up_sprint_cards)
 
 
 def _guess(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str] | None) -> Markup:

@@ -13,7 +13,7 @@ hand on the way.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from collections.abc import Iterable, Sequence, Set
+from collections.abc import Iterable, Mapping, Sequence, Set
 from typing import TypeVar
 
 import streamlit as st
@@ -154,16 +154,23 @@ def cell_look(x: int, p: float, face_up: Set[int], hand: Set[int], sprint_up: Se
     return CellLook(kind, label, p)
 
 
-def heatmap_html(hideouts: dict[int, float], face_up: Iterable[int] = (), hand: Iterable[int] = (),
+def number_looks(hideouts: Mapping[int, float], face_up: Iterable[int] = (), hand: Iterable[int] = (),
+                 sprint_up: Iterable[int] = ()) -> dict[int, CellLook]:
+    """The look of every number 1-41 (:func:`cell_look`) at its chance in ``hideouts``
+    (a number not in it: none), in order: what every page paints its grid of numbers
+    with (the heat maps, the pad's and the match page's guess buttons), so that one
+    posterior reads alike wherever it is shown."""
+    face_up, hand, sprint_up = set(face_up), set(hand), set(sprint_up)
+    return {x: cell_look(x, float(hideouts.get(x, 0.0)), face_up, hand, sprint_up) for x in range(1, 42)}
+
+
+def heatmap_html(hideouts: Mapping[int, float], face_up: Iterable[int] = (), hand: Iterable[int] = (),
                  events: int = 0, sprint_up: Iterable[int] = ()) -> Markup:
     """41 cells, 7 per row: certain, likely, ruled out at a glance; face-up numbers
     (hideouts, and revealed sprint cards beside them) and her own cards marked."""
-    face_up, hand, sprint_up = set(face_up), set(hand), set(sprint_up)
     cells = []
-    for x in range(1, 42):
-        p = float(hideouts.get(x, 0.0))
-        look = cell_look(x, p, face_up, hand, sprint_up)
-        cells.append({"n": x, "p": f"{p:.4f}", "kind": look.kind, "style": look.style, "label": look.label})
+    for x, look in number_looks(hideouts, face_up, hand, sprint_up).items():
+        cells.append({"n": x, "p": f"{look.p:.4f}", "kind": look.kind, "style": look.style, "label": look.label})
     return render("ui/heatmap.html", cells=cells, events=events)
 
 
