@@ -342,7 +342,7 @@ def _guess_controls(m: MatchSession, key: str) -> None:
 
 def _number_looks(state: GameState) -> dict[int, ui.CellLook]:
     """Each number's look and chance for her guess (the heat map's posterior: one solve,
-    cached by the record; the assistant pad's rule, ``ui.cell_look``); empty before
+    cached by the record; the assistant pad's rule, ``ui.number_looks``); empty before
     her first entry or when her record is inconsistent."""
     rec = state.marshal_record()
     if not rec.events:
@@ -350,9 +350,8 @@ def _number_looks(state: GameState) -> dict[int, ui.CellLook]:
     post = services.solve(rec)
     if not post.consistent:
         return {}
-    face_up, hand = set(state.up_numbers - {0}), set(state.marshal_hand)
     sprint_up = {c for h in state.row if h.face_up for c in h.sprint_cards}
-    return {x: ui.cell_look(x, float(post.probability(x)), face_up, hand, sprint_up) for x in range(1, 42)}
+    return ui.number_looks(post.hideouts, state.up_numbers - {0}, state.marshal_hand, sprint_up)
 
 
 def _number_css(key: str, looks: list[ui.CellLook]) -> str:

@@ -38,7 +38,6 @@ head line beside the status.
 """
 from __future__ import annotations
 
-import functools
 import json
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar
@@ -56,7 +55,7 @@ from .assistant_logic import Draft, GameRef, Message, OpenGame, Say, active_numb
     possible_positions, seen_cards
 from .i18n import error_text, format_text, rule_text, t
 from .formatting import percent
-from .templating import Markup, macro, render
+from .templating import Drawn, Markup, render
 
 #: Her guess and the sprint cards of a reveal: 7 numbers a line; his sprint count: 8.
 GRID = 7
@@ -109,30 +108,11 @@ def _short(e: Event) -> str:
 
 
 # --------------------------------------------------------------------------- pieces
-class _Drawn:
-    """A part of the pad that a template writes as ``{{ part }}``: drawn by its macro of
-    app/templates/pad/macros.html (``_macro``), and kept. The pad is drawn again on every
-    tap and mostly holds the parts it held the tap before (the buttons of a grid of 41,
-    the entries but the newest, the ruled-out numbers of the heat map): a macro call
-    costs some 6 µs, a look here under 1, which halves the templates' cost (the pad
-    drawn in about 2.5 ms, 1.4 ms from the f-strings: ``python -m bench.pad_server_profile``)."""
-
-    __slots__ = ()
-    _macro: ClassVar[str]
-
-    def __html__(self) -> str:
-        return _drawn(self)
-
-
-@functools.lru_cache(maxsize=8192)
-def _drawn(part: _Drawn) -> str:
-    return str(macro("pad/macros.html", part._macro)(part))
-
-
 @dataclass(frozen=True)
-class Button(_Drawn):
+class Button(Drawn):
     """One tap target: ``kind`` and ``value`` are what the tap sends (``data-k``,
-    ``data-x``), ``fix`` the correction it makes (the JSON the page sends back, ``data-f``)."""
+    ``data-x``), ``fix`` the correction it makes (the JSON the page sends back, ``data-f``);
+    drawn by its macro of app/templates/pad/macros.html and kept (``templating.Drawn``)."""
 
     label: str
     kind: str
@@ -143,30 +123,19 @@ class Button(_Drawn):
     title: str = ""
     fix: str | None = None
     sub: str = ""
+    _template: ClassVar[str] = "pad/macros.html"
     _macro: ClassVar[str] = "button"
 
 
 @dataclass(frozen=True)
-class Cell(_Drawn):
-    """A number of the heat map: its inline colours, its probability (``p``, as the
-    tests read it), its kind of look and the mark or percentage it shows."""
-
-    x: int
-    style: str
-    p: str
-    look: str
-    mark: str
-    _macro: ClassVar[str] = "cell"
-
-
-@dataclass(frozen=True)
-class Entry(_Drawn):
+class Entry(Drawn):
     """An entry in the list of entries (``i`` 0-based; ``bad``: the first the solver
     cannot explain)."""
 
     i: int
     text: str
     bad: bool
+    _template: ClassVar[str] = "pad/macros.html"
     _macro: ClassVar[str] = "entry"
 
 
@@ -383,9 +352,8 @@ def _first_turn(pad: Notepad) -> bool:
 # --------------------------------------------------------------------------- her guess
 def _looks(pad: Notepad, post: Posterior | None) -> dict[int, ui.CellLook]:
     s = pad.state
-    face_up, hand, sprint_up = set(s.face_up_numbers), set(s.marshal_hand), set(s.face_up_sprint_cards)
     probs = post.hideouts if post is not None and post.consistent else {}
-    return {x: ui.cell_look(x, float(probs.get(x, 0.0)), face_up, hand, sprint_up) for x in range(1, 42)}
+    return ui.number_looks(probs, s.face_up_numbers, s.marshal_hand, s.face_up_sprint_cards)
 
 
 def _guess(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, str] | None) -> Markup:
@@ -507,13 +475,14 @@ def _over(pad: Notepad, draft: Draft, post: Posterior | None, tip: tuple[int, st
 
 # --------------------------------------------------------------------------- analysis
 def _heat(pad: Notepad, post: Posterior | None) -> Markup:
-    """The 1-41 heat map (outside her guess): every cell's colour inline, its
-    percentage or mark as text."""
+    """The 1-41 heat map (outside her guess), the match and Learning pages' own
+    (``ui.heatmap_html``: every cell's colour inline, its percentage or mark as text),
+    and its legend under it."""
     if post is None or not post.consistent:
         return Markup()
-    cells = [Cell(x, look.style, f"{look.p:.4f}", look.kind, look.label) for x, look in _looks(pad, post).items()]
-    return render("pad/heat.html", events=len(pad), cells=cells,
-                  legend=_legend(pad, post, bool(pad.state.face_up_sprint_cards)))
+    s = pad.state
+    return (ui.heatmap_html(post.hideouts, s.face_up_numbers, s.marshal_hand, len(pad), s.face_up_sprint_cards)
+            + _legend(pad, post, bool(s.face_up_sprint_cards)))
 
 
 def _legend(pad: Notepad, post: Posterior | None, sprint_up: bool) -> Markup:

@@ -13,8 +13,8 @@ hand on the way.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from collections.abc import Iterable, Sequence, Set
-from typing import TypeVar
+from collections.abc import Iterable, Mapping, Sequence, Set
+from typing import ClassVar, TypeVar
 
 import streamlit as st
 from markupsafe import Markup, escape
@@ -28,10 +28,9 @@ from store import StoreError, configured_location, display_location
 
 from . import services
 from .colours import kind_style
-from .templating import render
+from .templating import Drawn, render, style
 from .i18n import error_text, get_lang, t
 from .formatting import decimal, number, percent
-from .templating import style
 
 def shown_id(gid: object) -> str:
     """A game id from the URL, to show in a message: inline code (never markdown, so
@@ -154,16 +153,39 @@ def cell_look(x: int, p: float, face_up: Set[int], hand: Set[int], sprint_up: Se
     return CellLook(kind, label, p)
 
 
-def heatmap_html(hideouts: dict[int, float], face_up: Iterable[int] = (), hand: Iterable[int] = (),
+def number_looks(hideouts: Mapping[int, float], face_up: Iterable[int] = (), hand: Iterable[int] = (),
+                 sprint_up: Iterable[int] = ()) -> dict[int, CellLook]:
+    """The look of every number 1-41 (:func:`cell_look`) at its chance in ``hideouts``
+    (a number not in it: none), in order: what every page paints its grid of numbers
+    with (the heat maps, the pad's and the match page's guess buttons), so that one
+    posterior reads alike wherever it is shown."""
+    face_up, hand, sprint_up = set(face_up), set(hand), set(sprint_up)
+    return {x: cell_look(x, float(hideouts.get(x, 0.0)), face_up, hand, sprint_up) for x in range(1, 42)}
+
+
+@dataclass(frozen=True)
+class Cell(Drawn):
+    """A number of the heat map as drawn, by the one macro that writes a cell
+    (app/templates/ui/macros.html), for every page: its number ``n`` and its look.
+    Kept once drawn (``templating.Drawn``): the pad draws its heat map on every tap."""
+
+    n: int
+    look: CellLook
+    _template: ClassVar[str] = "ui/macros.html"
+    _macro: ClassVar[str] = "cell"
+
+    @property
+    def p(self) -> str:
+        """Its chance to four places, as the tests read it (``data-p``)."""
+        return f"{self.look.p:.4f}"
+
+
+def heatmap_html(hideouts: Mapping[int, float], face_up: Iterable[int] = (), hand: Iterable[int] = (),
                  events: int = 0, sprint_up: Iterable[int] = ()) -> Markup:
     """41 cells, 7 per row: certain, likely, ruled out at a glance; face-up numbers
-    (hideouts, and revealed sprint cards beside them) and her own cards marked."""
-    face_up, hand, sprint_up = set(face_up), set(hand), set(sprint_up)
-    cells = []
-    for x in range(1, 42):
-        p = float(hideouts.get(x, 0.0))
-        look = cell_look(x, p, face_up, hand, sprint_up)
-        cells.append({"n": x, "p": f"{p:.4f}", "kind": look.kind, "style": look.style, "label": look.label})
+    (hideouts, and revealed sprint cards beside them) and her own cards marked. The
+    assistant's pad draws this one too, outside her guess."""
+    cells = [Cell(x, look) for x, look in number_looks(hideouts, face_up, hand, sprint_up).items()]
     return render("ui/heatmap.html", cells=cells, events=events)
 
 

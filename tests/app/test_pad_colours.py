@@ -49,10 +49,11 @@ def _cells(page: str) -> dict[int, dict[str, str]]:
 
 def test_the_match_and_learning_heat_map_paints_each_number_as_the_pad_does():
     """Issue 37: one colour rule for every page. ``ui.heatmap_html`` (the match page's
-    assistant panel, Learning's hindsight) gives every number the pad's inline colours
-    (``CellLook.style``: the same background and text at the same chance), and the
-    text of every cell reads at 4.5:1 on it (the translucent red it had, with its fixed
-    text colours, read at under 4.5:1 from 45% to 83%: 2.9:1 at 45%)."""
+    assistant panel, Learning's hindsight, the pad) gives every number the colours of
+    :mod:`app.colours` for what it is (a likely number ``heat_colours`` at its chance,
+    every other kind its ``LOOKS``), and the text of every cell reads at 4.5:1 on it
+    (the translucent red it had, with its fixed text colours, read at under 4.5:1 from
+    45% to 83%: 2.9:1 at 45%)."""
     from app import ui
 
     hideouts = {x: p for x, p in zip(range(3, 42), [i / 38 for i in range(39)])}  # 0% to 100%, 1 and 2 ruled out
@@ -60,12 +61,18 @@ def test_the_match_and_learning_heat_map_paints_each_number_as_the_pad_does():
     face_up, hand, sprint_up = {7}, {12, 30}, {9}
     cells = _cells(ui.heatmap_html(hideouts, face_up, hand, 5, sprint_up))
     assert sorted(cells) == list(range(1, 42))
+    # what each number is, by this setup: marked whatever its chance, else by its chance
+    marked = {7: "up", 9: "sprint", 12: "mine", 30: "mine"}
     kinds = set()
     for x, style in cells.items():
-        p = float(hideouts.get(x, 0.0))
-        look = ui.cell_look(x, p, face_up, hand, sprint_up)
-        kinds.add(look.kind)
-        want = {k: v for k, v in (part.split(":", 1) for part in look.style.split(";"))}
-        assert style == want, (x, p, look.kind, style, want)
+        p = hideouts.get(x, 0.0)
+        kind = marked.get(x) or ("out" if p == 0 else "certain" if p == 1 else "likely")
+        kinds.add(kind)
+        if kind == "likely":
+            bg, fg = colours.heat_colours(p)
+            want = {"background": bg, "color": fg, "border": f"2px solid {bg}"}
+        else:
+            want = dict(zip(("background", "color", "border"), colours.LOOKS[kind]))
+        assert style == want, (x, p, kind, style, want)
         assert colours.contrast(style["background"], style["color"]) >= 4.5, (x, p, style)
-    assert kinds == {"up", "sprint", "mine", "out", "certain", "likely"}
+    assert kinds == set(colours.LOOKS) | {"likely"}  # every kind of number met

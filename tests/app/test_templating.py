@@ -4,6 +4,7 @@ every other script takes its values from Python through one escaped path."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from app import pad, templating
 
@@ -27,21 +28,51 @@ def test_the_pad_script_takes_its_timings_from_python():
     assert "export default function(component)" in js
 
 
+def _parsed(html: str) -> list[tuple[str, str, object]]:
+    """``html`` as a browser's parser reads it: start tags (with their attributes), end
+    tags and text, the text of an element in one piece."""
+    from html.parser import HTMLParser
+
+    parts: list[tuple[str, str, object]] = []
+
+    class Parts(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            parts.append(("start", tag, attrs))
+
+        def handle_endtag(self, tag):
+            parts.append(("end", tag, None))
+
+        def handle_data(self, data):
+            if parts and parts[-1][0] == "text":
+                data = str(parts.pop()[2]) + data
+            parts.append(("text", "", data))
+
+    parser = Parts()
+    parser.feed(html)
+    parser.close()
+    return parts
+
+
 def test_the_stylesheets_are_style_elements_of_the_asset_files():
+    """What a page sends for each stylesheet is one ``<style>`` element, without
+    attributes, holding the whole file as it is on disk, and nothing else."""
     from app import assistant, match_play, ui
 
     for css, name in ((assistant.GAME_CSS, "game.css"), (match_play.MATCH_CSS, "match.css"),
                       (ui.PHONE_CSS, "phone.css"), (ui.KOREAN_CSS, "korean.css")):
-        assert css == f"<style>\n{templating.asset(name)}</style>\n"
+        on_disk = (Path(templating.__file__).parent / "assets" / name).read_text(encoding="utf-8")
+        parts = [part for part in _parsed(css) if part[0] != "text" or str(part[2]).strip()]
+        assert [(kind, tag) for kind, tag, _ in parts] == [("start", "style"), ("text", ""), ("end", "style")], (
+            name, parts[:4])
+        assert parts[0][2] == [], (name, parts[0])  # no attribute
+        assert str(parts[1][2]).strip() == on_disk.strip() != "", name
         # (issue 29: Streamlit's sanitizer dropped a whole style block holding a "<")
-        assert "<" not in templating.asset(name), name
+        assert "<" not in on_disk, name
 
 
 def test_every_script_asset_is_sent_by_a_module():
     """Each app/assets/*.js is a page's script: the pad's is the component's
     (``asset("pad.js")``), every other one goes through ``templating.script``."""
-    from pathlib import Path
-
     sources = "\n".join(p.read_text(encoding="utf-8") for p in Path(templating.__file__).parent.glob("*.py"))
     names = sorted(p.name for p in templating.ASSETS.glob("*.js"))
     assert {"pad.js", "title.js", "idle_tick.js", "turn_signal.js", "tap_watch.js", "copy_link.js",
