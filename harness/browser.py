@@ -176,9 +176,9 @@ def phone_pages(count: int, **options):
 #: The page's own account of when it was last busy (``window.__fgIdle.last``, its clock):
 #: a Streamlit rerun on screen (the running icon, a stale element, a spinner), or a tap
 #: or key, whose rerun may show a moment later. Kept by a MutationObserver and input
-#: listeners from the first ``wait_idle`` on each document, so that a second wait with
-#: nothing in between returns at once instead of waiting out another quiet period.
-IDLE = """(quiet) => {
+#: listeners from the first wait on each document, so that a second wait with nothing
+#: in between returns at once instead of waiting out another quiet period.
+_TRACKER = """
     const busy = () => !!(document.querySelector('[data-testid="stStatusWidgetRunningIcon"]')
         || document.querySelector('[data-stale="true"]')
         || document.querySelector('[data-testid="stSpinner"]'));
@@ -196,8 +196,24 @@ IDLE = """(quiet) => {
         }
     }
     const now = performance.now();
-    if (busy()) { w.last = now; w.busy = true; return false; }
-    return now - w.last >= quiet;
+    if (busy()) { w.last = now; w.busy = true; } else if (w.busy) { w.last = now; w.busy = false; }
+"""
+
+IDLE = "(quiet) => {" + _TRACKER + "    return !w.busy && now - w.last >= quiet;\n}"
+
+#: A thumb on its way to the control ``sel``: from the first look at an idle page (the
+#: moment a person sees it ready) for ``travel`` ms, with no rerun, tap or key meanwhile
+#: and ``quiet`` ms since the last; where the control stood then and where it stands
+#: now ([x, y, width, height], null when not on the page). Activity starts it again.
+THUMB = "([sel, quiet, travel]) => {" + _TRACKER + """
+    const box = () => { const e = document.querySelector(sel); if (!e) return null;
+                        const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; };
+    if (w.busy) { window.__fgThumb = undefined; return false; }
+    const t = window.__fgThumb;
+    if (t === undefined || t.sel !== sel || w.last > t.at) { window.__fgThumb = {sel, at: now, box: box()}; return false; }
+    if (now - w.last < quiet || now - t.at < travel) return false;
+    window.__fgThumb = undefined;
+    return [t.box, box()];
 }"""
 
 
@@ -207,6 +223,21 @@ def wait_idle(page, timeout: float = 60_000, quiet_ms: int = 150) -> None:
     start a moment late). The quiet is counted from the page's last activity (``IDLE``),
     not from this call: a page idle since the last wait is not waited for again."""
     page.wait_for_function(IDLE, arg=quiet_ms, timeout=timeout, polling=25)
+
+
+Box = tuple[float, float, float, float]
+
+
+def thumb_travel(page, selector: str, travel_ms: int = 250, quiet_ms: int = 150,
+                 timeout: float = 60_000) -> tuple[Box | None, Box | None]:
+    """Wait as a person's thumb does before a tap on ``selector``: from the moment the
+    page is first seen idle, ``travel_ms`` of travel (and at least ``quiet_ms`` since
+    its last activity, as ``wait_idle``); where the control stood when the thumb set
+    off and where it stands when the thumb lands. A control that moved meanwhile (a
+    late element pushing it) is one a person would have missed."""
+    start, end = page.wait_for_function(THUMB, arg=[selector, quiet_ms, travel_ms], timeout=timeout,
+                                        polling=25).json_value()
+    return (tuple(start) if start else None), (tuple(end) if end else None)  # type: ignore[return-value]
 
 
 try:  # the browser tests' package: only they make a Blip

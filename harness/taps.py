@@ -14,12 +14,12 @@ import time
 import warnings
 import weakref
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
 from app.pad import DOUBLE_MS, ONE_PLACE_PX
 
 from engine.cards import deck_of
-from engine.record import TURN_ENDS, Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place
+from engine.record import TURN_ENDS, Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record
 
 from . import browser
 
@@ -34,6 +34,7 @@ class Tap:
     target: object  # a Playwright Locator
     final: bool = False
     kind: str = ""
+    selector: str = ""  #: the target's CSS selector (its first match), for a wait in the page
 
 
 @dataclass
@@ -49,14 +50,22 @@ SETTLE_MS = 30_000
 PAD = '[data-testid="fg-pad"]'
 
 
+def control_selector(kind: str, value: int | None = None) -> str:
+    """The CSS selector of the pad's control of ``kind`` (and ``value``)."""
+    return f'{PAD} [data-k="{kind}"]' + (f'[data-x="{value}"]' if value is not None else ":not([data-x])")
+
+
 def control(page, kind: str, value: int | None = None):
     """The pad's control of ``kind`` (and ``value``): a button of the entry pad."""
-    sel = f'{PAD} [data-k="{kind}"]' + (f'[data-x="{value}"]' if value is not None else ":not([data-x])")
-    return page.locator(sel).first
+    return page.locator(control_selector(kind, value)).first
 
 
 def _chosen(page, kind: str, value: int) -> bool:
     return "fg-chosen" in (control(page, kind, value).get_attribute("class") or "")
+
+
+def _tap(page, what: str, kind: str, value: int | None = None, final: bool = False) -> Tap:
+    return Tap(what, control(page, kind, value), final=final, kind=kind, selector=control_selector(kind, value))
 
 
 def taps(page, event: Event, table: Table) -> Iterator[Tap]:
@@ -64,39 +73,39 @@ def taps(page, event: Event, table: Table) -> Iterator[Tap]:
     between two taps, and the next one is found after the previous one's answer)."""
     if isinstance(event, Place):
         if event.hideout == 42:
-            yield Tap("the escape's line", control(page, "escmode"), kind="escmode")
-            yield Tap(f"42 +{event.sprints}", control(page, "escape", event.sprints), final=True, kind="escape")
+            yield _tap(page, "the escape's line", "escmode")
+            yield _tap(page, f"42 +{event.sprints}", "escape", event.sprints, final=True)
         else:
-            yield Tap(f"+{event.sprints}", control(page, "place", event.sprints), final=True, kind="place")
+            yield _tap(page, f"+{event.sprints}", "place", event.sprints, final=True)
     elif isinstance(event, Pass):
-        yield Tap("He passed", control(page, "pass"), final=True, kind="pass")
+        yield _tap(page, "He passed", "pass", final=True)
     elif isinstance(event, FugitiveDraw):
-        yield Tap(f"deck {event.deck}", control(page, "fdraw", event.deck), final=True, kind="fdraw")
+        yield _tap(page, f"deck {event.deck}", "fdraw", event.deck, final=True)
         table.deck_sizes[event.deck] -= 1
     elif isinstance(event, MarshalDraw):
-        yield Tap(f"card {event.card}", control(page, "mdraw", event.card), final=True, kind="mdraw")
+        yield _tap(page, f"card {event.card}", "mdraw", event.card, final=True)
         table.deck_sizes[deck_of(event.card)] -= 1
     elif isinstance(event, (Guess, ManhuntGuess)):
         manhunt = isinstance(event, ManhuntGuess)
         numbers = (event.number,) if manhunt else event.numbers
         for x in numbers:
-            yield Tap(f"number {x}", control(page, "pick", x), kind="pick")
+            yield _tap(page, f"number {x}", "pick", x)
         if not event.hit:
-            yield Tap("Miss", control(page, "miss"), final=True, kind="miss")
+            yield _tap(page, "Miss", "miss", final=True)
             return
-        yield Tap("Hit", control(page, "hit"), kind="hit")
+        yield _tap(page, "Hit", "hit")
         reveals = (
             [(event.number, event.position, tuple(event.sprint_cards or ()))] if manhunt
             else [(r.hideout, r.position, tuple(r.sprint_cards)) for r in event.reveals]
         )
         for x, pos, cards in reveals:
             if len(reveals) > 1 and not _chosen(page, "hitwho", x):  # the panel shows one revealed card at a time
-                yield Tap(f"revealed card {x}", control(page, "hitwho", x), kind="hitwho")
+                yield _tap(page, f"revealed card {x}", "hitwho", x)
             if not _chosen(page, "hitpos", pos):
-                yield Tap(f"position #{pos} of {x}", control(page, "hitpos", pos), kind="hitpos")
+                yield _tap(page, f"position #{pos} of {x}", "hitpos", pos)
             for c in cards:
-                yield Tap(f"sprint card {c} under {x}", control(page, "hitcard", c), kind="hitcard")
-        yield Tap("Save the hit", control(page, "hitsave"), final=True, kind="hitsave")
+                yield _tap(page, f"sprint card {c} under {x}", "hitcard", c)
+        yield _tap(page, "Save the hit", "hitsave", final=True)
     else:
         raise ValueError(f"no taps for {event!r}")
 
@@ -185,13 +194,15 @@ def settled_selector(n: int) -> str:
 
 def enter(page, event: Event, n: int, table: Table, look: Callable[[Tap, int], None] | None = None) -> Timing:
     """Enter ``event`` (the ``n``-th, from 1) by taps, each waited for until the pad
-    answers it. ``look(tap, n)`` is called with each control just before it is tapped,
-    once the page is idle. Returns the time from the final tap to the updated
-    probabilities (:class:`Timing`)."""
+    answers it. Before each tap the page is waited for until idle; or, given
+    ``look(tap, n)``, that is called instead, just before the tap, and waits itself (a
+    thumb's way to the control: ``browser.thumb_travel``). Returns the time from the
+    final tap to the updated probabilities (:class:`Timing`)."""
     in_page = wall = spin = 0.0
     for tap in taps(page, event, table):
-        browser.wait_idle(page)
-        if look is not None:
+        if look is None:
+            browser.wait_idle(page)
+        else:
             look(tap, n)
         if not tap.final:
             _until_taken(page, event, n, tap, ("changed",))
@@ -271,6 +282,18 @@ def new_game(page, url: str) -> None:
     page.goto(url + "/?page=assistant")
     page.get_by_role("button", name="Start").click()
     page.wait_for_selector(settled_selector(0))
+    browser.wait_idle(page)
+
+
+def imported_game(page, url: str, events: Sequence[Event]) -> None:
+    """Open the assistant on a game that already holds ``events`` (her record's), by the
+    app's own way in: the record pasted into Import. For a test of what comes after
+    them, where entering them by taps would prove nothing more (the tap games do)."""
+    page.goto(url + "/?page=assistant")
+    page.get_by_text("Import a JSON record", exact=True).click()
+    page.get_by_label("Paste the record JSON").fill(Record(tuple(events)).to_json(indent=None))
+    page.get_by_role("button", name="Import", exact=True).click()
+    page.wait_for_selector(settled_selector(len(events)))
     browser.wait_idle(page)
 
 

@@ -11,8 +11,6 @@ Refusals and stale taps are shown in the band, which keeps its height: nothing m
 """
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from harness import browser, taps
@@ -114,19 +112,25 @@ class Thumb:
         self.tappable_words: set[str] = set()
 
     def look(self, tap: taps.Tap, n: int) -> None:
+        """The thumb's way to the control (``browser.thumb_travel``: from the moment the
+        page is seen idle, 250 ms): on the first screen, and not pushed away meanwhile
+        by a late element (suggestions, a message); then the screen's other looks."""
         self.taps += 1
-        box = _box(tap.target)
-        what = f"entry {n}: {tap.what} at y={box['y']:.0f}..{box['y'] + box['height']:.0f}"
-        if box["y"] < 0 or box["y"] + box["height"] > SCREEN:
+        start, end = browser.thumb_travel(self.page, tap.selector)
+        assert start is not None, f"entry {n}: {tap.what} is not on the page"
+        x, y, _, height = start
+        what = f"entry {n}: {tap.what} at y={y:.0f}..{y + height:.0f}"
+        if y < 0 or y + height > SCREEN:
             self.off_screen.append(what)
-        travel = time.monotonic() + 0.25  # the thumb's way to it: a late element (suggestions, a message) must not push it away
+        if end is None or abs(end[1] - y) > 1 or abs(end[0] - x) > 1:
+            self.moved.append(f"{what}: moved to {end} while the thumb went to it")
         # every control keeps its place on its screen from one entry to the next (her cards
         # at every draw, the opening's draws included; his sprint counts at every placement)
         screen = self.page.locator(taps.PAD).get_attribute("data-screen")
         undo = _box(self.page.locator('[data-k="undo"]'))  # one fixed place on every screen (point 7)
         self.undo.setdefault(tuple(round(undo[k]) for k in ("x", "y", "width", "height")), []).append(screen)
         key = (tap.kind, tap.what, screen)
-        where = (round(box["x"]), round(box["y"]))
+        where = (round(x), round(y))
         if key in self.places and self.places[key] != where:
             self.shifted.append(f"{what} on the {screen} screen: was at {self.places[key]}, now {where}")
         self.places[key] = where
@@ -134,16 +138,11 @@ class Thumb:
         # there (issue 36: his +0...+7 dropped 272 px for his second opening hideout, Miss /
         # Hit dropped when the hint wrapped, the escape toggle moved when tapped)
         now = self.page.evaluate(CONTROLS)
-        for name, (x, y) in now.items():
-            if name in self.before and max(abs(x - self.before[name][0]), abs(y - self.before[name][1])) > 1:
-                self.jumped.append(f"{what}: {name} on the {screen} screen stood at {self.before[name]}, now ({x}, {y})")
+        for name, (cx, cy) in now.items():
+            if name in self.before and max(abs(cx - self.before[name][0]), abs(cy - self.before[name][1])) > 1:
+                self.jumped.append(f"{what}: {name} on the {screen} screen stood at {self.before[name]}, now ({cx}, {cy})")
         self.before = now
         self.tappable_words.update(f"{screen} screen: {w}" for w in self.page.evaluate(TAPPABLE_WORDS))
-        # (the looks above are taken while the thumb travels; then, where it lands)
-        self.page.wait_for_timeout(max(0.0, travel - time.monotonic()) * 1000)
-        again = _box(tap.target)
-        if abs(again["y"] - box["y"]) > 1 or abs(again["x"] - box["x"]) > 1:
-            self.moved.append(f"{what}: moved to y={again['y']:.0f} while the thumb went to it")
 
 
 def _expected_looks(events) -> dict[int, tuple[str, str, str]]:
@@ -438,8 +437,13 @@ def test_the_export_downloads_the_record_as_it_is_when_tapped(server, page):
 def test_a_long_row_shows_its_newest_card_and_the_card_opened(server, page):
     """A row longer than the screen scrolls by itself to its ringed card: the newest
     after an entry, the one opened for correction after a tap on it."""
+    from engine.record import Place
+
     events = taps.game_events("notepad-heuristic", 0)  # 16 placements
-    taps.new_game(page, server)
+    # the game up to its 9th placement imported (the app's Import), then entries by taps
+    # until the row is wider than the screen by two cards (at the 10th: entry 35)
+    ninth = [i for i, e in enumerate(events) if isinstance(e, Place)][8]
+    taps.imported_game(page, server, events[:ninth + 1])
     table = taps.Table()
     row = page.locator('[data-testid="fg-row"]')
 
@@ -447,7 +451,8 @@ def test_a_long_row_shows_its_newest_card_and_the_card_opened(server, page):
         r, c = _box(row), _box(card)
         return c["x"] >= r["x"] - 1 and c["x"] + c["width"] <= r["x"] + r["width"] + 1
 
-    for n, event in enumerate(events, start=1):
+    assert row.evaluate("r => r.scrollWidth - r.clientWidth <= 120"), "the row was already wide: import fewer"
+    for n, event in enumerate(events[ninth + 1:], start=ninth + 2):
         taps.enter(page, event, n, table)
         if row.evaluate("r => r.scrollWidth - r.clientWidth > 120"):
             break
