@@ -253,8 +253,7 @@ def new_challenge_check(location: str, one: str, two: str, issuer: str, poster, 
 
     seen = Seen()
     with GameStore(location) as store:
-        oidc.sign_in(watcher, two, "watcher")
-        oidc.sign_in(poster, one, "poster")
+        oidc.sign_in_all([(watcher, two, "watcher"), (poster, one, "poster")])
         watcher.goto(two + "/?page=lobby")
         watcher.wait_for_selector('[data-testid="fg-my-ratings"]')
         poster.goto(one + "/?page=lobby")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import pathlib
 import secrets
-from typing import Iterator
+from typing import Any, Iterator, Sequence
 
 #: the form of the provider's authorization page
 SUBJECT_FIELD = "sub"
@@ -61,12 +61,28 @@ def authorize(page, subject: str) -> None:
 def sign_in(page, url: str, subject: str) -> None:
     """Sign ``page``'s browser in as ``subject``: the app's "Sign in", the provider's
     form, and back to the app's first page, signed in."""
+    sign_in_all([(page, url, subject)])
+
+
+def sign_in_all(people: Sequence[tuple[Any, str, str]]) -> None:
+    """Sign several browsers in, each ``(page, url, subject)`` as :func:`sign_in` does,
+    side by side: each step is taken on every page before the next is waited for, so
+    that their page loads and the provider's answers overlap, as when several people
+    sign in at once (a sign-in is two loads of the app and one of the provider's form,
+    mostly waiting)."""
     from . import browser
 
-    page.goto(url + "/?page=match")
-    authorize(page, subject)
-    page.wait_for_selector("text=Signed in as", timeout=30_000)
-    browser.wait_idle(page)
+    for page, url, _ in people:
+        page.goto(url + "/?page=match", wait_until="commit")
+    for page, _, _ in people:
+        page.get_by_role("button", name="Sign in").first.click()
+    for page, _, subject in people:
+        page.wait_for_selector(f'input[name="{SUBJECT_FIELD}"]', timeout=30_000)
+        page.fill(f'input[name="{SUBJECT_FIELD}"]', subject)
+        page.get_by_role("button", name=AUTHORIZE_BUTTON, exact=True).click()
+    for page, _, _ in people:
+        page.wait_for_selector("text=Signed in as", timeout=30_000)
+        browser.wait_idle(page)
 
 
 def end_session(page) -> None:

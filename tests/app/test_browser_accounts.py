@@ -39,7 +39,8 @@ def test_a_seat_is_an_accounts_on_every_device_she_signs_in_and_never_anothers(s
     url, db, issuer = served
     store = GameStore(db)
     with browser.phone_pages(4) as (alice, bob, alice2, carol):
-        oidc.sign_in(alice, url, "alice")
+        # Alice on her phone and her second device, Carol on hers: signed in side by side
+        oidc.sign_in_all([(alice, url, "alice"), (alice2, url, "alice"), (carol, url, "carol")])
         alice.goto(url + "/?page=match")
         tap(alice, "Players", "Play a friend (two phones)")
         press(alice, 'button:has-text("Make the match and the links")')
@@ -58,7 +59,6 @@ def test_a_seat_is_an_accounts_on_every_device_she_signs_in_and_never_anothers(s
         assert "Your turn · Fugitive" in status_text(bob)
         assert store.role_for_owner(gid, _account(issuer, "bob")) is Role.FUGITIVE
         # Alice on her second device: signed in, her match in her list, her seat
-        oidc.sign_in(alice2, url, "alice")
         alice2.goto(url + "/?page=match")
         alice2.wait_for_selector('button:has-text("You: Marshal vs a friend (Fugitive)")')
         press(alice2, 'button:has-text("You: Marshal vs a friend (Fugitive)")')
@@ -75,7 +75,6 @@ def test_a_seat_is_an_accounts_on_every_device_she_signs_in_and_never_anothers(s
         assert store.role_for_owner(gid, _account(issuer, "bob")) is Role.FUGITIVE
         assert b"Waiting for the Fugitive" not in b"".join(bob_frames)
         # a third account: the seat's link is taken, the id is private
-        oidc.sign_in(carol, url, "carol")
         carol.goto(link)
         carol.wait_for_selector('[data-testid="fg-taken"]')
         no_control(carol, "the link, taken")

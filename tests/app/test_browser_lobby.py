@@ -73,8 +73,7 @@ def test_two_players_find_each_other_and_finish_a_rated_match_seen_by_a_third(se
     store = GameStore(db)
     alice_p, bob_p = Principal.account(issuer, "alice"), Principal.account(issuer, "bob")
     with browser.phone_pages(4) as (alice, bob, carol, alice2):
-        for page, who in ((alice, "alice"), (bob, "bob"), (carol, "carol"), (alice2, "alice")):
-            oidc.sign_in(page, url, who)
+        oidc.sign_in_all([(alice, url, "alice"), (bob, url, "bob"), (carol, url, "carol"), (alice2, url, "alice")])
         carol.goto(url + "/?page=lobby")
         carol.wait_for_selector('[data-testid="fg-my-ratings"]')
         assert "(provisional)" in carol.inner_text('[data-testid="fg-my-ratings"]')
@@ -245,8 +244,8 @@ def test_a_rated_match_found_in_the_lobby_is_won_on_the_board_and_both_pages_sho
     names = ("dana", "erin")
     who = {n: Principal.account(issuer, n) for n in names}
     with browser.phone_pages(5) as (dana, erin, frank, dana2, erin2):
-        for page, name in ((dana, "dana"), (erin, "erin"), (frank, "frank"), (dana2, "dana"), (erin2, "erin")):
-            oidc.sign_in(page, url, name)
+        oidc.sign_in_all([(dana, url, "dana"), (erin, url, "erin"), (frank, url, "frank"), (dana2, url, "dana"),
+                          (erin2, url, "erin")])
         frank.goto(url + "/?page=lobby")
         frank.wait_for_selector('[data-testid="fg-my-ratings"]')
         # Dana posts a challenge, either side, with the lobby's own controls
