@@ -80,39 +80,59 @@ TAP_BEFORE_RERUN = """([due]) => { setTimeout(() => {
 }, Math.max(0, due - performance.now())); }"""
 
 
+#: a tap this close before the page's timed rerun is one of those that were saved twice
+#: (12 to 52 ms before it on 54c9b19); one further off, its page's timer having slipped
+#: under load, is tried again on a new game
+CLOSE_MS = 120
+
+
+def _taps_before_reruns(url: str, db, tries: list) -> list[tuple[float, tuple]]:
+    """Each ``(page, ms)`` of ``tries``, side by side: a new game, and "+0" tapped ``ms``
+    before its watch's next timed rerun, by the page's own timer. Returns, for each,
+    how long after the tap that rerun came (ms) and the game's stored events."""
+    for page, _ in tries:
+        page.goto(url + "/?page=assistant")
+        page.get_by_role("button", name="Start").click()
+    for page, _ in tries:
+        page.wait_for_selector(taps.settled_selector(0))
+        browser.wait_idle(page)
+        page.evaluate("window.__fgSent = []; window.__fgTapAt = undefined")
+    for page, ms in tries:
+        last = _next_timed_rerun(page, 0.0)
+        page.evaluate(TAP_BEFORE_RERUN, [last + WATCH_SECONDS * 1000 - ms])
+    out = []
+    for page, _ in tries:
+        page.wait_for_function("() => window.__fgTapAt !== undefined", timeout=10_000)
+        tapped = page.evaluate("window.__fgTapAt")
+        gap = _next_timed_rerun(page, tapped) - tapped  # the rerun the tap came just before
+        page.wait_for_timeout(500)  # the server has its rerun
+        browser.wait_idle(page)
+        out.append((gap, GameStore(db).open(_gid(page)).record.events))
+    return out
+
+
 def test_a_tap_just_before_the_pages_timed_rerun_is_saved_once(served):
     """On 54c9b19 "+0" tapped 12 to 52 ms before the watch's rerun was saved twice (6 of
     6 taps; 0 of 18 from 60 ms on): the rerun carried the widget's value, which the
     server had already entered and cleared. The pad's tap is a trigger, sent once.
     Five phones, each its own game, each tapping at its own distance before its watch's
-    rerun: side by side, as five tables would, not one after the other."""
-    early = (10, 20, 30, 40, 50)
-    with browser.phone_pages(len(early)) as pages:
+    rerun: side by side, as five tables would, not one after the other. Every game,
+    whenever its tap came, holds the one entry."""
+    with browser.phone_pages(5) as pages:
         for page in pages:
             page.add_init_script(SPY)
-            page.goto(served.url + "/?page=assistant")
-        for page in pages:
-            page.get_by_role("button", name="Start").click()
-        for page in pages:
-            page.wait_for_selector(taps.settled_selector(0))
-            browser.wait_idle(page)
-            page.evaluate("window.__fgSent = []")
-        for page, ms in zip(pages, early):
-            last = _next_timed_rerun(page, 0.0)
-            page.evaluate(TAP_BEFORE_RERUN, [last + WATCH_SECONDS * 1000 - ms])
-        wrong = []
-        for page, ms in zip(pages, early):
-            page.wait_for_function("() => window.__fgTapAt !== undefined", timeout=10_000)
-            tapped = page.evaluate("window.__fgTapAt")
-            after = _next_timed_rerun(page, tapped)  # the rerun the tap came just before
-            # (measured: 15, 20, 36, 87 and 48 ms after; the double entries came at 12 to 52 ms)
-            assert after - tapped < 120, f"{ms} ms early: the timed rerun came {after - tapped:.0f} ms after the tap"
-            page.wait_for_timeout(500)  # the server has its rerun
-            browser.wait_idle(page)
-            events = GameStore(served.db).open(_gid(page)).record.events
-            if events != (Place(0),):
-                wrong.append((ms, events))
+        tries = list(zip(pages, (10, 20, 30, 40, 50)))
+        wrong, late = [], []
+        for _ in range(3):
+            results = _taps_before_reruns(served.url, served.db, tries)
+            wrong += [(ms, gap, events) for (_, ms), (gap, events) in zip(tries, results) if events != (Place(0),)]
+            late += [(ms, round(gap)) for (_, ms), (gap, _) in zip(tries, results) if gap >= CLOSE_MS]
+            tries = [t for t, (gap, _) in zip(tries, results) if gap >= CLOSE_MS]
+            if not tries:
+                break
         assert not wrong, wrong
+        # (measured alone: 15, 20, 36, 87 and 48 ms after the tap)
+        assert not tries, f"taps never within {CLOSE_MS} ms before a timed rerun (ms early, ms after): {late}"
 
 
 @pytest.mark.parametrize("touch", [False, True], ids=["mouse", "touch"])
