@@ -77,14 +77,15 @@ check: $(STAMP)
 # and worked-example tests ask each core (tests/solver/cores.py). --dist loadgroup: each
 # browser module on one worker, the longest work first (tests/conftest.py). -rs prints
 # the reason of every skip (no browser, no PostgreSQL). In CI (CI=true) a missing
-# compiled core is an error, not a fallback. The static checks run beside pytest, at a
-# lower priority (the browser tests leave a core idle a fifth of the time: about 25 s
-# of mypy's cold cache hidden there); their output follows pytest's, and either failing
-# fails the target (pytest's own exit code first, so 5, "no tests", stays 5).
+# compiled core is an error, not a fallback. The static checks run beside pytest at the
+# lowest priority, in the time the browser tests leave a core idle (a fifth of it;
+# mypy's cold cache takes about 30 s of one core), never taking a core from a browser
+# test's timing; their output follows pytest's, and either failing fails the target
+# (pytest's own exit code first, so 5, "no tests", stays 5).
 test: $(STAMP) $(BROWSER_STAMP) $(RESEARCH_STAMP) $(PG_STAMP)
 	@if [ -n "$$CI" ]; then $(BIN)/python -c "import solver._compiled" || \
 	  { echo "CI: the compiled counting core did not build"; exit 1; }; fi
-	@nice -n 5 $(MAKE) --no-print-directory check > $(VENV)/check.log 2>&1 & checks=$$!; \
+	@nice -n 19 $(MAKE) --no-print-directory check > $(VENV)/check.log 2>&1 & checks=$$!; \
 	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -n 2 --dist loadgroup -rs; tests=$$?; \
 	wait $$checks; checked=$$?; \
 	echo "--- the static checks (make check), run beside pytest:"; cat $(VENV)/check.log; \
