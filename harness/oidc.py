@@ -53,6 +53,11 @@ def authorize(page, subject: str) -> None:
     """On a page that offers "Sign in": tap it, and sign in as ``subject`` on the
     provider's form (it sends the browser back to the app)."""
     page.get_by_role("button", name="Sign in").first.click()
+    _provider_form(page, subject)
+
+
+def _provider_form(page, subject: str) -> None:
+    """On the provider's authorization page (once it is there): sign in as ``subject``."""
     page.wait_for_selector(f'input[name="{SUBJECT_FIELD}"]', timeout=30_000)
     page.fill(f'input[name="{SUBJECT_FIELD}"]', subject)
     page.get_by_role("button", name=AUTHORIZE_BUTTON, exact=True).click()
@@ -77,9 +82,7 @@ def sign_in_all(people: Sequence[tuple[Any, str, str]]) -> None:
     for page, _, _ in people:
         page.get_by_role("button", name="Sign in").first.click()
     for page, _, subject in people:
-        page.wait_for_selector(f'input[name="{SUBJECT_FIELD}"]', timeout=30_000)
-        page.fill(f'input[name="{SUBJECT_FIELD}"]', subject)
-        page.get_by_role("button", name=AUTHORIZE_BUTTON, exact=True).click()
+        _provider_form(page, subject)
     for page, _, _ in people:
         page.wait_for_selector("text=Signed in as", timeout=30_000)
         browser.wait_idle(page)
