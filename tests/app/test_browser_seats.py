@@ -132,6 +132,9 @@ def test_a_whole_match_where_a_thief_and_a_stranger_get_nothing(server):
         no_control(thief, "the Fugitive's link, taken")
         thief.goto(f"{url}/?page=match&game={gid}&s={wsecret}")
         thief.wait_for_selector('[data-testid="fg-status"]:has-text("Watching")')
+        # the stranger keeps the match's id open all along: leak_check reads what it was sent
+        stranger.goto(foreign[0])
+        stranger.wait_for_selector("text=This match is private.")
         positions = on_first_screen(fp, '[data-testid="fg-status"]', '[data-testid="fg-last"]',
                                     '[data-testid="fg-row"]', '[data-testid="fg-hand"]',
                                     '[aria-label="Hideout to place"]', 'button:has-text("Place")')
