@@ -281,8 +281,7 @@ def new_game(page, url: str) -> None:
     """Open the assistant and start a new game."""
     page.goto(url + "/?page=assistant")
     page.get_by_role("button", name="Start").click()
-    page.wait_for_selector(settled_selector(0))
-    browser.wait_idle(page)
+    _opened(page, 0, "Start")
 
 
 def imported_game(page, url: str, events: Sequence[Event]) -> None:
@@ -293,7 +292,19 @@ def imported_game(page, url: str, events: Sequence[Event]) -> None:
     page.get_by_text("Import a JSON record", exact=True).click()
     page.get_by_label("Paste the record JSON").fill(Record(tuple(events)).to_json(indent=None))
     page.get_by_role("button", name="Import", exact=True).click()
-    page.wait_for_selector(settled_selector(len(events)))
+    _opened(page, len(events), "Import")
+
+
+def _opened(page, n: int, tapped: str) -> None:
+    """Wait for the game of ``n`` entries that a tap on ``tapped`` opens; if it never
+    does, say what the page shows instead."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_selector(settled_selector(n))
+    except PlaywrightTimeout:
+        raise AssertionError(f"{tapped} never opened the game of {n} entries; the page at {page.url} shows "
+                             f"{_what_page_shows(page)} and reads {page.locator('body').inner_text()[:600]!r}") from None
     browser.wait_idle(page)
 
 
