@@ -376,6 +376,8 @@ def test_issue35_attack_3_the_maker_calls_off_the_match_a_thief_took(server):
         new, new_secret = link_of(mp, "fugitive")
         assert new != gid and "called off" in mp.inner_text("body")
         thief.wait_for_selector('text=called this match off', timeout=15_000)
+        # (the words come with the run that draws them; the old seat's controls go at its end)
+        browser.wait_idle(thief)
         no_control(thief, "the thief, after the call-off")
         thief.goto(link)  # his link again: the old match, over; nothing of the new one
         thief.wait_for_selector(SHOWN)
