@@ -24,7 +24,8 @@ $(MODULES): FORCE
 # every install into the venv: through uv where it could be installed, else pip
 INSTALL := VENV=$(VENV) bash scripts/install.sh
 
-$(STAMP): pyproject.toml $(CORE_SOURCES) $(MODULES) scripts/install.sh
+$(STAMP): pyproject.toml $(CORE_SOURCES) $(MODULES) scripts/install.sh scripts/install-ccache.sh
+	bash scripts/install-ccache.sh
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet uv || echo "NOTE: no uv here: pip installs everything (slower)"

@@ -1,4 +1,5 @@
-"""Print the requirements of one optional extra of pyproject.toml, one per line.
+"""Print the requirements of one optional extra of pyproject.toml, one per line
+(``--build``: those of its build system).
 
 ``make test`` installs the extras it needs (browser, research) with these lines rather
 than with ``pip install -e '.[extra]'``: that form builds and installs the project
@@ -23,7 +24,14 @@ def requirements(extra: str) -> list[str]:
     return list(extras[extra])
 
 
+def build_requirements() -> list[str]:
+    """What builds the project (``[build-system] requires``): installed in the venv
+    before the project, which is then built there (scripts/install.sh)."""
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        return list(tomllib.load(f)["build-system"]["requires"])
+
+
 if __name__ == "__main__":
     if len(sys.argv) != 2:
-        raise SystemExit("usage: python scripts/extra_requirements.py EXTRA")
-    print("\n".join(requirements(sys.argv[1])))
+        raise SystemExit("usage: python scripts/extra_requirements.py EXTRA|--build")
+    print("\n".join(build_requirements() if sys.argv[1] == "--build" else requirements(sys.argv[1])))
