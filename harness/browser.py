@@ -151,7 +151,7 @@ def phone_page(**options):
 
 
 @contextlib.contextmanager
-def phone_pages(count: int, **options):
+def phone_pages(count: int, *, unused: bool = False, **options):
     """``count`` Playwright pages at a phone viewport, each in its own browser context
     (separate cookies, storage and sessions: separate phones), in this process's
     Chromium.
@@ -163,14 +163,16 @@ def phone_pages(count: int, **options):
     instead of 1.5 s, and opens in 0.9 s instead of 1.5 s (docs/benchmarks.md). What
     cannot be taken back from a context (an init script, a binding, headers, a place,
     being offline) marks it as used for good, and it is closed instead: set such
-    things on the page where the test can (``page.add_init_script``)."""
+    things on the page where the test can (``page.add_init_script``). ``unused``: every
+    phone in a context never used before, its cache empty (Chromium asks again for a
+    page it holds, with two more headers)."""
     browser = chromium()
     key = repr(sorted(options.items()))
     taken: list = []
     try:
         pages = []
         for _ in range(count):
-            context = _spare_context(key) or _new_context(browser, options)
+            context = (None if unused else _spare_context(key)) or _new_context(browser, options)
             taken.append(context)
             page = context.new_page()
             page.set_default_timeout(30_000)

@@ -34,3 +34,12 @@ def test_an_unknown_extra_or_no_extra_is_said_and_fails():
     assert "no optional extra 'browsers'" in got.stderr and ", ".join(sorted(extras)) in got.stderr
     got = _run()
     assert got.returncode == 1 and "usage:" in got.stderr
+
+
+def test_the_build_systems_requirements_are_printed_as_pyproject_has_them():
+    """scripts/install.sh installs them in the venv and builds the project there (the
+    compiled core from the same paths at every install: ccache's hits)."""
+    got = _run("--build")
+    assert got.returncode == 0, got.stderr
+    want = tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]["requires"]
+    assert got.stdout.splitlines() == want and any(r.startswith("nanobind") for r in want)

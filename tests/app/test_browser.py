@@ -192,3 +192,36 @@ def test_games_saved_before_lists_per_browser_are_adopted_on_the_serving_machine
     page.wait_for_selector('button:has-text("saved before owners")')
     browser.wait_idle(page)
     assert page.locator('button:has-text("before lists were per browser")').count() == 0
+
+
+def test_a_phone_made_from_a_used_context_holds_nothing_of_its_last_person(server):
+    """``browser.phone_pages`` gives a later phone the context of an earlier one, cleared
+    (the app's scripts stay in Chromium's cache): the later phone is a new browser to
+    the app, with no cookie, storage or permission of the first; a context given what
+    cannot be cleared (an init script) is never given again."""
+    with browser.phone_page() as first:
+        taps.new_game(first, server)
+        first.evaluate("() => { localStorage.setItem('fg-test', 'a'); sessionStorage.setItem('fg-test', 'b'); }")
+        first.context.grant_permissions(["clipboard-read"], origin=server)
+        used, key = first.context, _owner(first)
+        assert key is not None
+    with browser.phone_page() as later:
+        assert later.context is used  # (else this proves nothing of the pool)
+        assert later.context.cookies() == []
+        later.goto(server + "/?page=assistant")
+        later.get_by_role("button", name="Start").wait_for()
+        browser.wait_idle(later)
+        assert later.evaluate("() => [localStorage.getItem('fg-test'), sessionStorage.getItem('fg-test')]") == [None, None]
+        assert later.evaluate("async () => (await navigator.permissions.query({name: 'clipboard-read'})).state") != "granted"
+        assert _owner(later) not in (None, key)  # a person of its own
+        assert later.get_by_text("No saved games yet").count() == 1  # and not the first one's game
+        later.context.add_init_script("window.fgMarked = true")
+        marked = later.context
+    with browser.phone_page() as next_one:
+        assert next_one.context is not marked
+
+
+def _owner(page) -> str | None:
+    from app.identity import OWNER_COOKIE
+
+    return next((c["value"] for c in page.context.cookies() if c["name"] == OWNER_COOKIE), None)
