@@ -227,10 +227,10 @@ def _give_back(context, key: str) -> None:
         reusable = not context._fg_for_good and len(_SPARE.get(key, ())) < 8
         if reusable:
             # the storage of every site it opened (local storage, IndexedDB, service
-            # workers, cache storage...), by a page of its own; then its cookies and
-            # permissions; session storage goes with the pages
-            blank = context.new_page()
-            cdp = context.new_cdp_session(blank)
+            # workers, cache storage...), through one of its pages (a new one where the
+            # test closed them all); then its cookies and permissions; session storage
+            # goes with the pages
+            cdp = context.new_cdp_session(context.pages[0] if context.pages else context.new_page())
             for origin in sorted(context._fg_origins):
                 cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
             cdp.detach()
