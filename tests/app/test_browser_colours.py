@@ -57,8 +57,15 @@ CONTRASTS = """() => {
 }"""
 
 
+#: the app's stylesheet is on the page: an ``st.html`` element, drawn by a part of
+#: Streamlit's page that it loads when first needed (late on a loaded machine: until
+#: then its captions are Streamlit's, 3.89:1, seen twice in make test)
+STYLED = """() => [...document.querySelectorAll('style')].some(s => s.textContent.includes('stCaptionContainer'))"""
+
+
 def _low(page, screen: str) -> list[str]:
     browser.wait_idle(page)
+    page.wait_for_function(STYLED)
     measured = page.evaluate(CONTRASTS)
     assert len(measured) > 10, measured  # the page is there
     return [f"{screen}: {text!r} ({where}) {fg} on {bg}: {ratio:.2f}" for text, ratio, fg, bg, where in measured
