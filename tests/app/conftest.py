@@ -105,7 +105,8 @@ def with_accounts(request, tmp_path_factory, name: str, database: str = "sqlite"
 @pytest.fixture(scope="session", autouse=True)
 def _chromium_closed_at_the_end():
     """The browser tests share one Chromium per test process (``harness.browser.chromium``,
-    a browser context per phone); it is closed when the session ends."""
+    a browser context per phone, cleared and kept for a later phone: ``phone_pages``);
+    it is closed when the session ends."""
     yield
     from harness import browser
 
