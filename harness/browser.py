@@ -241,10 +241,11 @@ def _give_back(context, key: str) -> None:
             page.close()
         if reusable and not context.pages:
             _SPARE.setdefault(key, []).append(context)
-        else:
-            context.close()
-    except PlaywrightError:  # Chromium went away: the next use starts another
+            return
+    except PlaywrightError:  # a page that would not close, or Chromium gone (the next use starts another)
         pass
+    with contextlib.suppress(PlaywrightError):
+        context.close()
 
 
 #: The page's own account of when it was last busy (``window.__fgIdle.last``, its clock):
