@@ -211,6 +211,26 @@ def _same_figures(a: Suggestion, b: Suggestion) -> bool:
             and close(a.lookahead, b.lookahead))
 
 
+#: more than the advisor ever offers (its candidates: a few singles and pairs), so
+#: :func:`strongest_guesses` sees every tie
+STRONGEST_POOL = 64
+
+
+def strongest_guesses(view: MarshalView, k: int) -> list[Move]:
+    """Her ``k`` best guesses by the lookahead ranking (the lookahead Marshal's first
+    ``k``, the candidates the search Marshal plays out), and every further guess tied
+    with the ``k``-th on every figure: which of equals comes first is the advisor's
+    tie-break (the smaller numbers), and a Marshal who breaks ties at random may take
+    any of them. What a wary Fugitive fears she guesses (``advisor.search``)."""
+    if k < 1:
+        raise ValueError(f"k must be at least 1, not {k}")
+    sugg = advise_guesses(view.record, top=STRONGEST_POOL, lookahead=True, order="lookahead", validate=False)
+    n = min(k, len(sugg))
+    while 0 < n < len(sugg) and _same_figures(sugg[n], sugg[n - 1]):
+        n += 1
+    return [MakeGuess(frozenset(s.numbers)) for s in sugg[:n]]
+
+
 class SolverMarshalRandomTies(SolverMarshal):
     """The solver Marshal picking at random among equally good guesses."""
 
@@ -430,6 +450,6 @@ BUDGETED_BOTS = tuple(dict.fromkeys(b.name for b in BOTS if "search" in b.budget
 __all__ = [
     "NotepadMarshal", "SolverMarshal", "LookaheadMarshal", "SolverMarshalRandomTies", "LookaheadMarshalRandomTies",
     "HeuristicFugitive", "AdversarialFugitive",
-    "notepad_candidates", "marshal_record_from_fugitive_view",
+    "notepad_candidates", "marshal_record_from_fugitive_view", "strongest_guesses", "STRONGEST_POOL",
     "MARSHAL_BOTS", "FUGITIVE_BOTS", "BUDGETED_BOTS", "make_bot",
 ]

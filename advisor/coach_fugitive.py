@@ -40,7 +40,10 @@ hand sampled exactly from his view, the decks shuffled), every move he had (each
 placement with the cheapest sprint cards of each count the AI searches, the pass when
 allowed, and his own move with his own sprint cards) is played, the model Marshal
 answers, and the position is valued by the AI's fitted chance to win (her exact
-posterior, his hand's footprints, the cards he holds ahead, how close he is to 42).
+posterior, his hand's footprints, the cards he holds ahead, how close he is to 42);
+half of that value is the worst of her few strongest guesses (the AI is wary:
+:attr:`advisor.search.SearchFugitive.wary`), so a move is not rated safe because the
+model's one guess happens to miss it.
 Every move meets the same rounds, so his move and the best differ round by round: a
 move is *better* only when its mean beats his by at least :data:`MARGIN` and by two
 standard errors of that paired difference (:class:`Chance`). The coach and the AI

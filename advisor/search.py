@@ -8,22 +8,27 @@ order of the decks (``advisor.marshal_hand``). For each decision the bot
    moves and checks the rules;
 2. plays each candidate move on each of them (a placement with each sprint count it
    can make, the pass, the escape; a deck to draw from; on the first turn the whole
-   opening, one hideout or two), then lets a model of the Marshal answer: the solver
-   Marshal (``advisor.bots.SolverMarshal``, her draw advice and her guess with the
-   most expected reveals), which decides from her own exact record only. Like the
+   opening, one hideout or two), then lets a model of the Marshal answer: the
+   lookahead Marshal (``advisor.bots.LookaheadMarshal``, her draw advice and her guess
+   ranked by the one-turn lookahead), which decides from her own exact record only. Like the
    Marshals he meets (the ``-randomtie`` bots, the app's careful and expert) she
    breaks ties at random: when several guesses are equally good by every figure,
    each of them is played (``SolverMarshal.answers``, at most ``max_ties``) and the
    values averaged, so no hideout counts as safe only because a fixed tie-break
    would pass it by;
-3. values the position after her answer: a won or lost game is 1 or 0; an escape
+3. also plays her few strongest guesses (:func:`advisor.bots.strongest_guesses`: the
+   lookahead's best four, with every tie), and counts :attr:`SearchFugitive.wary` of
+   a position's value as the worst of them: the model is one Marshal, and a plan that
+   only its exact guess leaves safe is caught by a Marshal who thinks a little further
+   (the search Marshal) or just differently (a person);
+4. values the position after her answer: a won or lost game is 1 or 0; an escape
    into a Manhunt is played out with her hunting the most likely number each time;
    any other position is valued from her exact posterior (``solver.solve`` of her
    record), by how likely she thinks each of his face-down hideouts is, whether her
    most likely number is one of them, and how close he is to escaping
    (:func:`features`, weights :data:`WEIGHTS`); a position reached by several of her
    equally good guesses is worth the mean over them;
-4. plays the move with the best mean value over the determinizations.
+5. plays the move with the best mean value over the determinizations.
 
 Nothing in it is a rule of thumb about openings, bluffs or decks: a bluff (more sprint
 cards than the step needs) is simply a candidate, and it is chosen when the Marshal's
@@ -41,8 +46,10 @@ the card he got is played without a second search. So a whole turn costs one sea
 A decision draws determinizations in rounds (every candidate on the same states)
 until ``samples`` rounds or ``time_budget`` seconds have been spent, whichever comes
 first. Past the time budget no new position is valued and a count under way stops
-(``solve``'s deadline); the moves valued so far compete on what they have, and a
-decision that could value nothing plays the heuristic Fugitive's move.
+(``solve``'s deadline); the moves valued so far compete on what they have. A
+decision's first position is valued whole whatever the budget, so every decision has
+a value to go by (the heuristic Fugitive's move is left for a draw whose search
+valued nothing).
 ``samples`` alone makes a bot reproducible (tournaments, with a time budget that is
 not reached); the time budget bounds a move in the app.
 """
@@ -67,7 +74,7 @@ from engine.views import FugitiveView, marshal_view
 from solver.count import OutOfTime
 from solver.posterior import Posterior
 
-from .bots import HeuristicFugitive, SolverMarshalRandomTies
+from .bots import HeuristicFugitive, LookaheadMarshalRandomTies, strongest_guesses
 from .cache import solve_cached
 from .marshal_hand import determinize, sample_marshal_hand
 
@@ -253,6 +260,18 @@ class SearchFugitive:
     #: card) is caught by her first guess once she has seen it. Later moves depend on
     #: the cards drawn and the Marshal's record, so they vary anyway.
     opening_spread = 0.06
+    #: how much of a position's value is its worst case: the least he is worth after
+    #: any of her :attr:`contenders` strongest guesses, the rest being the value after
+    #: the model's own answer. The model is one Marshal; the one he meets may think
+    #: further ahead (the search Marshal plays out the lookahead's few best guesses) or
+    #: just differently (a person). A plan that only the model's exact guess leaves safe
+    #: loses to her; one that none of her strong guesses catches does not (measured in
+    #: docs/advisor.md, "The wary Fugitive": 0% to 36% against the search Marshal, and
+    #: no loss against the expert Marshal). 0 plays against the model alone.
+    wary = 0.5
+    #: her guesses the worst case runs over (:func:`advisor.bots.strongest_guesses`:
+    #: the lookahead's best few, every guess tied with the last of them too)
+    contenders = 4
 
     def __init__(self, seed: int | None = None, samples: int | None = None, time_budget: float | None = None,
                  weights: tuple[float, ...] = WEIGHTS, marshal: Callable[[int], MarshalBot] | None = None):
@@ -262,7 +281,7 @@ class SearchFugitive:
         if time_budget is not None:
             self.time_budget = time_budget
         self.weights = weights
-        self.marshal = (marshal or SolverMarshalRandomTies)(0)
+        self.marshal = (marshal or LookaheadMarshalRandomTies)(0)
         self.fallback = HeuristicFugitive(self.rng.randrange(2**32))
         self._answers: dict[tuple[object, ...], list[Move]] = {}
         self._deadline = math.inf
@@ -333,12 +352,26 @@ class SearchFugitive:
                 for i, plan in enumerate(plans):
                     if self._out_of_time() and (r or totals):
                         raise OutOfTime
-                    v = self._value_after(state, plan)
+                    if r or totals:
+                        v = self._value_after(state, plan)
+                    else:
+                        v = self._unhurried(self._value_after, state, plan)
                     totals[i].append(v)
                 self.stats.rounds += 1
         except OutOfTime:
             pass
         return totals
+
+    def _unhurried(self, value: Callable[[GameState, tuple[Move, ...]], float], state: GameState,
+                   plan: tuple[Move, ...]) -> float:
+        """``value(state, plan)`` with no deadline: a decision's first position is valued
+        whole however short its budget, so every decision has a value to go by (a count
+        stopped half-way would leave it none)."""
+        deadline, self._deadline = self._deadline, math.inf
+        try:
+            return value(state, plan)
+        finally:
+            self._deadline = deadline
 
     def plans(self, view: FugitiveView) -> list[tuple[Move, ...]]:
         """The plans this bot searches at a placement of his (``view.placing``): each
@@ -455,14 +488,38 @@ class SearchFugitive:
 
     # ------------------------------------------------------------------ valuing
     def _value_after(self, state: GameState, plan: tuple[Move, ...]) -> float:
-        """His moves of ``plan``, her answers, and the mean value of where they leave
-        him (weighed by how likely she is to answer so: :meth:`_marshal_turn`)."""
+        """His moves of ``plan``, her answers, and the value of where they leave him:
+        the mean over the model's answers (weighed by how likely she is to answer so:
+        :meth:`_marshal_turn`), and with :attr:`wary` that much of it the worst case
+        over her strongest guesses (:meth:`_worst_case`)."""
         for move in plan:
             state = apply(state, move)
-        after = self._marshal_turn(state)
-        value = sum(w * self.value(s) for w, s in after)
+        value = self._expected(state)
+        if self.wary:
+            value = (1.0 - self.wary) * value + self.wary * self._worst_case(state)
         self.stats.valued += 1
         return value
+
+    def _expected(self, state: GameState) -> float:
+        """The mean value after her answers by the model (:meth:`_marshal_turn`)."""
+        return sum(w * self.value(s) for w, s in self._marshal_turn(state))
+
+    def _worst_case(self, state: GameState) -> float:
+        """The least value after any of her :attr:`contenders` strongest guesses
+        (:func:`advisor.bots.strongest_guesses`), her draw before it the model's.
+        Memoised on her record within a decision, like the model's answers."""
+        while state.phase in MARSHAL_PHASES and state.phase not in (Phase.MANHUNT, Phase.MARSHAL_GUESS):
+            state = apply(state, self._answers_to(state)[0])  # her draw: the model has one
+        if state.phase is not Phase.MARSHAL_GUESS:
+            return self.value(state)
+        view = marshal_view(state)
+        key = ("strongest", view.phase, view.events)
+        guesses = self._answers.get(key)
+        if guesses is None:
+            self._solve(state)
+            guesses = strongest_guesses(view, self.contenders)
+            self._answers[key] = guesses
+        return min(self._expected(apply(state, g)) for g in guesses)
 
     def _solve(self, state: GameState) -> Posterior:
         """Her posterior of ``state`` (cached), the count bounded by the decision's deadline."""
@@ -478,6 +535,13 @@ class SearchFugitive:
         deadline."""
         if state.phase not in MARSHAL_PHASES or state.phase is Phase.MANHUNT:
             return [(1.0, state)]
+        moves = self._answers_to(state)
+        share = 1.0 / len(moves)
+        return [(w * share, s) for move in moves for w, s in self._marshal_turn(apply(state, move))]
+
+    def _answers_to(self, state: GameState) -> list[Move]:
+        """The model's answers in ``state`` (a Marshal's phase), memoised on her record
+        within a decision; at most :attr:`max_ties` of them."""
         view = marshal_view(state)
         key = (view.phase, view.events)
         moves = self._answers.get(key)
@@ -488,8 +552,7 @@ class SearchFugitive:
             if len(moves) > self.max_ties:
                 moves = self.rng.sample(moves, self.max_ties)
             self._answers[key] = moves
-        share = 1.0 / len(moves)
-        return [(w * share, s) for move in moves for w, s in self._marshal_turn(apply(state, move))]
+        return moves
 
     def value(self, state: GameState) -> float:
         """His chance to win from a position at the start of his turn (or the end)."""

@@ -34,8 +34,9 @@ class BotSpec:
 #: bot on each side is ``advisor.registry.at_level``).
 LEVELS = registry.LEVELS
 #: The search Fugitive's budget in a match: his whole turn is one search (the draw's
-#: search also places the card drawn), at most 1.4 s a decision: the budget at which
-#: he wins half his games against the expert Marshal (docs/benchmarks.md, issue 39).
+#: search also places the card drawn), at most 1.4 s a decision: at this budget he
+#: wins about half his games against the expert Marshal and about a third against the
+#: search Marshal (docs/advisor.md, "The wary Fugitive"; docs/benchmarks.md, issue 39).
 APP_SEARCH = Budget(samples=12, seconds=1.4)
 #: The Marshal bots' seconds for the Manhunt planner per guess in a match.
 APP_MANHUNT_SECONDS = 1.0

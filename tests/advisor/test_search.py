@@ -12,8 +12,10 @@ from engine.cards import ESCAPE
 from engine.rules import BASE_STEP
 from engine.moves import Draw, PassTurn, PlaceHideout
 from engine.record import Ruleset
+from engine.state import Phase
 
-from advisor.bots import FUGITIVE_BOTS, SolverMarshal, make_bot
+from advisor.bots import FUGITIVE_BOTS, STRONGEST_POOL, SolverMarshal, _same_figures, make_bot, strongest_guesses
+from advisor.guesses import advise_guesses
 from advisor.marshal_hand import determinize
 from advisor.search import Budget, SearchFugitive, features, placement_candidates, value_of
 from advisor.cache import solve_cached
@@ -74,12 +76,55 @@ def test_its_model_marshal_breaks_ties_at_random_as_the_randomtie_marshals_do(hi
     guesses = sorted(s.events[-1].numbers for _, s in branches)
     assert guesses == [(1,), (2,), (3,)]
     assert sum(s.winner == "marshal" for _, s in branches) == 1
+    bot.wary = 0.0  # the model alone
     value = bot._value_after(det, (PlaceHideout(hideout), PassTurn()))
     assert value == pytest.approx(sum(w * bot.value(s) for w, s in branches))
     assert 0.0 < value < 2 / 3 + 1e-9
     # the ties="lowest" model counts on her guessing 1
     lowest = SearchFugitive(2, samples=1, marshal=SolverMarshal)
     assert [s.events[-1].numbers for _, s in lowest._marshal_turn(after)] == [(1,)]
+
+
+def _to_her_guess(bot, state):
+    """``state`` after her draws by ``bot``'s model, at her guess."""
+    while state.phase is not Phase.MARSHAL_GUESS:
+        state = apply(state, bot._answers_to(state)[0])
+    return state
+
+
+@pytest.mark.parametrize("wary", [0.5, 1.0])
+def test_a_wary_bot_values_a_plan_partly_by_her_strongest_guess_against_it(wary):
+    # alone at 1, 2 or 3: the model's answer catches him one time in three, but one of
+    # her strongest guesses (1, 2 and 3 among them) always does: the worst case is a loss
+    state = new_game(8)
+    det = determinize(fugitive_view(state), random.Random(0))
+    bot = SearchFugitive(2, samples=1)
+    bot.wary = wary
+    after = apply(apply(det, PlaceHideout(2)), PassTurn())
+    drawn = _to_her_guess(bot, after)
+    strongest = strongest_guesses(marshal_view(drawn), bot.contenders)
+    assert {(2,)} <= {tuple(sorted(g.numbers)) for g in strongest}
+    worst = min(sum(w * bot.value(s) for w, s in bot._marshal_turn(apply(drawn, g))) for g in strongest)
+    assert worst == 0.0
+    model = sum(w * bot.value(s) for w, s in bot._marshal_turn(after))
+    assert model > 0.0
+    assert bot._value_after(det, (PlaceHideout(2), PassTurn())) == pytest.approx((1 - wary) * model + wary * worst)
+
+
+def test_her_strongest_guesses_are_the_lookaheads_first_with_every_tie():
+    state = apply(apply(determinize(fugitive_view(new_game(8)), random.Random(0)), PlaceHideout(2)), PassTurn())
+    state = _to_her_guess(SearchFugitive(2), state)
+    view = marshal_view(state)
+    ranked = advise_guesses(view.record, top=STRONGEST_POOL, lookahead=True, order="lookahead", validate=False)
+    for k in (1, 2, 4):
+        got = [tuple(sorted(g.numbers)) for g in strongest_guesses(view, k)]
+        assert got[:k] == [s.numbers for s in ranked[:k]]
+        # the rest tie with the k-th, and the next one does not
+        rest = ranked[k:len(got)]
+        assert all(_same_figures(s, ranked[k - 1]) for s in rest)
+        assert len(got) == len(ranked) or not _same_figures(ranked[len(got)], ranked[k - 1])
+    with pytest.raises(ValueError):
+        strongest_guesses(view, 0)
 
 
 def test_at_most_max_ties_answers_are_valued():
