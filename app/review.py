@@ -202,15 +202,17 @@ def _chance_text(c: Chance) -> str:
 
 def _difference(o: Option, turn: CoachTurn) -> str | None:
     """The first figure (found next turn, most exposed, and between two placements the
-    sum of the exposures) whose shown value differs between the option and his move,
-    said; None when every figure reads the same."""
-    pairs = (("coach_diff_found", o.found, turn.found), ("coach_diff_worst", o.worst, turn.worst))
-    for key, a, b in pairs:
-        if percent(a) != percent(b):
-            return t(key, a=percent(a), b=percent(b))
-    placed = isinstance(turn.event, Place)
-    if (o.hideout is not None) == placed and _two(o.total) != _two(turn.total):
-        return t("coach_diff_total", a=_two(o.total), b=_two(turn.total))
+    sum of the exposures) on which the option reads lower than his move, said; None when
+    it reads lower on none. A figure on which the better move is worse is no reason for
+    it: the grade is his chance to win over the whole game, and the one-turn figures
+    only explain it where they agree."""
+    pairs = [("coach_diff_found", percent(o.found), percent(turn.found), o.found < turn.found),
+             ("coach_diff_worst", percent(o.worst), percent(turn.worst), o.worst < turn.worst)]
+    if (o.hideout is not None) == isinstance(turn.event, Place):
+        pairs.append(("coach_diff_total", _two(o.total), _two(turn.total), o.total < turn.total))
+    for key, a, b, lower in pairs:
+        if a != b and lower:
+            return t(key, a=a, b=b)
     return None
 
 

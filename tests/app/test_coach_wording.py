@@ -52,3 +52,39 @@ def test_the_suggestion_panel_names_the_coachs_best_guess():
                 assert services.advice(record.truncated(call.index), 3)[0].numbers == call.best.numbers, (seed, call)
                 larger += len(call.best.numbers) > 2
     assert larger >= 1
+
+
+def _a_turn_with_a_better_placement():
+    """A coached turn of a real game whose "Better" is a placement (its one-turn figures
+    kept in ``better_option``)."""
+    record = play_game(bots.make_bot(bots.FUGITIVE_BOTS["heuristic"], 4),
+                       bots.make_bot(bots.MARSHAL_BOTS["lookahead-randomtie"], 4), seed=4).record()
+    for turn in coach_fugitive(record):
+        if turn.better is not None and turn.better.hideout not in (None, 42) and turn.better_option is not None:
+            return turn
+    raise AssertionError("no turn of this game has a better placement")
+
+
+def test_the_fugitive_coachs_why_names_only_a_figure_the_better_move_wins_on():
+    """A "Why:" says a one-turn figure only where the better move is the lower, never
+    "found next turn 100% instead of 0%" (the first figure that differed, whichever way)."""
+    from dataclasses import replace
+
+    set_lang("en")
+    turn = _a_turn_with_a_better_placement()
+    o = turn.better_option
+    assert o is not None
+
+    def why(found: float, worst: float, total: float) -> str:
+        t = replace(turn, found=0.5, worst=0.5, total=1.0,
+                    better_option=replace(o, found=found, worst=worst, total=total))
+        line = review.fugitive_lines(t, WATCHER)[-1]
+        return line.split("Why:", 1)[1] if "Why:" in line else ""
+
+    assert "found next turn 20% instead of 50%" in why(0.2, 0.9, 2.0)
+    worse_found = why(0.9, 0.3, 2.0)
+    assert "found next turn" not in worse_found and "most exposed hideout at 30% instead of 50%" in worse_found
+    worse_both = why(0.9, 0.9, 0.6)
+    assert "found next turn" not in worse_both and "most exposed" not in worse_both
+    assert "0.60 instead of 1.00" in worse_both
+    assert all(w not in why(0.9, 0.9, 2.0) for w in ("found next turn", "most exposed", "summing"))
