@@ -266,8 +266,9 @@ class SearchFugitive:
     #: further ahead (the search Marshal plays out the lookahead's few best guesses) or
     #: just differently (a person). A plan that only the model's exact guess leaves safe
     #: loses to her; one that none of her strong guesses catches does not (measured in
-    #: docs/advisor.md, "The wary Fugitive": 0% to 36% against the search Marshal, and
-    #: no loss against the expert Marshal). 0 plays against the model alone.
+    #: docs/advisor.md, "The wary Fugitive": 0% to 31% of 200 deals against the search
+    #: Marshal; 45.5% against the expert Marshal, perhaps a few points under the bot
+    #: before, which 200 deals cannot show). 0 plays against the model alone.
     wary = 0.5
     #: her guesses the worst case runs over (:func:`advisor.bots.strongest_guesses`:
     #: the lookahead's best few, every guess tied with the last of them too)
