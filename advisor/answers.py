@@ -25,6 +25,22 @@ def guess_advice(record: Record, top: int = 6, any_size: bool = False) -> tuple[
     return a.kept(("advice", top, any_size), lambda: tuple(advise_guesses(a.record, top=top, any_size=any_size)))
 
 
+#: more than the advisor ever offers (its candidates: a few singles and pairs), so a
+#: ranking asked for this many holds every candidate
+RANKING_POOL = 64
+
+
+def lookahead_ranking(record: Record) -> tuple[Suggestion, ...]:
+    """Every guess the advisor offers on the Marshal's ``record``, ranked by the one-turn
+    lookahead (:func:`advisor.advise_guesses` with ``order="lookahead"``), kept. The
+    lookahead Marshal bots take their guess from it and a wary Fugitive her strongest
+    guesses, several times a position: it is worked out once. Not rule-checked: the
+    bots' records are the engine's."""
+    a = analysis(record)
+    return a.kept(("lookahead-ranking",), lambda: tuple(advise_guesses(
+        a.record, top=RANKING_POOL, lookahead=True, order="lookahead", validate=False)))
+
+
 def draw_advice(record: Record) -> DrawAdvice:
     """:func:`advisor.advise_draw` of the Marshal's ``record``, kept."""
     a = analysis(record)
@@ -38,4 +54,4 @@ def manhunt_plan(record: Record, time_budget: float = 2.0, all_first_guesses: bo
                   lambda: plan_manhunt(a.record, time_budget=time_budget, all_first_guesses=all_first_guesses))
 
 
-__all__ = ["draw_advice", "guess_advice", "manhunt_plan"]
+__all__ = ["draw_advice", "guess_advice", "lookahead_ranking", "manhunt_plan", "RANKING_POOL"]

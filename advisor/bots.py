@@ -36,6 +36,7 @@ from engine.views import FugitiveView, MarshalView
 
 from .cache import solve_cached
 from .draws import advise_draw
+from .answers import lookahead_ranking
 from .guesses import Suggestion, advise_guesses
 from .manhunt import plan_manhunt
 from .registry import BOTS, make_bot
@@ -181,6 +182,10 @@ class SolverMarshal:
         ties, more are asked for (twice as many) until one does not or there are no
         more: a pick among the first few of the advisor's order (the smallest numbers
         first) would keep a bias to low numbers."""
+        if self.order == "lookahead":
+            # every candidate is ranked by its lookahead whatever ``top``: the kept ranking
+            ranked = lookahead_ranking(view.record)
+            return [s for s in ranked if _same_figures(s, ranked[0])] if self.ties == "random" else list(ranked[:1])
         top = self.TIE_POOL if self.ties == "random" else 1
         while True:
             sugg = advise_guesses(view.record, top=top, lookahead=self.lookahead, order=self.order, validate=False)
@@ -211,11 +216,6 @@ def _same_figures(a: Suggestion, b: Suggestion) -> bool:
             and close(a.lookahead, b.lookahead))
 
 
-#: more than the advisor ever offers (its candidates: a few singles and pairs), so
-#: :func:`strongest_guesses` sees every tie
-STRONGEST_POOL = 64
-
-
 def strongest_guesses(view: MarshalView, k: int) -> list[Move]:
     """Her ``k`` best guesses by the lookahead ranking (the lookahead Marshal's first
     ``k``, the candidates the search Marshal plays out), and every further guess tied
@@ -224,7 +224,7 @@ def strongest_guesses(view: MarshalView, k: int) -> list[Move]:
     any of them. What a wary Fugitive fears she guesses (``advisor.search``)."""
     if k < 1:
         raise ValueError(f"k must be at least 1, not {k}")
-    sugg = advise_guesses(view.record, top=STRONGEST_POOL, lookahead=True, order="lookahead", validate=False)
+    sugg = lookahead_ranking(view.record)
     n = min(k, len(sugg))
     while 0 < n < len(sugg) and _same_figures(sugg[n], sugg[n - 1]):
         n += 1
@@ -450,6 +450,6 @@ BUDGETED_BOTS = tuple(dict.fromkeys(b.name for b in BOTS if "search" in b.budget
 __all__ = [
     "NotepadMarshal", "SolverMarshal", "LookaheadMarshal", "SolverMarshalRandomTies", "LookaheadMarshalRandomTies",
     "HeuristicFugitive", "AdversarialFugitive",
-    "notepad_candidates", "marshal_record_from_fugitive_view", "strongest_guesses", "STRONGEST_POOL",
+    "notepad_candidates", "marshal_record_from_fugitive_view", "strongest_guesses",
     "MARSHAL_BOTS", "FUGITIVE_BOTS", "BUDGETED_BOTS", "make_bot",
 ]

@@ -14,7 +14,8 @@ from engine.moves import Draw, PassTurn, PlaceHideout
 from engine.record import Ruleset
 from engine.state import Phase
 
-from advisor.bots import FUGITIVE_BOTS, STRONGEST_POOL, SolverMarshal, _same_figures, make_bot, strongest_guesses
+from advisor.answers import RANKING_POOL
+from advisor.bots import FUGITIVE_BOTS, SolverMarshal, _same_figures, make_bot, strongest_guesses
 from advisor.guesses import advise_guesses
 from advisor.marshal_hand import determinize
 from advisor.search import Budget, SearchFugitive, features, placement_candidates, value_of
@@ -115,7 +116,7 @@ def test_her_strongest_guesses_are_the_lookaheads_first_with_every_tie():
     state = apply(apply(determinize(fugitive_view(new_game(8)), random.Random(0)), PlaceHideout(2)), PassTurn())
     state = _to_her_guess(SearchFugitive(2), state)
     view = marshal_view(state)
-    ranked = advise_guesses(view.record, top=STRONGEST_POOL, lookahead=True, order="lookahead", validate=False)
+    ranked = advise_guesses(view.record, top=RANKING_POOL, lookahead=True, order="lookahead", validate=False)
     for k in (1, 2, 4):
         got = [tuple(sorted(g.numbers)) for g in strongest_guesses(view, k)]
         assert got[:k] == [s.numbers for s in ranked[:k]]
