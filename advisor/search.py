@@ -353,24 +353,20 @@ class SearchFugitive:
                 for i, plan in enumerate(plans):
                     if self._out_of_time() and (r or totals):
                         raise OutOfTime
-                    if r or totals:
-                        v = self._value_after(state, plan)
-                    else:
-                        v = self._unhurried(self._value_after, state, plan)
+                    v = self._value_after(state, plan) if r or totals else self._first_value(state, plan)
                     totals[i].append(v)
                 self.stats.rounds += 1
         except OutOfTime:
             pass
         return totals
 
-    def _unhurried(self, value: Callable[[GameState, tuple[Move, ...]], float], state: GameState,
-                   plan: tuple[Move, ...]) -> float:
-        """``value(state, plan)`` with no deadline: a decision's first position is valued
+    def _first_value(self, state: GameState, plan: tuple[Move, ...]) -> float:
+        """:meth:`_value_after` with no deadline: a decision's first position is valued
         whole however short its budget, so every decision has a value to go by (a count
         stopped half-way would leave it none)."""
         deadline, self._deadline = self._deadline, math.inf
         try:
-            return value(state, plan)
+            return self._value_after(state, plan)
         finally:
             self._deadline = deadline
 
