@@ -95,9 +95,14 @@ FEATURES = (
     "deck_left",       # cards left in the decks / 38
 )
 
-#: logistic weights of :func:`value` (intercept first), fitted on games of this bot
-#: against the solver Marshal (see docs/advisor.md)
-WEIGHTS = (0.438, 0.057, 0.348, 0.031, -0.001, 0.371, -0.803, 2.519, 0.375, 1.353, -2.005)
+#: logistic weights of :func:`value_of` (intercept first), fitted (``advisor.value_fit``)
+#: on 350 games of the wary bot against the Marshals it is meant to beat, the expert
+#: (lookahead-randomtie) and the search Marshal (docs/advisor.md, "The value refitted").
+#: The weights before, fitted against the solver Marshal by an older bot, gave his
+#: progress 0.37 (7.47 now) and counted the decks running down in his favour (-2.0)
+#: whether he moved or not: a pass was worth nearly as much as a step, and the bot
+#: crept forward (issue 39).
+WEIGHTS = (-8.843, 0.054, 0.869, 0.0, -0.014, 7.468, 0.066, 3.306, 2.256, 2.09, 3.478)
 
 
 def features(state: GameState, post: Posterior) -> tuple[float, ...]:

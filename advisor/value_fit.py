@@ -2,16 +2,18 @@
 
 The search values the positions its look-ahead reaches (the start of his turn, after
 her answer) by a logistic function of :func:`advisor.search.features`. The weights
-are fitted on real games: the search Fugitive plays the solver Marshal, and every
-position at the start of one of his turns becomes a row (its features, and whether he
-went on to win). A logistic regression (Newton's method, a small ridge penalty) gives
-the weights; playing with the new weights and fitting again lets the value describe
-the bot that uses it. Run::
+are fitted on real games: the search Fugitive plays the Marshals he is meant to beat
+(games dealt to each in turn), and every position at the start of one of his turns
+becomes a row (its features, and whether he went on to win). A logistic regression
+(Newton's method, a small ridge penalty, each weight held to the sign the game gives
+it: :data:`SIGNS`) gives the weights; playing with the new weights and fitting again
+lets the value describe the bot that uses it. Run::
 
-    python -m advisor.value_fit --games 200 --seed 100000 --samples 2 --jobs 2
+    python -m advisor.value_fit --games 400 --seed 140000 --samples 3 --jobs 2 \
+        --marshal lookahead-randomtie,search
 
 which prints the weights (and the log-loss before and after) to paste into
-``advisor/search.py``. The seeds are not those of the tournament (it starts at 0).
+``advisor/search.py``. The seeds are not those of the tournament's held-out deals.
 """
 from __future__ import annotations
 
@@ -120,9 +122,12 @@ def fit(rows: Sequence[Row], ridge: float = 1.0, steps: int = 50, signs: tuple[i
 
 def collect(games: int, seed: int, samples: int, weights: Sequence[float], marshal: str, jobs: int,
             progress: bool = True) -> tuple[int, list[Row]]:
+    """The games' Fugitive wins and rows; ``marshal``: a Marshal bot's name, or several
+    separated by commas, who take the games in turn."""
     from tqdm import tqdm
 
-    tasks = [(seed + i, samples, tuple(weights), marshal) for i in range(games)]
+    marshals = marshal.split(",")
+    tasks = [(seed + i, samples, tuple(weights), marshals[i % len(marshals)]) for i in range(games)]
     rows: list[Row] = []
     wins = 0
     bar = tqdm(total=games, desc="games", unit="game", disable=not progress, mininterval=0.5)
@@ -149,15 +154,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seed", type=int, default=100_000)
     ap.add_argument("--samples", type=int, default=2, help="the search's rounds per decision while playing")
-    ap.add_argument("--marshal", default="solver")
+    ap.add_argument("--marshal", default="lookahead-randomtie,search",
+                    help="the Marshal bot, or several separated by commas (the games dealt in turn)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--weights", help="JSON list: play with these weights instead of WEIGHTS")
     ap.add_argument("--rows", help="also write the rows (JSON) to this file")
     ap.add_argument("--extra-rows", help="JSON rows of an earlier run to fit on as well")
     args = ap.parse_args(argv)
+    from .bots import MARSHAL_BOTS
+
+    unknown = [m for m in args.marshal.split(",") if m not in MARSHAL_BOTS]
+    if unknown:
+        ap.error(f"--marshal: no Marshal bot {', '.join(unknown)} (there are {', '.join(MARSHAL_BOTS)})")
     weights = tuple(json.loads(args.weights)) if args.weights else WEIGHTS
     wins, rows = collect(args.games, args.seed, args.samples, weights, args.marshal, args.jobs)
-    print(f"the Fugitive won {wins} of {args.games} games against the {args.marshal} Marshal")
+    print(f"the Fugitive won {wins} of {args.games} games against the {args.marshal.replace(',', ' and ')} Marshal")
     if args.rows:
         with open(args.rows, "w") as fh:
             json.dump(rows, fh)
