@@ -39,7 +39,7 @@ TOURNAMENT: dict[tuple[str, str], tuple[int, int]] = {
 #: budget: (Marshal bot, "search") -> (games, Marshal wins):
 #: docs/figures/tournament-search.csv (tests/app/test_ladder.py holds the two equal)
 PLACEMENT: dict[tuple[str, str], tuple[int, int]] = {
-    ("notepad", "search"): (50, 21), ("solver", "search"): (50, 26), ("lookahead", "search"): (50, 24),
+    ("notepad", "search"): (50, 17), ("solver", "search"): (50, 11), ("lookahead", "search"): (50, 12),
 }
 #: the match page's level (app.match_logic.LEVELS) -> the tournament's bot, per side
 LEVEL_BOTS: dict[Side, dict[str, str]] = {
@@ -66,7 +66,7 @@ BOT_RATINGS: dict[tuple[str, Side], Rating] = {
     ('notepad', 'marshal'): Rating(23.980617719308352, 1.5100059595303266, 3000),
     ('random', 'fugitive'): Rating(20.29503055794209, 1.709001763292029, 4000),
     ('random', 'marshal'): Rating(13.673759152000086, 1.5456290332899854, 3000),
-    ('search', 'fugitive'): Rating(37.5249207295318, 2.103573289276832, 150),
+    ('search', 'fugitive'): Rating(45.23565499638918, 2.1482796673739113, 150),
     ('solver', 'marshal'): Rating(42.718419984107555, 2.2876855741000637, 3000),
 }
 
