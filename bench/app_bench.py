@@ -46,11 +46,10 @@ def game_events(kind: str, seed: int):
 def run(kind: str, seed: int, page, url: str) -> list[taps.Timing]:
     events = game_events(kind, seed)
     taps.new_game(page, url)
-    table = taps.Table()
     timings = []
     for i, e in enumerate(events, start=1):
         try:
-            timings.append(taps.enter(page, e, i, table))
+            timings.append(taps.enter(page, e, i))
         except Exception:  # a bench run: say where it stopped, with a picture, then stop
             page.screenshot(path="/tmp/bench-fail.png")
             print(f"failed at entry {i}: {e}", file=sys.stderr)

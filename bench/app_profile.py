@@ -238,9 +238,8 @@ def profile(games: list[tuple[str, int]], bare: int, options: tuple[str, ...], t
                     timed(i, lambda: page.get_by_role("button", name="Tap").click(), "tap")
             for kind, seed in games:
                 taps.new_game(page, url)
-                table = taps.Table()
                 for i, event in enumerate(taps.game_events(kind, seed), start=1):
-                    for tap in taps.taps(page, event, table):
+                    for tap in taps.taps(page, event):
                         browser.wait_idle(page)
                         if not tap.final:
                             taps.tap_pad(page, tap.target, tap.what)

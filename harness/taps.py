@@ -13,12 +13,11 @@ import math
 import time
 import warnings
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
 from app.pad import DOUBLE_MS, ONE_PLACE_PX
 
-from engine.cards import deck_of
 from engine.record import TURN_ENDS, Event, FugitiveDraw, Guess, ManhuntGuess, MarshalDraw, Pass, Place, Record
 
 from . import browser
@@ -35,14 +34,6 @@ class Tap:
     final: bool = False
     kind: str = ""
     selector: str = ""  #: the target's CSS selector (its first match), for a wait in the page
-
-
-@dataclass
-class Table:
-    """What the driver keeps between entries (the cards left in each deck)."""
-
-    deck_sizes: dict[int, int] = field(default_factory=lambda: {1: 8, 2: 12, 3: 13})
-    seen: set[int] = field(default_factory=set)
 
 
 #: How long a tap's answer may take before the page is asked what it shows.
@@ -68,7 +59,7 @@ def _tap(page, what: str, kind: str, value: int | None = None, final: bool = Fal
     return Tap(what, control(page, kind, value), final=final, kind=kind, selector=control_selector(kind, value))
 
 
-def taps(page, event: Event, table: Table) -> Iterator[Tap]:
+def taps(page, event: Event) -> Iterator[Tap]:
     """The taps that enter ``event``, one at a time (a generator: the page changes
     between two taps, and the next one is found after the previous one's answer)."""
     if isinstance(event, Place):
@@ -81,10 +72,8 @@ def taps(page, event: Event, table: Table) -> Iterator[Tap]:
         yield _tap(page, "He passed", "pass", final=True)
     elif isinstance(event, FugitiveDraw):
         yield _tap(page, f"deck {event.deck}", "fdraw", event.deck, final=True)
-        table.deck_sizes[event.deck] -= 1
     elif isinstance(event, MarshalDraw):
         yield _tap(page, f"card {event.card}", "mdraw", event.card, final=True)
-        table.deck_sizes[deck_of(event.card)] -= 1
     elif isinstance(event, (Guess, ManhuntGuess)):
         manhunt = isinstance(event, ManhuntGuess)
         numbers = (event.number,) if manhunt else event.numbers
@@ -192,14 +181,14 @@ def settled_selector(n: int) -> str:
     return f'{PAD}[data-entries="{n}"]'
 
 
-def enter(page, event: Event, n: int, table: Table, look: Callable[[Tap, int], None] | None = None) -> Timing:
+def enter(page, event: Event, n: int, look: Callable[[Tap, int], None] | None = None) -> Timing:
     """Enter ``event`` (the ``n``-th, from 1) by taps, each waited for until the pad
     answers it. Before each tap the page is waited for until idle; or, given
     ``look(tap, n)``, that is called instead, just before the tap, and waits itself (a
     thumb's way to the control: ``browser.thumb_travel``). Returns the time from the
     final tap to the updated probabilities (:class:`Timing`)."""
     in_page = wall = spin = 0.0
-    for tap in taps(page, event, table):
+    for tap in taps(page, event):
         if look is None:
             browser.wait_idle(page)
         else:

@@ -200,10 +200,10 @@ def test_every_next_control_is_on_the_first_screen_and_stays_put(server, page, g
     kind, seed = game.split(":")
     events = taps.game_events(kind, int(seed))
     taps.new_game(page, server)
-    thumb, table = Thumb(page), taps.Table()
+    thumb = Thumb(page)
     spinners, wrong, checked, heat_screens = [], [], 0, 0
     for n, event in enumerate(events, start=1):
-        timing = taps.enter(page, event, n, table, look=thumb.look)
+        timing = taps.enter(page, event, n, look=thumb.look)
         if timing.spinner_ms > timing.solver_ms + 50:  # a spinner only while the solver works
             spinners.append(f"entry {n}: spinner {timing.spinner_ms:.0f} ms, solve {timing.solver_ms} ms")
         got = _check_drawn(page, events, n, wrong)
@@ -244,10 +244,9 @@ def _pad(page, kind: str, value: int | None = None, expect: tuple[str, ...] = ("
 
 def test_a_card_of_the_row_opens_its_entry_and_one_tap_corrects_it(server, page):
     taps.new_game(page, server)
-    table = taps.Table()
     from engine.record import Place
 
-    taps.enter(page, Place(4), 1, table)
+    taps.enter(page, Place(4), 1)
     band = page.locator('[data-testid="fg-band"]')
     assert band.locator(".fg-mini").count() == 4 and "+4" in band.inner_text()  # the big confirmation
     n = taps.log_length(page)
@@ -302,7 +301,7 @@ def test_the_band_keeps_its_height_and_the_entries_their_place(server, page):
     taps.new_game(page, server)
     from engine.record import Place
 
-    taps.enter(page, Place(1), 1, taps.Table())
+    taps.enter(page, Place(1), 1)
     band = page.locator('[data-testid="fg-band"]')
     assert "Saved:" in band.inner_text()
     first = taps.control(page, "mdraw", 4)
@@ -319,12 +318,11 @@ def test_a_second_phone_shows_new_entries_without_a_tap(server):
 
     with browser.phone_pages(2) as (a, b):
         taps.new_game(a, server)
-        taps.enter(a, Place(0), 1, taps.Table())
+        taps.enter(a, Place(0), 1)
         taps.as_her(a, b)  # the same game in a second tab of her browser
         b.wait_for_selector(taps.settled_selector(1), state="attached")
         browser.wait_idle(b)
-        table = taps.Table()
-        taps.enter(a, Place(1), 2, table)  # his second hideout, entered on the first phone
+        taps.enter(a, Place(1), 2)  # his second hideout, entered on the first phone
         # the second phone follows within a few seconds, untouched
         b.wait_for_selector(taps.settled_selector(2), state="attached", timeout=15_000)
         browser.wait_idle(b)
@@ -374,7 +372,6 @@ def test_every_control_of_the_crowded_screens_is_on_the_first_screen(server, pag
     page.get_by_role("button", name="Start").click()
     page.wait_for_selector(taps.settled_selector(0))
     browser.wait_idle(page)
-    table = taps.Table()
 
     def all_on_screen() -> list[str]:
         off = []
@@ -384,10 +381,10 @@ def test_every_control_of_the_crowded_screens_is_on_the_first_screen(server, pag
         return off
 
     events = [Place(0), MarshalDraw(4), MarshalDraw(15), Guess((1,), False), FugitiveDraw(1), Pass()]
-    taps.enter(page, events[0], 1, table)
+    taps.enter(page, events[0], 1)
     assert not all_on_screen()
     for n, event in enumerate(events[1:], start=2):
-        taps.enter(page, event, n, table)
+        taps.enter(page, event, n)
     assert page.locator(taps.PAD).get_attribute("data-screen") == "draw"  # his extra draw, or hers
     assert not all_on_screen()
     assert page.evaluate("window.scrollY") == 0
@@ -400,7 +397,7 @@ def test_the_back_arrow_goes_to_the_list_by_tap_and_by_key(server, page):
 
     for press in (False, True):
         taps.new_game(page, server)
-        taps.enter(page, Place(2), 1, taps.Table())
+        taps.enter(page, Place(2), 1)
         arrow = page.locator('[data-testid="fg-back"]')
         assert arrow.get_attribute("aria-label") == "All games"
         if press:
@@ -425,12 +422,11 @@ def test_the_export_downloads_the_record_as_it_is_when_tapped(server, page):
         return Record.from_json(got.value.path().read_text(encoding="utf-8"))
 
     taps.new_game(page, server)
-    table = taps.Table()
-    taps.enter(page, Place(2), 1, table)
+    taps.enter(page, Place(2), 1)
     page.get_by_text("Export", exact=True).click()
     page.get_by_role("button", name="Download the JSON record").wait_for()
     assert download().events == (Place(2),)
-    taps.enter(page, Place(1), 2, table)  # his second opening hideout, the section still open
+    taps.enter(page, Place(1), 2)  # his second opening hideout, the section still open
     assert download().events == (Place(2), Place(1))
 
 
@@ -444,7 +440,6 @@ def test_a_long_row_shows_its_newest_card_and_the_card_opened(server, page):
     # until the row is wider than the screen by two cards (at the 10th: entry 35)
     ninth = [i for i, e in enumerate(events) if isinstance(e, Place)][8]
     taps.imported_game(page, server, events[:ninth + 1])
-    table = taps.Table()
     row = page.locator('[data-testid="fg-row"]')
 
     def in_view(card) -> bool:
@@ -453,7 +448,7 @@ def test_a_long_row_shows_its_newest_card_and_the_card_opened(server, page):
 
     assert row.evaluate("r => r.scrollWidth - r.clientWidth <= 120"), "the row was already wide: import fewer"
     for n, event in enumerate(events[ninth + 1:], start=ninth + 2):
-        taps.enter(page, event, n, table)
+        taps.enter(page, event, n)
         if row.evaluate("r => r.scrollWidth - r.clientWidth > 120"):
             break
     else:

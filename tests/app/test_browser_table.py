@@ -64,10 +64,9 @@ def test_the_band_says_a_refusal_and_its_correction_whole(served, page):
     whole now (a longer message grows over what is below it), and the controls under
     it stay where they stood."""
     taps.new_game(page, served.url)
-    table = taps.Table()
-    taps.enter(page, Place(0), 1, table)
-    taps.enter(page, MarshalDraw(17), 2, table)
-    taps.enter(page, MarshalDraw(6), 3, table)
+    taps.enter(page, Place(0), 1)
+    taps.enter(page, MarshalDraw(17), 2)
+    taps.enter(page, MarshalDraw(6), 3)
     assert not _cut(page)
     for kind, value in (("pick", 2), ("hit", None), ("hitcard", 9)):
         assert taps.tap_pad(page, taps.control(page, kind, value)) == "changed", kind
@@ -109,9 +108,8 @@ def test_miss_and_hit_stay_put_when_the_hint_grows(served, page):
     wrapped (her own card picked beside another number). They stand right under the
     numbers now, the hint under them."""
     taps.new_game(page, served.url)
-    table = taps.Table()
     for n, event in enumerate((Place(1), MarshalDraw(17), MarshalDraw(6)), start=1):
-        taps.enter(page, event, n, table)
+        taps.enter(page, event, n)
     places = []
     for x in (1, 17, 6):  # a number, then her two cards: the hint says so, at length
         assert taps.tap_pad(page, taps.control(page, "pick", x)) == "changed"
@@ -179,9 +177,8 @@ def test_a_number_picked_again_after_the_answer_is_taken_back(served, page):
     from app.pad import DOUBLE_MS
 
     taps.new_game(page, served.url)
-    table = taps.Table()
     for n, event in enumerate((Place(1), MarshalDraw(17), MarshalDraw(6)), start=1):
-        taps.enter(page, event, n, table)
+        taps.enter(page, event, n)
     box = taps.control(page, "pick", 5).bounding_box()
     for _ in range(5):  # (a slow answer leaves no quick re-pick: again)
         log = page.evaluate(REPICK, [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, taps.log_length(page)])
@@ -199,9 +196,8 @@ def test_a_reload_keeps_the_guess_and_the_hit_she_was_entering(served, page):
     a hit (its open panel, the sprint cards picked). The page keeps them and gives them
     back on the version they were made on."""
     taps.new_game(page, served.url)
-    table = taps.Table()
     for n, event in enumerate((Place(1), MarshalDraw(17), MarshalDraw(6)), start=1):
-        taps.enter(page, event, n, table)
+        taps.enter(page, event, n)
     for x in (5, 9):
         assert taps.tap_pad(page, taps.control(page, "pick", x)) == "changed"
     browser.wait_idle(page)
@@ -233,10 +229,9 @@ def test_a_sprint_card_missed_at_the_placement_is_entered_at_the_reveal(served, 
     from engine.record import Guess, Reveal
 
     taps.new_game(page, served.url)
-    table = taps.Table()
     events = (Place(0), MarshalDraw(17), MarshalDraw(6))
     for n, event in enumerate(events, start=1):
-        taps.enter(page, event, n, table)
+        taps.enter(page, event, n)
     for kind, value in (("pick", 2), ("hit", None), ("hitcard", 9)):
         assert taps.tap_pad(page, taps.control(page, kind, value)) == "changed", kind
     assert taps.tap_pad(page, taps.control(page, "hitsave")) == "refused"

@@ -142,9 +142,8 @@ def test_a_double_tap_on_her_last_opening_card_is_one_entry(served, touch):
     changed: refused as the second of a double tap) and the guess has nothing chosen."""
     with browser.phone_page() as page:
         taps.new_game(page, served.url)
-        table = taps.Table()
-        taps.enter(page, Place(1), 1, table)
-        taps.enter(page, MarshalDraw(17), 2, table)
+        taps.enter(page, Place(1), 1)
+        taps.enter(page, MarshalDraw(17), 2)
         box = taps.control(page, "mdraw", 35).bounding_box()
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
         n = taps.log_length(page)
@@ -191,9 +190,8 @@ def test_a_quick_burst_of_taps_after_the_page_changed_is_refused_whole(served):
 
     def opening(page) -> None:
         taps.new_game(page, served.url)
-        table = taps.Table()
-        taps.enter(page, Place(1), 1, table)
-        taps.enter(page, MarshalDraw(17), 2, table)
+        taps.enter(page, Place(1), 1)
+        taps.enter(page, MarshalDraw(17), 2)
 
     with browser.phone_page() as page:
         # where the guess grid's numbers will stand (the same entries draw the same screen)
@@ -242,9 +240,8 @@ def test_refusals_stale_taps_and_double_taps_move_nothing(served):
     with browser.phone_pages(2) as (page, other):
         frames = browser.HeldFrames(page)  # (a slow network, below)
         taps.new_game(page, served.url)
-        table = taps.Table()
-        taps.enter(page, Place(1), 1, table)
-        taps.enter(page, MarshalDraw(17), 2, table)
+        taps.enter(page, Place(1), 1)
+        taps.enter(page, MarshalDraw(17), 2)
         before = _places(page)
         browser.wait_idle(page)
         # a tap she means, not the second of a double tap: the pad answers so fast now
