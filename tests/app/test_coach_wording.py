@@ -88,3 +88,27 @@ def test_the_fugitive_coachs_why_names_only_a_figure_the_better_move_wins_on():
     assert "found next turn" not in worse_both and "most exposed" not in worse_both
     assert "0.60 instead of 1.00" in worse_both
     assert all(w not in why(0.9, 0.9, 2.0) for w in ("found next turn", "most exposed", "summing"))
+
+
+def test_the_fugitive_coachs_why_says_a_better_move_goes_further():
+    """The grade values how far along he is (``advisor.search.WEIGHTS``: progress weighs
+    most since the refit of issue 39), so a "Better" placement further than his says so
+    ("further along: 14 instead of 9"); one short of his, or a pass, does not."""
+    from dataclasses import replace
+
+    from engine.record import Pass, Place
+
+    set_lang("en")
+    turn = _a_turn_with_a_better_placement()
+    b = turn.better
+    assert b is not None
+
+    def why(mine: Place | Pass, hideout: int | None) -> str:
+        t = replace(turn, event=mine, previous=5, better=replace(b, hideout=hideout))
+        line = review.fugitive_lines(t, WATCHER)[-1]
+        return line.split("Why:", 1)[1] if "Why:" in line else ""
+
+    assert "further along: 14 instead of 9" in why(Place(len(b.sprint_cards), hideout=9), 14)
+    assert "further along: 14 instead of 5" in why(Pass(), 14)  # he stayed at his last hideout
+    assert "further along" not in why(Place(len(b.sprint_cards), hideout=12), 8)
+    assert "further along" not in why(Place(len(b.sprint_cards), hideout=9), None)
