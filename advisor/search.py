@@ -23,11 +23,13 @@ order of the decks (``advisor.marshal_hand``). For each decision the bot
    (the search Marshal) or just differently (a person);
 4. values the position after her answer: a won or lost game is 1 or 0; an escape
    into a Manhunt is played out with her hunting the most likely number each time;
-   any other position is valued from her exact posterior (``solver.solve`` of her
-   record), by how likely she thinks each of his face-down hideouts is, whether her
-   most likely number is one of them, and how close he is to escaping
-   (:func:`features`, weights :data:`WEIGHTS`); a position reached by several of her
-   equally good guesses is worth the mean over them;
+   any other position is valued by a logistic function fitted on real games
+   (:func:`features`, weights :data:`WEIGHTS`): above all how far along he is and how
+   full the decks still are, then what his hand can still do (its footprints, his cards
+   ahead, an escape that would win at once) and, from her exact posterior
+   (``solver.solve`` of her record), how unlikely she thinks his face-down hideouts
+   are; a position reached by several of her equally good guesses is worth the mean
+   over them;
 5. plays the move with the best mean value over the determinizations.
 
 Nothing in it is a rule of thumb about openings, bluffs or decks: a bluff (more sprint
@@ -271,9 +273,10 @@ class SearchFugitive:
     #: further ahead (the search Marshal plays out the lookahead's few best guesses) or
     #: just differently (a person). A plan that only the model's exact guess leaves safe
     #: loses to her; one that none of her strong guesses catches does not (measured in
-    #: docs/advisor.md, "The wary Fugitive": 0% to 31% of 200 deals against the search
-    #: Marshal; 45.5% against the expert Marshal, perhaps a few points under the bot
-    #: before, which 200 deals cannot show). 0 plays against the model alone.
+    #: docs/advisor.md, "The wary Fugitive", with the value before its refit: 0% to 31%
+    #: of 200 deals against the search Marshal; 45.5% against the expert Marshal,
+    #: perhaps a few points under the bot before, which 200 deals cannot show). 0 plays
+    #: against the model alone.
     wary = 0.5
     #: her guesses the worst case runs over (:func:`advisor.bots.strongest_guesses`:
     #: the lookahead's best few, every guess tied with the last of them too)

@@ -104,7 +104,7 @@ def test_the_fugitive_coachs_why_says_a_better_move_goes_further():
     assert b is not None
 
     def why(mine: Place | Pass, hideout: int | None) -> str:
-        t = replace(turn, event=mine, previous=5, better=replace(b, hideout=hideout))
+        t = replace(turn, event=mine, previous=5, bluff=None, better=replace(b, hideout=hideout))
         line = review.fugitive_lines(t, WATCHER)[-1]
         return line.split("Why:", 1)[1] if "Why:" in line else ""
 
@@ -112,3 +112,4 @@ def test_the_fugitive_coachs_why_says_a_better_move_goes_further():
     assert "further along: 14 instead of 5" in why(Pass(), 14)  # he stayed at his last hideout
     assert "further along" not in why(Place(len(b.sprint_cards), hideout=12), 8)
     assert "further along" not in why(Place(len(b.sprint_cards), hideout=9), None)
+    assert "further along" not in why(Place(len(b.sprint_cards), hideout=30), 42)  # the escape: said its own way
