@@ -242,7 +242,7 @@ def _grade_line(turn: CoachTurn, you: bool) -> str:
     here = turn.event.hideout if isinstance(turn.event, Place) else turn.previous
     if b.hideout is None:
         why.append(_tw("fc_why_pass", you))
-    elif here < b.hideout < 42:  # how far along he is weighs most in his chance to win
+    elif here is not None and here < b.hideout < 42:  # how far along he is weighs most in his chance to win
         why.append(t("fc_why_further", a=b.hideout, b=here))
     if b.hideout is not None and turn.better_option is not None:
         diff = _difference(turn.better_option, turn)
