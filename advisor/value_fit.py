@@ -16,9 +16,9 @@ fitting again lets the value describe the bot that uses it. The weights played n
         --marshal search --extra-rows look.json
 
 each with ``--weights`` the weights before, [0.438, 0.057, 0.348, 0.031, -0.001, 0.371,
--0.803, 2.519, 0.375, 1.353, -2.005] (the second prints the weights fitted on both runs'
-positions, and the log-loss before and after) to paste into ``advisor/search.py``. The seeds are not those of
-the tournament's held-out deals.
+-0.803, 2.519, 0.375, 1.353, -2.005]. The second prints the weights fitted on both runs'
+positions (and the log-loss before and after) to paste into ``advisor/search.py``. The
+seeds are not those of the tournament's held-out deals.
 """
 from __future__ import annotations
 
@@ -168,12 +168,12 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     from .bots import MARSHAL_BOTS
 
-    unknown = [m for m in args.marshal.split(",") if m not in MARSHAL_BOTS]
+    names = args.marshal.split(",")
+    unknown = [m for m in names if m not in MARSHAL_BOTS]
     if unknown:
         ap.error(f"--marshal: no Marshal bot {', '.join(unknown)} (there are {', '.join(MARSHAL_BOTS)})")
     weights = tuple(json.loads(args.weights)) if args.weights else WEIGHTS
     wins, rows = collect(args.games, args.seed, args.samples, weights, args.marshal, args.jobs)
-    names = args.marshal.split(",")
     print(f"the Fugitive won {wins} of {args.games} games against the {' and '.join(names)} "
           f"Marshal{'s' if len(names) > 1 else ''}")
     if args.rows:

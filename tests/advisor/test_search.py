@@ -358,3 +358,15 @@ def test_the_search_opens_differently_on_different_deals():
             state = apply(state, move)
         sets[tuple(sorted(placed))] += 1
     assert len(sets) >= 3 and max(sets.values()) <= 5, sets
+
+
+def test_value_fit_names_an_unknown_marshal(capsys):
+    """``python -m advisor.value_fit --marshal`` takes several bots; a name that is none
+    of them is refused before any game is played, and the message names it."""
+    from advisor.value_fit import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--marshal", "lookahead-randomtie,lookahaed", "--games", "1"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "no Marshal bot lookahaed" in err and "lookahead-randomtie" in err.split("there are", 1)[1]
