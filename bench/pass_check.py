@@ -1,0 +1,154 @@
+"""Do the expert Fugitive's passes pay? (issue 39: "passes a strong player would not call
+timid"). Not a benchmark of record: a check of advice by playing it forward, as
+``tests/app/test_fugitive_coach_grade.py`` checks the coach.
+
+``python -m bench.pass_check SEED0 GAMES PLAYOUTS OUT.jsonl`` plays GAMES games from
+SEED0 of the app's expert Fugitive (``SearchFugitive``, 12 rounds or 1.4 s) against the
+expert Marshal (lookahead-randomtie). At every pass he chooses while holding a card he
+could place (after the opening), the pass and the best placement by his own value there
+(``SearchFugitive.evaluate``, 12 rounds or 3 s) are each played forward PLAYOUTS times:
+playout g starts from the g-th state sampled from his view (her hand and the decks as he
+could imagine them; the same for both moves) and is played out by the search Fugitive at
+one round a decision against the expert Marshal, both seeded by g. One JSON line per
+pass, appended to OUT (a stopped run goes on from another SEED0).
+
+``python -m bench.pass_check --summary OUT.jsonl ...`` prints, over all passes and by
+where they fall, his playout wins after the pass and after the placement, their paired
+difference with a 95% interval (over passes: the playouts of one pass are not
+independent), and in how many passes each move won more.
+"""
+from __future__ import annotations
+
+import json
+import math
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from engine import apply, fugitive_view, marshal_view
+from engine.game import new_game
+from engine.moves import Move, PassTurn, PlaceHideout
+from engine.rules import has_placement
+from engine.state import GameState, Phase
+
+from advisor.bots import LookaheadMarshalRandomTies
+from advisor.marshal_hand import determinize
+from advisor.search import SearchFugitive
+
+Row = dict[str, Any]
+
+
+def play_forward(state: GameState, plan: Sequence[Move], playouts: int, seed: int) -> list[int]:
+    """1 for each playout he wins after ``plan`` at ``state`` (playout g on the g-th
+    state sampled from his view, the bots seeded by g: the same for every plan)."""
+    view = fugitive_view(state)
+    wins = []
+    for g in range(playouts):
+        s = determinize(view, random.Random(seed * 100_003 + g))
+        for move in plan:
+            s = apply(s, move)
+        him = SearchFugitive(seed + g, samples=1, time_budget=math.inf)
+        her = LookaheadMarshalRandomTies(seed + g)
+        while not s.is_over:
+            s = apply(s, him.choose(fugitive_view(s)) if s.current_player == "fugitive" else her.choose(marshal_view(s)))
+        wins.append(int(s.winner == "fugitive"))
+    return wins
+
+
+def passes_with_a_card(seed: int) -> tuple[list[GameState], str | None]:
+    """The states where the expert Fugitive chose to pass holding a card he could
+    place, in one game against the expert Marshal; the game's winner."""
+    s = new_game(seed)
+    him, her = SearchFugitive(seed, samples=12, time_budget=1.4), LookaheadMarshalRandomTies(seed)
+    found = []
+    while not s.is_over:
+        if s.current_player == "fugitive":
+            view = fugitive_view(s)
+            move = him.choose(view)
+            if (isinstance(move, PassTurn) and view.placing and s.phase is not Phase.FUGITIVE_OPENING
+                    and has_placement(s.previous, s.fugitive_hand)):
+                found.append(s)
+            s = apply(s, move)
+        else:
+            s = apply(s, her.choose(marshal_view(s)))
+    return found, s.winner
+
+
+def check(state: GameState, playouts: int, seed: int, k: int) -> Row:
+    """The ``k``-th pass with a card of game ``seed`` (at ``state``) against his best
+    placement there, played forward."""
+    view = fugitive_view(state)
+    judge = SearchFugitive(seed * 7 + k, samples=12, time_budget=3.0)
+    plans = judge.plans(view)
+    values = [sum(v) / len(v) if v else -math.inf for v in judge.evaluate(view, plans)]
+    passing = next(i for i, p in enumerate(plans) if isinstance(p[0], PassTurn))
+    best = max((i for i, p in enumerate(plans) if isinstance(p[0], PlaceHideout)), key=lambda i: values[i])
+    place = plans[best][0]
+    assert isinstance(place, PlaceHideout)
+    after_pass = play_forward(state, plans[passing], playouts, seed * 1000 + k)
+    after_place = play_forward(state, plans[best], playouts, seed * 1000 + k)
+    return dict(previous=state.previous, hand=sorted(state.fugitive_hand), decks=list(state.deck_sizes),
+                placement=[place.hideout, sorted(place.sprint_cards)],
+                value_pass=values[passing], value_placement=values[best],
+                pass_wins=after_pass, placement_wins=after_place)
+
+
+def run(seed0: int, games: int, playouts: int, out: str) -> None:
+    with open(out, "a") as f:
+        for seed in range(seed0, seed0 + games):
+            start = time.perf_counter()
+            found, winner = passes_with_a_card(seed)
+            for k, state in enumerate(found):
+                row = dict(seed=seed, k=k, game_winner=winner, **check(state, playouts, seed, k))
+                f.write(json.dumps(row) + "\n")
+                f.flush()
+            print(f"seed {seed}: {winner} won, {len(found)} passes with a card, "
+                  f"{time.perf_counter() - start:.0f} s", flush=True)
+
+
+GROUPS: list[tuple[str, Callable[[Row], bool]]] = [
+    ("all", lambda r: True),
+    ("cards left in the decks >= 20", lambda r: sum(r["decks"]) >= 20),
+    ("cards left in the decks 10-19", lambda r: 10 <= sum(r["decks"]) < 20),
+    ("cards left in the decks < 10", lambda r: sum(r["decks"]) < 10),
+    ("his last hideout < 15", lambda r: r["previous"] < 15),
+    ("his last hideout 15-29", lambda r: 15 <= r["previous"] < 30),
+    ("his last hideout >= 30", lambda r: r["previous"] >= 30),
+    ("his hand <= 3 cards", lambda r: len(r["hand"]) <= 3),
+    ("his hand 4-6 cards", lambda r: 4 <= len(r["hand"]) <= 6),
+    ("his hand >= 7 cards", lambda r: len(r["hand"]) >= 7),
+]
+
+
+def summary(rows: list[Row]) -> None:
+    print(f"{len(rows)} passes with a card in {len({r['seed'] for r in rows})} games")
+    for label, keep in GROUPS:
+        rs = [r for r in rows if keep(r)]
+        if len(rs) < 2:
+            continue
+        diffs = [(sum(r["pass_wins"]) - sum(r["placement_wins"])) / len(r["pass_wins"]) for r in rs]
+        mean = sum(diffs) / len(diffs)
+        half = 1.96 * math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1) / len(diffs))
+        won = sum(sum(r["pass_wins"]) for r in rs) / sum(len(r["pass_wins"]) for r in rs)
+        placed = sum(sum(r["placement_wins"]) for r in rs) / sum(len(r["placement_wins"]) for r in rs)
+        more = sum(d > 0 for d in diffs), sum(d < 0 for d in diffs)
+        print(f"{label}: {len(rs)} passes; he won {100 * won:.1f}% after the pass, {100 * placed:.1f}% after "
+              f"the placement: {100 * mean:+.1f} ± {100 * half:.1f} points; the pass won more in {more[0]}, "
+              f"the placement in {more[1]}")
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["--summary"]:
+        summary([json.loads(line) for name in argv[1:] for line in open(name) if line.strip()])
+        return 0
+    if len(argv) != 4:
+        print(__doc__)
+        return 2
+    run(int(argv[0]), int(argv[1]), int(argv[2]), argv[3])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
