@@ -1,6 +1,7 @@
 """Do the expert Fugitive's passes pay? (issue 39: "passes a strong player would not call
 timid"). Not a benchmark of record: a check of advice by playing it forward, as
-``tests/app/test_fugitive_coach_grade.py`` checks the coach.
+``tests/app/test_fugitive_coach_grade.py`` checks the coach
+(``advisor.playforward``).
 
 ``python -m bench.pass_check SEED0 GAMES PLAYOUTS OUT.jsonl`` plays GAMES games from
 SEED0 of the app's expert Fugitive (``SearchFugitive``, 12 rounds or 1.4 s) against the
@@ -21,40 +22,22 @@ from __future__ import annotations
 
 import json
 import math
-import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from engine import apply, fugitive_view, marshal_view
 from engine.game import new_game
-from engine.moves import Move, PassTurn, PlaceHideout
+from engine.moves import PassTurn, PlaceHideout
 from engine.rules import has_placement
 from engine.state import GameState, Phase
 
 from advisor.bots import LookaheadMarshalRandomTies
-from advisor.marshal_hand import determinize
+from advisor.playforward import play_forward
 from advisor.search import SearchFugitive
 
 Row = dict[str, Any]
-
-
-def play_forward(state: GameState, plan: Sequence[Move], playouts: int, seed: int) -> list[int]:
-    """1 for each playout he wins after ``plan`` at ``state`` (playout g on the g-th
-    state sampled from his view, the bots seeded by g: the same for every plan)."""
-    view = fugitive_view(state)
-    wins = []
-    for g in range(playouts):
-        s = determinize(view, random.Random(seed * 100_003 + g))
-        for move in plan:
-            s = apply(s, move)
-        him = SearchFugitive(seed + g, samples=1, time_budget=math.inf)
-        her = LookaheadMarshalRandomTies(seed + g)
-        while not s.is_over:
-            s = apply(s, him.choose(fugitive_view(s)) if s.current_player == "fugitive" else her.choose(marshal_view(s)))
-        wins.append(int(s.winner == "fugitive"))
-    return wins
 
 
 def passes_with_a_card(seed: int) -> tuple[list[GameState], str | None]:
@@ -87,8 +70,8 @@ def check(state: GameState, playouts: int, seed: int, k: int) -> Row:
     best = max((i for i, p in enumerate(plans) if isinstance(p[0], PlaceHideout)), key=lambda i: values[i])
     place = plans[best][0]
     assert isinstance(place, PlaceHideout)
-    after_pass = play_forward(state, plans[passing], playouts, seed * 1000 + k)
-    after_place = play_forward(state, plans[best], playouts, seed * 1000 + k)
+    after_pass = play_forward(state, plans[passing], playouts, seed * 1000 + k, LookaheadMarshalRandomTies)
+    after_place = play_forward(state, plans[best], playouts, seed * 1000 + k, LookaheadMarshalRandomTies)
     return dict(previous=state.previous, hand=sorted(state.fugitive_hand), decks=list(state.deck_sizes),
                 placement=[place.hideout, sorted(place.sprint_cards)],
                 value_pass=values[passing], value_placement=values[best],

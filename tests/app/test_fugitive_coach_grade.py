@@ -8,14 +8,12 @@ random). His chance to win with the coach's line must not be lower than with his
 move. A forced pass is said, not graded."""
 from __future__ import annotations
 
-import random
 import re
 import statistics
 from pathlib import Path
 
 import pytest
 
-from engine import apply, fugitive_view, marshal_view
 from engine.bots import RandomFugitive, RandomMarshal, play_game
 from engine.cards import ESCAPE
 from engine.moves import PassTurn, PlaceHideout
@@ -24,9 +22,7 @@ from engine.replaying import replay
 from engine.rules import SPRINT, has_placement
 from engine.state import Phase
 
-from advisor.bots import SolverMarshalRandomTies
-from advisor.marshal_hand import determinize
-from advisor.search import SearchFugitive
+from advisor.playforward import play_forward
 
 from app import review
 from app.i18n import set_lang
@@ -66,24 +62,6 @@ def _own_plan(state, event):
     return (move,)
 
 
-def _play_forward(state, plan, games: int, seed: int) -> list[int]:
-    """1 for each game he wins when ``plan`` is played at ``state``, game g on the g-th
-    sampled state (the same for every plan) with bots seeded by g."""
-    view = fugitive_view(state)
-    wins = []
-    for g in range(games):
-        s = determinize(view, random.Random(seed * 100_003 + g))
-        for move in plan:
-            s = apply(s, move)
-        him = SearchFugitive(seed + g, samples=1, time_budget=float("inf"))
-        her = SolverMarshalRandomTies(seed + g)
-        while not s.is_over:
-            bot = him.choose(fugitive_view(s)) if s.current_player == "fugitive" else her.choose(marshal_view(s))
-            s = apply(s, bot)
-        wins.append(int(s.winner == "fugitive"))
-    return wins
-
-
 @pytest.mark.slow
 def test_the_coachs_better_line_wins_at_least_as_often_as_his_own_move_in_self_play():
     from advisor.coach_fugitive import coach_fugitive
@@ -98,8 +76,8 @@ def test_the_coachs_better_line_wins_at_least_as_often_as_his_own_move_in_self_p
         plan = next((p for p in (_better_plan(x, state) for x in lines) if p is not None), None)
         if plan is None:
             continue
-        better = _play_forward(state, plan, games, seed=turn.index)
-        mine = _play_forward(state, _own_plan(state, full.events[turn.index]), games, seed=turn.index)
+        better = play_forward(state, plan, games, seed=turn.index)
+        mine = play_forward(state, _own_plan(state, full.events[turn.index]), games, seed=turn.index)
         diffs = [a - b for a, b in zip(better, mine)]
         se = statistics.stdev(diffs) / games ** 0.5
         checked.append((turn.index + 1, plan, sum(better) / games, sum(mine) / games, se))
