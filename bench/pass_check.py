@@ -10,13 +10,16 @@ could place (after the opening), the pass and the best placement by his own valu
 (``SearchFugitive.evaluate``, 12 rounds or 3 s) are each played forward PLAYOUTS times:
 playout g starts from the g-th state sampled from his view (her hand and the decks as he
 could imagine them; the same for both moves) and is played out by the search Fugitive at
-one round a decision against the expert Marshal, both seeded by g. One JSON line per
-pass, appended to OUT (a stopped run goes on from another SEED0).
+one round a decision against the expert Marshal (``advisor.playforward``: the k-th pass
+of game SEED samples its states from ``SEED * 1000 + k`` and seeds both bots with
+``SEED * 1000 + k + g``). One JSON line per pass, appended to OUT; a stopped run goes on
+from another SEED0 (the summary keeps the first line of a pass met twice).
 
 ``python -m bench.pass_check --summary OUT.jsonl ...`` prints, over all passes and by
 where they fall, his playout wins after the pass and after the placement, their paired
-difference with a 95% interval (over passes: the playouts of one pass are not
-independent), and in how many passes each move won more.
+difference with a 95% interval, and in how many passes each move won more. The interval
+is clustered by game: the playouts of one pass are not independent, nor are the passes
+of one game (one position of the row, one hand, one Marshal's record).
 """
 from __future__ import annotations
 
@@ -63,9 +66,14 @@ def check(state: GameState, playouts: int, seed: int, k: int) -> Row:
     """The ``k``-th pass with a card of game ``seed`` (at ``state``) against his best
     placement there, played forward."""
     view = fugitive_view(state)
+    # (seeds as the run of docs/advisor.md had them: the judge's repeat across games,
+    # 21000's k = 7 being 21001's k = 0, and the playouts' bots of passes k and k + 1 of
+    # one game overlap; their sampled states differ)
     judge = SearchFugitive(seed * 7 + k, samples=12, time_budget=3.0)
     plans = judge.plans(view)
-    values = [sum(v) / len(v) if v else -math.inf for v in judge.evaluate(view, plans)]
+    rounds = judge.evaluate(view, plans)
+    assert all(rounds), "no plan valued: the judge's budget is too short for this machine"
+    values = [sum(v) / len(v) for v in rounds]
     passing = next(i for i, p in enumerate(plans) if isinstance(p[0], PassTurn))
     best = max((i for i, p in enumerate(plans) if isinstance(p[0], PlaceHideout)), key=lambda i: values[i])
     place = plans[best][0]
@@ -105,21 +113,33 @@ GROUPS: list[tuple[str, Callable[[Row], bool]]] = [
 ]
 
 
+def clustered(diffs: list[float], games: list[int]) -> tuple[float, float]:
+    """The mean of ``diffs`` and its 95% half-interval, clustered by game (the
+    sandwich variance over the games' sums of deviations)."""
+    n, mean = len(diffs), sum(diffs) / len(diffs)
+    sums: dict[int, float] = {}
+    for d, g in zip(diffs, games):
+        sums[g] = sums.get(g, 0.0) + d - mean
+    c = len(sums)
+    var = sum(x * x for x in sums.values()) / (n * n) * (c / (c - 1)) if c > 1 else math.inf
+    return mean, 1.96 * math.sqrt(var)
+
+
 def summary(rows: list[Row]) -> None:
+    rows = list({(r["seed"], r["k"]): r for r in reversed(rows)}.values())[::-1]  # a pass met twice: its first line
     print(f"{len(rows)} passes with a card in {len({r['seed'] for r in rows})} games")
     for label, keep in GROUPS:
         rs = [r for r in rows if keep(r)]
         if len(rs) < 2:
             continue
         diffs = [(sum(r["pass_wins"]) - sum(r["placement_wins"])) / len(r["pass_wins"]) for r in rs]
-        mean = sum(diffs) / len(diffs)
-        half = 1.96 * math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1) / len(diffs))
+        mean, half = clustered(diffs, [r["seed"] for r in rs])
         won = sum(sum(r["pass_wins"]) for r in rs) / sum(len(r["pass_wins"]) for r in rs)
         placed = sum(sum(r["placement_wins"]) for r in rs) / sum(len(r["placement_wins"]) for r in rs)
         more = sum(d > 0 for d in diffs), sum(d < 0 for d in diffs)
-        print(f"{label}: {len(rs)} passes; he won {100 * won:.1f}% after the pass, {100 * placed:.1f}% after "
-              f"the placement: {100 * mean:+.1f} ± {100 * half:.1f} points; the pass won more in {more[0]}, "
-              f"the placement in {more[1]}")
+        print(f"{label}: {len(rs)} passes in {len({r['seed'] for r in rs})} games; he won {100 * won:.1f}% after "
+              f"the pass, {100 * placed:.1f}% after the placement: {100 * mean:+.1f} ± {100 * half:.1f} points; "
+              f"the pass won more in {more[0]}, the placement in {more[1]}")
 
 
 def main(argv: list[str]) -> int:
