@@ -16,6 +16,7 @@ opponent.
 from __future__ import annotations
 
 import secrets
+from typing import Protocol
 
 import streamlit as st
 
@@ -37,6 +38,8 @@ TITLE_SECONDS = 2.0
 #: session_state: {game id: (its version, her move?)} of her live lobby matches, as last looked at
 WAITING_SEEN = "lobby_waiting_seen"
 FLASH = "lobby_flash"
+#: the lobby's last results shown
+RESULTS_SHOWN = 5
 #: session_state: the Match page's choices set up by "An AI about your strength" (its
 #: widgets' keys and values), put in place by that page before it draws them
 PRESET = "m_preset"
@@ -143,9 +146,10 @@ def run() -> None:
                 _go("match", gid)
     _challenges(d, store.challenges())
     _new_challenge(d)
-    _live_matches(d, store.live_lobby_matches())
+    live, recent = board(store)
+    _live_matches(d, live)
     _about_my_strength(mine)
-    _results(store.recent_results(5))
+    _results(recent)
     if st.button(t("player_open"), key="lb_player", use_container_width=True):
         _go("player")
     _live(version)
@@ -221,6 +225,23 @@ def _new_challenge(d: Matches) -> None:
                 st.error(error_text(exc))
                 return
             st.rerun()
+
+
+class _Board(Protocol):
+    def live_lobby_matches(self) -> list[LobbyMatch]: ...
+    def recent_results(self, limit: int = 10) -> list[LobbyMatch]: ...
+
+
+def board(store: _Board) -> tuple[list[LobbyMatch], list[LobbyMatch]]:
+    """The lobby's matches to watch and its last results (RESULTS_SHOWN), read so that
+    no match is drawn as both: two queries, and a match may end between them (another
+    player's save). Read the results first: a match that ends after that read is gone
+    from the live ones too, so it is at worst in neither, and the lobby's counter has
+    moved, so the next run (LOBBY_SECONDS later) shows its result. Read the other way,
+    it was drawn as a match to watch and as a result at once."""
+    recent = store.recent_results(RESULTS_SHOWN)
+    live = store.live_lobby_matches()
+    return live, recent
 
 
 def _match_label(lm: LobbyMatch) -> str:
