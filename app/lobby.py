@@ -16,7 +16,6 @@ opponent.
 from __future__ import annotations
 
 import secrets
-from typing import Protocol
 
 import streamlit as st
 
@@ -146,7 +145,7 @@ def run() -> None:
                 _go("match", gid)
     _challenges(d, store.challenges())
     _new_challenge(d)
-    live, recent = board(store)
+    live, recent = store.lobby_board(RESULTS_SHOWN)
     _live_matches(d, live)
     _about_my_strength(mine)
     _results(recent)
@@ -225,23 +224,6 @@ def _new_challenge(d: Matches) -> None:
                 st.error(error_text(exc))
                 return
             st.rerun()
-
-
-class _Board(Protocol):
-    def live_lobby_matches(self) -> list[LobbyMatch]: ...
-    def recent_results(self, limit: int = 10) -> list[LobbyMatch]: ...
-
-
-def board(store: _Board) -> tuple[list[LobbyMatch], list[LobbyMatch]]:
-    """The lobby's matches to watch and its last results (RESULTS_SHOWN), read so that
-    no match is drawn as both: two queries, and a match may end between them (another
-    player's save). Read the results first: a match that ends after that read is gone
-    from the live ones too, so it is at worst in neither, and the lobby's counter has
-    moved, so the next run (LOBBY_SECONDS later) shows its result. Read the other way,
-    it was drawn as a match to watch and as a result at once."""
-    recent = store.recent_results(RESULTS_SHOWN)
-    live = store.live_lobby_matches()
-    return live, recent
 
 
 def _match_label(lm: LobbyMatch) -> str:

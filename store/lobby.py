@@ -159,6 +159,17 @@ class LobbyStore(Tables):
             rows = con.execute(text(_LOBBY_SQL + " WHERE l.finished IS NULL ORDER BY l.started DESC, l.game_id")).all()
         return [_lobby_match(r) for r in rows]
 
+    def lobby_board(self, results: int) -> tuple[list[LobbyMatch], list[LobbyMatch]]:
+        """The lobby matches to watch (:meth:`live_lobby_matches`) and the last ``results``
+        rated (:meth:`recent_results`), read so that no match is in both. They are two
+        reads, and a match may end between them (another player's save). A match's end and
+        its rating (``finished`` and ``seq``) are written in one UPDATE and never undone,
+        so the rated ones are read first: a match that ends after that read has left the
+        live ones too, and is at worst in neither until the next read (the lobby's counter
+        has moved). Read the other way, it could be in both."""
+        recent = self.recent_results(results)
+        return self.live_lobby_matches(), recent
+
     def lobby_history(self, who: Who) -> list[LobbyMatch]:
         """Her lobby matches, live and finished, in the order they began."""
         me = digest(who)

@@ -193,3 +193,31 @@ def test_quick_messages_a_fixed_set_from_the_seats_only_and_no_move_made_stale(s
     assert err.value.code == "too_many_messages"
     assert [m.said for m in store.messages(info.id)][:2] == ["good_luck", "have_fun"]
     assert len(store.messages(info.id)) == MAX_MESSAGES + 1
+
+
+def test_the_lobby_board_never_shows_a_match_both_live_and_ended(store, monkeypatch):
+    """The lobby reads its live matches and its results in two queries; a match that
+    ended between them was drawn both as a match to watch and as a result (Frank's page
+    in tests/app/test_browser_lobby.py, once under load, when the page read the live
+    ones first). Here the match ends just after the board's first read, whichever it is:
+    it is at worst in neither, and the next read shows its result."""
+    alice, bob = account("alice"), account("bob")
+    ch = store.post_challenge(alice, "marshal", Ruleset(), "live")
+    info, _ = join(store, ch.id, bob)
+    ended = []
+
+    def then_end(read):
+        def wrapped(*args):
+            rows = read(*args)
+            if not ended:
+                ended.append(True)
+                finish(store, info.id, "fugitive")
+            return rows
+        return wrapped
+
+    for name in ("live_lobby_matches", "recent_results"):
+        monkeypatch.setattr(store, name, then_end(getattr(store, name)))
+    live, recent = store.lobby_board(5)
+    assert ended and not {m.game_id for m in live} & {m.game_id for m in recent}
+    live, recent = store.lobby_board(5)
+    assert [m.game_id for m in recent] == [info.id] and live == []
