@@ -17,20 +17,20 @@ from collections.abc import Callable, Sequence
 from engine import apply, fugitive_view, marshal_view
 from engine.bots import MarshalBot
 from engine.moves import Move
-from engine.state import GameState
+from engine.views import FugitiveView
 
 from .bots import SolverMarshalRandomTies
 from .marshal_hand import determinize
 from .search import SearchFugitive
 
 
-def play_forward(state: GameState, plan: Sequence[Move], playouts: int, seed: int,
+def play_forward(view: FugitiveView, plan: Sequence[Move], playouts: int, seed: int,
                  marshal: Callable[[int], MarshalBot] = SolverMarshalRandomTies) -> list[int]:
     """1 for each playout he wins when ``plan`` (his moves up to her turn) is played at
-    ``state``, else 0. Playout g starts from the g-th state sampled from his view and is
-    played out by the search Fugitive at one round a decision against ``marshal``, both
-    seeded by ``seed + g``: the same for every plan at the same ``seed``."""
-    view = fugitive_view(state)
+    his ``view``, else 0. Playout g starts from the g-th state sampled from the view (so
+    nothing he cannot see is used) and is played out by the search Fugitive at one round
+    a decision against ``marshal``, both seeded by ``seed + g``: the same for every plan
+    at the same ``seed``."""
     wins = []
     for g in range(playouts):
         s = determinize(view, random.Random(seed * 100_003 + g))

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from engine import fugitive_view
 from engine.bots import RandomFugitive, RandomMarshal, play_game
 from engine.cards import ESCAPE
 from engine.moves import PassTurn, PlaceHideout
@@ -76,8 +77,9 @@ def test_the_coachs_better_line_wins_at_least_as_often_as_his_own_move_in_self_p
         plan = next((p for p in (_better_plan(x, state) for x in lines) if p is not None), None)
         if plan is None:
             continue
-        better = play_forward(state, plan, games, seed=turn.index)
-        mine = play_forward(state, _own_plan(state, full.events[turn.index]), games, seed=turn.index)
+        view = fugitive_view(state)
+        better = play_forward(view, plan, games, seed=turn.index)
+        mine = play_forward(view, _own_plan(state, full.events[turn.index]), games, seed=turn.index)
         diffs = [a - b for a, b in zip(better, mine)]
         se = statistics.stdev(diffs) / games ** 0.5
         checked.append((turn.index + 1, plan, sum(better) / games, sum(mine) / games, se))
